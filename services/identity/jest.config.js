@@ -1,0 +1,27 @@
+/** Jest on @swc/jest (ECOSYSTEM.md §2): legacy decorators + metadata for TypeORM, ESM-only deps transformed. */
+const esmOnly = ['cookie', '@fastify/cookie', 'openid-client', 'oauth4webapi', 'jose', 'oidc-provider', 'typebox', 'better-auth', '@better-auth', '@better-fetch', 'better-call', 'nanostores', 'rou3', 'defu', 'uncrypto', 'zod', 'kysely', '@noble'];
+module.exports = {
+  testEnvironment: 'node',
+  rootDir: '.',
+  roots: ['<rootDir>/src', '<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.(t|j|mj|cj)s$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
+  globalSetup: '<rootDir>/test/setup/global-setup.ts',
+  globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+  setupFiles: ['<rootDir>/test/setup/per-file.ts'],
+  maxWorkers: 2,
+  testTimeout: 30000,
+};

@@ -1,0 +1,55 @@
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { AppContext } from './context';
+import { deriveKey } from './crypto/keys';
+import { registerErrorHandler } from './errors/handler';
+import { accountRoutes } from './features/account/account.routes';
+import { sessionRoutes } from './features/session/session.routes';
+import { systemRoutes } from './features/system/system.routes';
+import { registerOriginCheck } from './http/origin-check';
+import { loggerOptions } from './infra/logger';
+import { docsPath, registerOpenApi } from './infra/openapi';
+import { registerRateLimit } from './infra/rate-limit';
+import { registerSecurityHeaders } from './infra/security-headers';
+import { registerValidation } from './infra/validation';
+
+/** A hop count trusts that many proxies nearest to us; a list trusts those addresses/CIDRs; false trusts none. */
+function trustProxyOption(value: AppContext['config']['trustProxy']): FastifyServerOptions['trustProxy'] {
+  return typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
+}
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** The composition root: plugins in order, then the feature route tables under the base path. */
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const { config } = ctx;
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config),
+    trustProxy: trustProxyOption(config.trustProxy),
+    bodyLimit: 64 * 1024,
+    requestIdHeader: 'x-request-id',
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 512 },
+    ajv: { customOptions: { removeAdditional: false } },
+  });
+  // Only JSON bodies: a text/plain or form POST (a "simple" request that skips CORS preflight) is refused.
+  app.removeContentTypeParser(['text/plain']);
+  registerValidation(app);
+  registerErrorHandler(app);
+  registerSecurityHeaders(app, docsPath(config));
+  await app.register(cookie, { secret: deriveKey(config.secret, 'cookie'), hook: 'onRequest' });
+  registerOriginCheck(app, ctx.trusted, config.advanced.disableOriginCheck);
+  await registerRateLimit(app, config, ctx.redis);
+  await registerOpenApi(app, config);
+
+  await app.register(
+    async (api) => {
+      await api.register(systemRoutes);
+      await api.register(sessionRoutes, ctx);
+      await api.register(accountRoutes, ctx);
+    },
+    { prefix: config.basePath },
+  );
+  return app;
+}

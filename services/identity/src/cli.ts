@@ -1,0 +1,54 @@
+import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError, loadConfig } from './config';
+import { createContext } from './context';
+import { generateOpenApi } from './openapi-document';
+
+const USAGE = `usage: cli <command>
+  migrate            apply pending migrations (DATABASE_URL, or the embedded PostgreSQL)
+  migrate:status     list applied and pending migrations
+  openapi [file]     write the OpenAPI document (default: ../../openapi.yaml)
+  config             print the effective configuration (secrets masked)`;
+
+async function run(args: string[]): Promise<void> {
+  const [command, arg] = args;
+  switch (command) {
+    case 'migrate':
+    case 'migrate:status': {
+      const ctx = await createContext(loadConfig(), { migrate: false });
+      try {
+        if (command === 'migrate') {
+          const applied = await ctx.dataSource.runMigrations({ transaction: 'all' });
+          console.log(applied.length ? `applied: ${applied.map((m) => m.name).join(', ')}` : 'no pending migrations');
+        } else {
+          const pending = await ctx.dataSource.showMigrations();
+          console.log(pending ? 'pending migrations exist' : 'schema is up to date');
+        }
+      } finally {
+        await ctx.close();
+      }
+      return;
+    }
+    case 'openapi': {
+      const file = resolve(arg ?? resolve(__dirname, '../../../openapi.yaml'));
+      writeFileSync(file, await generateOpenApi());
+      console.log(`wrote ${file}`);
+      return;
+    }
+    case 'config': {
+      const config = loadConfig();
+      const mask = (v?: string) => (v ? `${v.slice(0, 4)}…(${v.length} chars)` : v);
+      console.log(JSON.stringify({ ...config, secret: mask(config.secret), serviceApiKey: mask(config.serviceApiKey) }, null, 2));
+      return;
+    }
+    default:
+      console.log(USAGE);
+      if (command) process.exitCode = 2;
+  }
+}
+
+run(process.argv.slice(2)).catch((error) => {
+  console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : error);
+  process.exit(1);
+});

@@ -1,0 +1,54 @@
+/**
+ * Every environment variable the service reads: its config path, parser and meaning.
+ * The README's settings table mirrors this list (a test checks that it names each one).
+ */
+export type Parser = 'int' | 'bool' | 'string' | 'url' | 'origin' | 'list' | 'trustProxy' | 'logLevel' | 'env' | 'path';
+
+export interface EnvSetting {
+  name: string;
+  path: string;
+  parse: Parser;
+  doc: string;
+}
+
+const s = (name: string, path: string, parse: Parser, doc: string): EnvSetting => ({ name, path, parse, doc });
+
+export const ENV_SETTINGS: EnvSetting[] = [
+  s('NODE_ENV', 'env', 'env', 'production, development or test; production refuses the development secret'),
+  s('PORT', 'port', 'int', 'HTTP port'),
+  s('HOST', 'host', 'string', 'Listen address'),
+  s('PUBLIC_URL', 'publicUrl', 'origin', 'Public origin; every link and redirect URI is built from it'),
+  s('AUTH_BASE_PATH', 'basePath', 'path', 'Base path of the API'),
+  s('AUTH_SECRET', 'secret', 'string', 'Signs cookies and tokens (at least 32 characters); required in production'),
+  s('TRUSTED_ORIGINS', 'trustedOrigins', 'list', 'Comma-separated origins allowed for Origin and callbackURL checks (PUBLIC_URL is always trusted)'),
+  s('TRUST_PROXY', 'trustProxy', 'trustProxy', 'Comma-separated proxy addresses/CIDRs, or a hop count, whose X-Forwarded-For is honoured'),
+  s('DATABASE_URL', 'databaseUrl', 'url', 'PostgreSQL URL; unset: an embedded PostgreSQL under DATA_DIR'),
+  s('REDIS_URL', 'redisUrl', 'url', 'Redis URL; unset: in-process cache, state and rate-limit stores (one instance only)'),
+  s('REDIS_PREFIX', 'redisPrefix', 'string', 'Prefix of every Redis key'),
+  s('SMTP_URL', 'smtpUrl', 'url', 'SMTP server for mail; unset: mail goes to a dev outbox'),
+  s('MAIL_FROM', 'mailFrom', 'string', 'From address of mail'),
+  s('LOG_LEVEL', 'logLevel', 'logLevel', 'fatal, error, warn, info, debug, trace or silent'),
+  s('DATA_DIR', 'dataDir', 'string', 'Directory of the embedded PostgreSQL data and the dev outbox'),
+  s('SERVICE_API_KEY', 'serviceApiKey', 'string', 'Static service credential for server-only routes (x-api-key header); at least 32 characters'),
+  s('CONSOLE_ENABLED', 'consoleEnabled', 'bool', 'Serve the admin console bundle at /console'),
+  s('CONFIG_FILE', '', 'string', 'Optional YAML or JSON file with structured settings (same keys as the config object)'),
+  s('SESSION_EXPIRES_IN_SEC', 'session.expiresInSec', 'int', 'Session lifetime, extended on use (sliding)'),
+  s('SESSION_UPDATE_AGE_SEC', 'session.updateAgeSec', 'int', 'Renew a session when its last update is older than this'),
+  s('SESSION_FRESH_AGE_SEC', 'session.freshAgeSec', 'int', 'A session younger than this counts as fresh for sensitive actions'),
+  s('SESSION_ABSOLUTE_LIFETIME_SEC', 'session.absoluteLifetimeSec', 'int', 'Hard cap on a session from its creation'),
+  s('SESSION_NOT_REMEMBERED_EXPIRES_IN_SEC', 'session.notRememberedExpiresInSec', 'int', 'Server-side lifetime of a rememberMe=false session'),
+  s('SESSION_COOKIE_CACHE_MAX_AGE_SEC', 'session.cookieCacheMaxAgeSec', 'int', 'Max age of the signed session-cache cookie; 0 disables it'),
+  s('SESSION_REDIS_CACHE_TTL_SEC', 'session.redisCacheTtlSec', 'int', 'TTL of the Redis session cache; 0 disables it'),
+  s('COOKIE_PREFIX', 'session.cookiePrefix', 'string', 'Cookie name prefix (better-auth for client compatibility)'),
+  s('PASSWORD_MIN_LENGTH', 'password.minLength', 'int', 'Minimum password length'),
+  s('PASSWORD_MAX_LENGTH', 'password.maxLength', 'int', 'Maximum password length (checked before hashing)'),
+  s('ARGON2_MEMORY_KIB', 'argon2.memoryKiB', 'int', 'argon2id memory cost'),
+  s('ARGON2_TIME_COST', 'argon2.timeCost', 'int', 'argon2id iterations'),
+  s('ARGON2_PARALLELISM', 'argon2.parallelism', 'int', 'argon2id lanes'),
+  s('EMAIL_PASSWORD_ENABLED', 'emailAndPassword.enabled', 'bool', 'Email and password sign-up and sign-in'),
+  s('SIGN_UP_DISABLED', 'emailAndPassword.disableSignUp', 'bool', 'Refuse new sign-ups by email'),
+  s('ORIGIN_CHECK_DISABLED', 'advanced.disableOriginCheck', 'bool', 'Skip the Origin check on cookie-carrying POSTs (never in production)'),
+  s('RATE_LIMIT_ENABLED', 'rateLimit.enabled', 'bool', 'Rate limits (global, and stricter on sign-in and sign-up)'),
+  s('FEATURE_ORGANIZATION', 'features.organization', 'bool', 'Organization feature'),
+  s('FEATURE_ADMIN', 'features.admin', 'bool', 'Admin feature'),
+];

@@ -1,0 +1,73 @@
+/**
+ * The configuration schema: the single source of the Config type and of its validation.
+ * Units live in the names (DESIGN §4.8); the README documents every field.
+ */
+import { type Static, Type } from 'typebox';
+
+const Int = (minimum: number, description: string) => Type.Integer({ minimum, description });
+const strict = { additionalProperties: false } as const;
+const Rule = Type.Object({ windowSec: Int(1, 'window length'), max: Int(1, 'requests per window') }, strict);
+
+export const ConfigSchema = Type.Object(
+  {
+    env: Type.Union([Type.Literal('production'), Type.Literal('development'), Type.Literal('test')]),
+    port: Type.Integer({ minimum: 0, maximum: 65535 }),
+    host: Type.String({ minLength: 1 }),
+    publicUrl: Type.String({ minLength: 1, description: 'public origin; links and redirect URIs come from it' }),
+    basePath: Type.String({ pattern: '^/[A-Za-z0-9/_-]*[A-Za-z0-9_-]$' }),
+    secret: Type.String({ minLength: 32 }),
+    secretIsDevelopmentDefault: Type.Boolean(),
+    trustedOrigins: Type.Array(Type.String()),
+    trustProxy: Type.Union([Type.Literal(false), Type.Integer({ minimum: 1 }), Type.Array(Type.String())]),
+    databaseUrl: Type.Optional(Type.String()),
+    redisUrl: Type.Optional(Type.String()),
+    redisPrefix: Type.String(),
+    smtpUrl: Type.Optional(Type.String()),
+    mailFrom: Type.String({ minLength: 3 }),
+    logLevel: Type.Union([
+      Type.Literal('fatal'),
+      Type.Literal('error'),
+      Type.Literal('warn'),
+      Type.Literal('info'),
+      Type.Literal('debug'),
+      Type.Literal('trace'),
+      Type.Literal('silent'),
+    ]),
+    dataDir: Type.String({ minLength: 1 }),
+    serviceApiKey: Type.Optional(Type.String({ minLength: 32 })),
+    consoleEnabled: Type.Boolean(),
+    session: Type.Object(
+      {
+        expiresInSec: Int(60, 'sliding session lifetime'),
+        updateAgeSec: Int(0, 'renew when last update is older'),
+        freshAgeSec: Int(0, 'fresh window for sensitive actions'),
+        absoluteLifetimeSec: Int(60, 'hard cap from creation'),
+        notRememberedExpiresInSec: Int(60, 'lifetime of rememberMe=false sessions'),
+        cookieCacheMaxAgeSec: Int(0, 'session-cache cookie max age (spec §9: 60)'),
+        redisCacheTtlSec: Int(0, 'Redis session cache TTL'),
+        cookiePrefix: Type.String({ pattern: '^[A-Za-z0-9_-]+$' }),
+      },
+      strict,
+    ),
+    password: Type.Object({ minLength: Int(1, 'minimum length'), maxLength: Int(1, 'maximum length') }, strict),
+    argon2: Type.Object(
+      { memoryKiB: Int(19456, 'OWASP floor'), timeCost: Int(1, 'iterations'), parallelism: Int(1, 'lanes') },
+      strict,
+    ),
+    emailAndPassword: Type.Object(
+      { enabled: Type.Boolean(), disableSignUp: Type.Boolean(), autoSignIn: Type.Boolean() },
+      strict,
+    ),
+    advanced: Type.Object({ disableOriginCheck: Type.Boolean() }, strict),
+    rateLimit: Type.Object(
+      { enabled: Type.Boolean(), global: Rule, rules: Type.Record(Type.String({ pattern: '^/' }), Rule) },
+      strict,
+    ),
+    features: Type.Object({ organization: Type.Boolean(), admin: Type.Boolean() }, strict),
+  },
+  strict,
+);
+
+export type Config = Static<typeof ConfigSchema>;
+export type SessionConfig = Config['session'];
+export type Argon2Config = Config['argon2'];

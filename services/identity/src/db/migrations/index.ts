@@ -1,0 +1,4 @@
+import { Initial1795262258691 } from './1795262258691-initial';
+
+/** Listed explicitly (ECOSYSTEM gotcha 11: a glob would also match .d.ts files). Append new ones in order. */
+export const MIGRATIONS = [Initial1795262258691];

@@ -1,0 +1,180 @@
+/**
+ * The error catalogue: every message of spec §8 (verbatim) with a stable code and status.
+ * Clients branch on `code`. Entries not in §8 live in EXTRA_ERRORS, each with its reason;
+ * test/contract/catalogue.test.ts checks both directions against the spec.
+ */
+export interface CatalogueEntry {
+  status: number;
+  message: string;
+}
+
+const e = (status: number, message: string): CatalogueEntry => ({ status, message });
+
+/** spec §8 "Account messages". */
+export const ACCOUNT_ERRORS = {
+  FAILED_TO_CREATE_SESSION: e(500, 'Failed to create session'),
+  FAILED_TO_GET_SESSION: e(500, 'Failed to get session'),
+  INVALID_PASSWORD: e(400, 'Invalid password'),
+  INVALID_EMAIL: e(400, 'Invalid email'),
+  INVALID_EMAIL_OR_PASSWORD: e(401, 'Invalid email or password'),
+  PROVIDER_NOT_FOUND: e(404, 'Provider not found'),
+  INVALID_TOKEN: e(400, 'invalid token'),
+  ID_TOKEN_NOT_SUPPORTED: e(400, 'id_token not supported'),
+  FAILED_TO_GET_USER_INFO: e(401, 'Failed to get user info'),
+  USER_EMAIL_NOT_FOUND: e(400, 'User email not found'),
+  EMAIL_NOT_VERIFIED: e(403, 'Email not verified'),
+  PASSWORD_TOO_SHORT: e(400, 'Password too short'),
+  PASSWORD_TOO_LONG: e(400, 'Password too long'),
+  USER_ALREADY_EXISTS: e(422, 'User already exists'),
+  CREDENTIAL_ACCOUNT_NOT_FOUND: e(400, 'Credential account not found'),
+  SESSION_EXPIRED: e(401, 'Session expired. Re-authenticate to perform this action.'),
+  FAILED_TO_UNLINK_LAST_ACCOUNT: e(400, "You can't unlink your last account"),
+  ACCOUNT_NOT_FOUND: e(400, 'Account not found'),
+  CALLBACK_URL_REQUIRED: e(400, 'callbackURL is required'),
+  VERIFICATION_EMAIL_NOT_ENABLED: e(400, "Verification email isn't enabled"),
+  RESET_PASSWORD_DISABLED: e(400, "Reset password isn't enabled"),
+  EMAIL_PASSWORD_DISABLED: e(400, 'Email and password is not enabled'),
+  CHANGE_EMAIL_DISABLED: e(400, 'Change email is disabled'),
+  SESSION_NOT_FRESH: e(403, 'Session is not fresh'),
+  SESSION_NOT_FOUND: e(404, 'Session not found'),
+  USER_ALREADY_HAS_PASSWORD: e(400, 'user already has a password'),
+  LINKING_NOT_ALLOWED: e(401, 'Account not linked - linking not allowed'),
+  LINKING_DIFFERENT_EMAILS_NOT_ALLOWED: e(401, 'Account not linked - different emails not allowed'),
+  UNABLE_TO_CREATE_ACCOUNT: e(417, 'Account not linked - unable to create account'),
+  INVALID_CALLBACK_URL: e(403, 'Invalid callbackURL'),
+} as const;
+
+/** spec §8 "Organization messages". */
+export const ORGANIZATION_ERRORS = {
+  NOT_ALLOWED_TO_CREATE_ORGANIZATION: e(403, 'You are not allowed to create a new organization'),
+  ORGANIZATION_LIMIT_REACHED: e(403, 'You have reached the maximum number of organizations'),
+  ORGANIZATION_ALREADY_EXISTS: e(400, 'Organization already exists'),
+  ORGANIZATION_NOT_FOUND: e(404, 'Organization not found'),
+  USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: e(403, 'User is not a member of the organization'),
+  NOT_ALLOWED_TO_UPDATE_ORGANIZATION: e(403, 'You are not allowed to update this organization'),
+  NOT_ALLOWED_TO_DELETE_ORGANIZATION: e(403, 'You are not allowed to delete this organization'),
+  NO_ACTIVE_ORGANIZATION: e(400, 'No active organization'),
+  MEMBER_NOT_FOUND: e(404, 'Member not found'),
+  TEAM_NOT_FOUND: e(404, 'Team not found'),
+  CANNOT_LEAVE_AS_ONLY_OWNER: e(400, 'You cannot leave the organization as the only owner'),
+  NOT_ALLOWED_TO_DELETE_MEMBER: e(403, 'You are not allowed to delete this member'),
+  INVITATION_NOT_FOUND: e(404, 'Invitation not found'),
+  NOT_THE_RECIPIENT_OF_THE_INVITATION: e(403, 'You are not the recipient of the invitation'),
+  NOT_ALLOWED_TO_CANCEL_INVITATION: e(403, 'You are not allowed to cancel this invitation'),
+  INVITER_NO_LONGER_A_MEMBER: e(403, 'Inviter is no longer a member of the organization'),
+  FAILED_TO_RETRIEVE_INVITATION: e(400, 'Failed to retrieve invitation'),
+  UNABLE_TO_REMOVE_LAST_TEAM: e(400, 'Unable to remove last team'),
+  ORGANIZATION_MEMBERSHIP_LIMIT_REACHED: e(403, 'Organization membership limit reached'),
+  NOT_ALLOWED_TO_DELETE_TEAMS: e(403, 'You are not allowed to delete teams in this organization'),
+  NOT_ALLOWED_TO_UPDATE_TEAM: e(403, 'You are not allowed to update this team'),
+  NOT_ALLOWED_TO_DELETE_TEAM: e(403, 'You are not allowed to delete this team'),
+  TEAM_MEMBER_LIMIT_REACHED: e(403, 'Team member limit reached'),
+  NOT_AUTHENTICATED: e(401, 'Not authenticated'),
+  ORGANIZATION_ID_REQUIRED: e(400, 'Organization ID is required'),
+  NOT_A_MEMBER_OF_THIS_ORGANIZATION: e(403, 'You are not a member of this organization'),
+  USER_NOT_FOUND: e(404, 'User not found'),
+  SLUG_IS_TAKEN: e(400, 'slug is taken'),
+} as const;
+
+/** spec §8 "Admin messages". The nine "not allowed" texts follow the spec's list of actions. */
+export const ADMIN_ERRORS = {
+  FAILED_TO_CREATE_USER: e(500, 'Failed to create user'),
+  CANNOT_BAN_YOURSELF: e(400, 'You cannot ban yourself'),
+  NOT_ALLOWED_TO_CHANGE_USERS_ROLE: e(403, 'You are not allowed to change users role'),
+  NOT_ALLOWED_TO_CREATE_USERS: e(403, 'You are not allowed to create users'),
+  NOT_ALLOWED_TO_LIST_USERS: e(403, 'You are not allowed to list users'),
+  NOT_ALLOWED_TO_LIST_USERS_SESSIONS: e(403, 'You are not allowed to list users sessions'),
+  NOT_ALLOWED_TO_BAN_USERS: e(403, 'You are not allowed to ban users'),
+  NOT_ALLOWED_TO_IMPERSONATE_USERS: e(403, 'You are not allowed to impersonate users'),
+  NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS: e(403, 'You are not allowed to revoke users sessions'),
+  NOT_ALLOWED_TO_DELETE_USERS: e(403, 'You are not allowed to delete users'),
+  NOT_ALLOWED_TO_SET_USERS_PASSWORD: e(403, 'You are not allowed to set users password'),
+  BANNED_USER: e(403, 'You have been banned from this application. Please contact support if you believe this is an error.'),
+  NOT_IMPERSONATING: e(400, 'You are not impersonating anyone'),
+  FAILED_TO_FIND_USER: e(404, 'Failed to find user'),
+  FAILED_TO_FIND_ADMIN_SESSION: e(400, 'Failed to find admin session'),
+  INVALID_PERMISSION_CHECK: e(400, 'invalid permission check. no permission(s) were passed.'),
+  ADMIN_USER_NOT_FOUND: e(404, 'user not found'),
+} as const;
+
+/** spec §8 "API key messages". RATE_LIMITED also answers route rate limits (one text for one condition). */
+export const API_KEY_ERRORS = {
+  KEY_NOT_FOUND: e(404, 'API Key not found'),
+  KEY_DISABLED: e(401, 'API Key is disabled'),
+  KEY_EXPIRED: e(401, 'API Key has expired'),
+  USAGE_EXCEEDED: e(429, 'API Key has reached its usage limit'),
+  RATE_LIMITED: e(429, 'Rate limit exceeded.'),
+  INVALID_API_KEY: e(401, 'Invalid API key.'),
+  FAILED_TO_UPDATE_API_KEY: e(500, 'Failed to update API key.'),
+} as const;
+
+/** Entries the spec does not list in §8, each with the reason it exists. */
+export const EXTRA_ERRORS = {
+  /** spec §5: change-email refusals (rule text, not in §8). */
+  EMAIL_IS_THE_SAME: e(400, 'Email is the same'),
+  COULDNT_UPDATE_EMAIL: e(400, "Couldn't update your email"),
+  /** spec §5: "Invalid callbackURL (or the matching name)" for the other redirect parameters. */
+  INVALID_REDIRECT_TO: e(403, 'Invalid redirectTo'),
+  INVALID_ERROR_CALLBACK_URL: e(403, 'Invalid errorCallbackURL'),
+  INVALID_NEW_USER_CALLBACK_URL: e(403, 'Invalid newUserCallbackURL'),
+  /** spec §6: "refused as unauthorized"; a route that needs a session got none. */
+  UNAUTHORIZED: e(401, 'Unauthorized'),
+  /** spec §5 origin check on cookie-carrying POSTs (SECURITY.md cross-site requests). */
+  INVALID_ORIGIN: e(403, 'Invalid origin'),
+  MISSING_OR_NULL_ORIGIN: e(403, 'Missing or null Origin'),
+  /** configured "sign-up disabled" (issue 2 §2). */
+  SIGN_UP_DISABLED: e(400, 'Sign up is disabled'),
+  /** Server-only routes (spec §2 set-password) refuse requests without the service credential. */
+  SERVER_ONLY: e(403, 'This endpoint is only available to trusted servers'),
+  /** Schema validation: a field of the wrong type, size or shape. `details` names it. */
+  VALIDATION_ERROR: e(400, 'Invalid request'),
+  /** Mass assignment (SECURITY.md): a field the client may not set, or an unknown one. */
+  FIELD_NOT_ALLOWED: e(400, 'Field not allowed'),
+  INVALID_JSON: e(400, 'Malformed request body'),
+  PAYLOAD_TOO_LARGE: e(413, 'Request body too large'),
+  UNSUPPORTED_MEDIA_TYPE: e(415, 'Unsupported content type'),
+  NOT_FOUND: e(404, 'Not found'),
+  SERVICE_UNAVAILABLE: e(503, 'Service temporarily unavailable'),
+  INTERNAL_SERVER_ERROR: e(500, 'Internal server error'),
+} as const;
+
+export const CATALOGUE = {
+  ...ACCOUNT_ERRORS,
+  ...ORGANIZATION_ERRORS,
+  ...ADMIN_ERRORS,
+  ...API_KEY_ERRORS,
+  ...EXTRA_ERRORS,
+} as const;
+
+export type ErrorCode = keyof typeof CATALOGUE;
+
+/** Texts of successful answers the spec gives verbatim. */
+export const MESSAGES = {
+  RESET_PASSWORD_REQUESTED: 'If this email exists in our system, check your email for the reset link.',
+  USER_DELETED: 'User deleted',
+  VERIFICATION_EMAIL_SENT: 'Verification email sent',
+  TEAM_REMOVED: 'Team removed successfully.',
+  DEFAULT_BAN_REASON: 'No reason',
+} as const;
+
+/** spec §8 "Redirect error codes": appended as ?error=<code>. */
+export const REDIRECT_ERRORS = {
+  verifyEmail: ['token_expired', 'invalid_token', 'user_not_found', 'unauthorized'],
+  callback: [
+    'invalid_callback_request',
+    'state_not_found',
+    'please_restart_the_process',
+    'no_code',
+    'oauth_provider_not_found',
+    'invalid_code',
+    'unable_to_get_user_info',
+    'email_not_found',
+    'no_callback_url',
+    'unable_to_link_account',
+    'account_already_linked_to_different_user',
+    'internal_server_error',
+    'signup_disabled',
+    'account_not_linked',
+  ],
+  resetPassword: ['INVALID_TOKEN'],
+} as const;

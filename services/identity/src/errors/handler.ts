@@ -1,0 +1,65 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError, type ErrorDetail } from './api-error';
+import { CATALOGUE, type ErrorCode } from './catalogue';
+
+interface ValidationIssue {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** Schema failures become catalogue errors: an email format → INVALID_EMAIL, an extra field → FIELD_NOT_ALLOWED. */
+export function fromValidation(issues: ValidationIssue[], context: string): ApiError {
+  const details: ErrorDetail[] = issues.map((i) => ({
+    field: fieldOf(i, context),
+    problem: i.keyword === 'additionalProperties' ? 'not allowed' : (i.message ?? i.keyword),
+  }));
+  if (issues.some((i) => i.keyword === 'additionalProperties')) return new ApiError('FIELD_NOT_ALLOWED', details);
+  if (issues.some((i) => i.keyword === 'format' && i.params.format === 'email')) return new ApiError('INVALID_EMAIL');
+  return new ApiError('VALIDATION_ERROR', details);
+}
+
+function fieldOf(issue: ValidationIssue, context: string): string {
+  const extra = issue.params.additionalProperty;
+  const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const name = typeof extra === 'string' ? (path ? `${path}.${extra}` : extra) : path;
+  return `${context}${name ? `.${name}` : ''}`;
+}
+
+function toApiError(error: FastifyError & { validation?: ValidationIssue[]; validationContext?: string }): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (error.validation) return fromValidation(error.validation, error.validationContext ?? 'body');
+  const byFastifyCode: Record<string, ErrorCode> = {
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+    FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_JSON',
+    FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+    FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_JSON',
+    FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
+  };
+  const mapped = error.code ? byFastifyCode[error.code] : undefined;
+  if (mapped) return new ApiError(mapped);
+  // JSON syntax errors and prototype-poisoning refusals from the body parser.
+  if (error.statusCode === 400 && (error instanceof SyntaxError || /prototype|JSON/i.test(error.message)))
+    return new ApiError('INVALID_JSON');
+  if (error.statusCode === 429) return new ApiError('RATE_LIMITED');
+  return null;
+}
+
+/** The one error handler: catalogue errors as `{code, message}`; anything else a logged, generic 500. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const api = toApiError(error);
+    if (api) {
+      if (api.status >= 500) request.log.error({ err: error }, 'request failed');
+      return reply.status(api.status).send({ code: api.code, message: api.message, details: api.details });
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    const { status, message } = CATALOGUE.INTERNAL_SERVER_ERROR;
+    return reply.status(status).send({ code: 'INTERNAL_SERVER_ERROR', message });
+  });
+  app.setNotFoundHandler((_request, reply) => {
+    const { status, message } = CATALOGUE.NOT_FOUND;
+    return reply.status(status).send({ code: 'NOT_FOUND', message });
+  });
+}

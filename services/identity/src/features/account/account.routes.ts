@@ -1,0 +1,38 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context';
+import { checkRedirects } from '../../http/redirects';
+import { clientInfo, requireSession } from '../../http/require-session';
+import { SignInEmail, SignUpEmail, UpdateUser } from './schemas';
+
+export async function accountRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post(
+    '/sign-up/email',
+    { schema: SignUpEmail, preHandler: checkRedirects(ctx.trusted, 'callbackURL') },
+    async (request, reply) => {
+      const { user, session } = await ctx.accounts.signUp(request.body, clientInfo(request));
+      if (session) ctx.cookies.set(reply, session, ctx.clock.now());
+      return { token: session?.session.token ?? null, user };
+    },
+  );
+
+  app.post(
+    '/sign-in/email',
+    { schema: SignInEmail, preHandler: checkRedirects(ctx.trusted, 'callbackURL') },
+    async (request, reply) => {
+      const current = await ctx.accounts.signIn(request.body, clientInfo(request));
+      ctx.cookies.set(reply, current, ctx.clock.now());
+      const url = request.body.callbackURL;
+      return { redirect: Boolean(url), token: current.session.token, url, user: current.user };
+    },
+  );
+
+  app.post('/update-user', { schema: UpdateUser, preHandler: requireSession(ctx) }, async (request, reply) => {
+    const user = await ctx.accounts.updateProfile(request.auth.user.id, request.body);
+    if (request.cookies[ctx.cookies.tokenName])
+      ctx.cookies.setCache(reply, { session: request.auth.session, user }, ctx.clock.now());
+    return { status: true };
+  });
+}

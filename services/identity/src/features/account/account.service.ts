@@ -1,0 +1,96 @@
+import type { Config } from '../../config';
+import type { PasswordHasher } from '../../crypto/password';
+import { fail } from '../../errors';
+import { isUniqueViolation } from '../../shared/sql';
+import type { SessionWithUser, UserView } from '../../shared/views';
+import type { Clock, SessionService } from '../session/session.service';
+import type { AccountRepository } from './repository';
+
+export interface ClientInfo {
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+export interface SignUpInput {
+  name: string;
+  email: string;
+  password: string;
+  image?: string;
+  rememberMe?: boolean;
+}
+
+export interface SignInInput {
+  email: string;
+  password: string;
+  rememberMe?: boolean;
+}
+
+/** Email+password accounts (spec §4, §5): sign-up, sign-in, profile updates. */
+export class AccountService {
+  constructor(
+    private readonly repo: AccountRepository,
+    private readonly sessions: SessionService,
+    private readonly hasher: PasswordHasher,
+    private readonly config: Config,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Returns the new user and, with auto sign-in, its first session. */
+  async signUp(input: SignUpInput, client: ClientInfo): Promise<{ user: UserView; session: SessionWithUser | null }> {
+    this.assertEmailPasswordEnabled();
+    if (this.config.emailAndPassword.disableSignUp) fail('SIGN_UP_DISABLED');
+    const email = normalizeEmail(input.email);
+    this.assertPasswordLength(input.password);
+    if (await this.repo.findUserByEmail(email)) fail('USER_ALREADY_EXISTS');
+    const hash = await this.hasher.hash(input.password);
+    const user = await this.repo
+      .createWithPassword(
+        { email, name: input.name, image: input.image ?? null, emailVerified: false },
+        hash,
+        new Date(this.clock.now()),
+      )
+      .catch((error) => (isUniqueViolation(error) ? fail('USER_ALREADY_EXISTS') : Promise.reject(error)));
+    if (!this.config.emailAndPassword.autoSignIn) return { user, session: null };
+    const session = await this.sessions.create({ user, rememberMe: input.rememberMe ?? true, ...client });
+    return { user, session };
+  }
+
+  /**
+   * Unknown email, social-only account and wrong password all answer INVALID_EMAIL_OR_PASSWORD after the
+   * same argon2 work (SECURITY.md enumeration). Ban and other hooks run only after a correct password.
+   */
+  async signIn(input: SignInInput, client: ClientInfo): Promise<SessionWithUser> {
+    this.assertEmailPasswordEnabled();
+    const email = normalizeEmail(input.email);
+    const user = await this.repo.findUserByEmail(email);
+    const hash = user ? await this.repo.findPasswordHash(user.id) : null;
+    const tooLong = input.password.length > this.config.password.maxLength;
+    const result = await this.hasher.verify(hash, tooLong ? '' : input.password);
+    if (!user || !result.ok || tooLong) fail('INVALID_EMAIL_OR_PASSWORD');
+    if (result.needsRehash) await this.rehash(user!.id, input.password);
+    return this.sessions.create({ user: user!, rememberMe: input.rememberMe ?? true, ...client });
+  }
+
+  async updateProfile(userId: string, fields: { name?: string; image?: string | null }): Promise<UserView> {
+    const user = await this.repo.updateProfile(userId, fields, new Date(this.clock.now()));
+    if (!user) return fail('USER_NOT_FOUND');
+    await this.sessions.forgetUser(userId);
+    return user;
+  }
+
+  assertPasswordLength(password: string): void {
+    if (password.length < this.config.password.minLength) fail('PASSWORD_TOO_SHORT');
+    if (password.length > this.config.password.maxLength) fail('PASSWORD_TOO_LONG');
+  }
+
+  private async rehash(userId: string, password: string): Promise<void> {
+    await this.repo.updatePasswordHash(userId, await this.hasher.hash(password), new Date(this.clock.now()));
+  }
+
+  private assertEmailPasswordEnabled(): void {
+    if (!this.config.emailAndPassword.enabled) fail('EMAIL_PASSWORD_DISABLED');
+  }
+}
+
+/** spec §3: emails are stored lowercase; the schema has already checked the format. */
+export const normalizeEmail = (email: string): string => email.toLowerCase();

@@ -1,0 +1,73 @@
+import { newId } from '../../crypto/random';
+import type { Sql } from '../../shared/sql';
+import type { UserView } from '../../shared/views';
+import { toUserView } from '../session/repository';
+
+const USER_RETURNING =
+  'id, email, email_verified, name, image, role, banned, ban_reason, ban_expires, created_at, updated_at';
+
+export interface NewUser {
+  email: string;
+  name: string;
+  image: string | null;
+  emailVerified: boolean;
+}
+
+/** Users and their accounts. Emails arrive here already lowercased (spec §3). */
+export class AccountRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async findUserByEmail(email: string): Promise<UserView | null> {
+    const rows = await this.sql.query(`SELECT ${USER_RETURNING} FROM users u WHERE u.email = $1`, [email]);
+    return rows[0] ? toUserView(rows[0]) : null;
+  }
+
+  async findUserById(id: string): Promise<UserView | null> {
+    const rows = await this.sql.query(`SELECT ${USER_RETURNING} FROM users u WHERE u.id = $1`, [id]);
+    return rows[0] ? toUserView(rows[0]) : null;
+  }
+
+  /** The credential account's password hash, or null (no user, or a social-only user). */
+  async findPasswordHash(userId: string): Promise<string | null> {
+    const rows = await this.sql.query<{ password: string | null }>(
+      "SELECT password FROM accounts WHERE user_id = $1 AND provider_id = 'credential'",
+      [userId],
+    );
+    return rows[0]?.password ?? null;
+  }
+
+  /** User and credential account in one transaction: both exist or neither. */
+  async createWithPassword(user: NewUser, passwordHash: string, now: Date): Promise<UserView> {
+    return this.sql.transaction(async (tx) => {
+      const id = newId();
+      const rows = await tx.query(
+        `INSERT INTO users (id, email, email_verified, name, image, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING ${USER_RETURNING}`,
+        [id, user.email, user.emailVerified, user.name, user.image, now],
+      );
+      await tx.query(
+        `INSERT INTO accounts (id, provider_id, account_id, user_id, password, created_at, updated_at)
+         VALUES ($1, 'credential', $2::text, $2::uuid, $3, $4, $4)`,
+        [newId(), id, passwordHash, now],
+      );
+      return toUserView(rows[0]);
+    });
+  }
+
+  async updatePasswordHash(userId: string, passwordHash: string, now: Date): Promise<void> {
+    await this.sql.query(
+      "UPDATE accounts SET password = $2, updated_at = $3 WHERE user_id = $1 AND provider_id = 'credential'",
+      [userId, passwordHash, now],
+    );
+  }
+
+  /** Only the profile fields a user may change themselves (spec §3: never role or ban fields). */
+  async updateProfile(userId: string, fields: { name?: string; image?: string | null }, now: Date): Promise<UserView | null> {
+    const rows = await this.sql.query(
+      `UPDATE users SET name = COALESCE($2, name), image = CASE WHEN $3::boolean THEN $4 ELSE image END, updated_at = $5
+       WHERE id = $1 RETURNING ${USER_RETURNING}`,
+      [userId, fields.name ?? null, fields.image !== undefined, fields.image ?? null, now],
+    );
+    return rows[0] ? toUserView(rows[0]) : null;
+  }
+}

@@ -1,0 +1,62 @@
+import { Type } from 'typebox';
+import {
+  EmailField,
+  errorResponses,
+  ImageField,
+  NameField,
+  PasswordField,
+  RedirectField,
+  UserSchema,
+} from '../../shared/schemas';
+
+const strict = { additionalProperties: false } as const;
+
+export const SignUpEmail = {
+  tags: ['account'],
+  summary: 'Create an account with email and password (signs in unless configured otherwise)',
+  body: Type.Object(
+    {
+      name: NameField,
+      email: EmailField,
+      password: PasswordField,
+      image: Type.Optional(ImageField),
+      callbackURL: Type.Optional(RedirectField),
+      rememberMe: Type.Optional(Type.Boolean()),
+    },
+    strict,
+  ),
+  response: {
+    200: Type.Object({ token: Type.Union([Type.String(), Type.Null()]), user: UserSchema }),
+    ...errorResponses,
+  },
+};
+
+export const SignInEmail = {
+  tags: ['account'],
+  summary: 'Sign in with email and password',
+  body: Type.Object(
+    {
+      email: EmailField,
+      password: PasswordField,
+      callbackURL: Type.Optional(RedirectField),
+      rememberMe: Type.Optional(Type.Boolean()),
+    },
+    strict,
+  ),
+  response: {
+    200: Type.Object({
+      redirect: Type.Boolean(),
+      token: Type.String(),
+      url: Type.Optional(Type.String()),
+      user: UserSchema,
+    }),
+    ...errorResponses,
+  },
+};
+
+export const UpdateUser = {
+  tags: ['account'],
+  summary: "Update the signed-in user's name or image (nothing else can be set here)",
+  body: Type.Object({ name: Type.Optional(NameField), image: Type.Optional(Type.Union([ImageField, Type.Null()])) }, strict),
+  response: { 200: Type.Object({ status: Type.Boolean() }), ...errorResponses },
+};

@@ -1,0 +1,128 @@
+import type { SessionView, SessionWithUser, UserView } from '../../shared/views';
+import type { Sql } from '../../shared/sql';
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+export const USER_COLUMNS =
+  'u.id, u.email, u.email_verified, u.name, u.image, u.role, u.banned, u.ban_reason, u.ban_expires, u.created_at, u.updated_at';
+const SESSION_COLUMNS =
+  's.id AS s_id, s.token, s.user_id, s.expires_at, s.remember_me, s.ip_address, s.user_agent, s.impersonated_by, s.active_organization_id, s.created_at AS s_created_at, s.updated_at AS s_updated_at';
+
+type Row = Record<string, unknown>;
+
+export function toUserView(r: Row): UserView {
+  return {
+    id: r.id as string,
+    email: r.email as string,
+    emailVerified: r.email_verified as boolean,
+    name: r.name as string,
+    image: (r.image as string | null) ?? null,
+    role: r.role as string,
+    banned: r.banned as boolean,
+    banReason: (r.ban_reason as string | null) ?? null,
+    banExpires: iso(r.ban_expires as Date | null),
+    createdAt: (r.created_at as Date).toISOString(),
+    updatedAt: (r.updated_at as Date).toISOString(),
+  };
+}
+
+function toSessionView(r: Row): SessionView {
+  return {
+    id: r.s_id as string,
+    token: r.token as string,
+    userId: r.user_id as string,
+    expiresAt: (r.expires_at as Date).toISOString(),
+    createdAt: (r.s_created_at as Date).toISOString(),
+    updatedAt: (r.s_updated_at as Date).toISOString(),
+    ipAddress: (r.ip_address as string | null) ?? null,
+    userAgent: (r.user_agent as string | null) ?? null,
+    impersonatedBy: (r.impersonated_by as string | null) ?? null,
+    activeOrganizationId: (r.active_organization_id as string | null) ?? null,
+    rememberMe: r.remember_me as boolean,
+  };
+}
+
+export interface NewSession {
+  id: string;
+  token: string;
+  userId: string;
+  expiresAt: Date;
+  rememberMe: boolean;
+  ipAddress: string | null;
+  userAgent: string | null;
+  impersonatedBy: string | null;
+  activeOrganizationId: string | null;
+  now: Date;
+}
+
+/** Session rows. Every lookup here is served by an index of the initial migration. */
+export class SessionRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async findWithUser(token: string): Promise<SessionWithUser | null> {
+    const rows = await this.sql.query(
+      `SELECT ${SESSION_COLUMNS}, ${USER_COLUMNS} FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token = $1`,
+      [token],
+    );
+    return rows[0] ? { session: toSessionView(rows[0]), user: toUserView(rows[0]) } : null;
+  }
+
+  async insert(s: NewSession, sql: Sql = this.sql): Promise<SessionView> {
+    const rows = await sql.query(
+      `INSERT INTO sessions AS s (id, token, user_id, expires_at, remember_me, ip_address, user_agent, impersonated_by, active_organization_id, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING ${SESSION_COLUMNS}`,
+      [s.id, s.token, s.userId, s.expiresAt, s.rememberMe, s.ipAddress, s.userAgent, s.impersonatedBy, s.activeOrganizationId, s.now],
+    );
+    return toSessionView(rows[0]);
+  }
+
+  /** Sliding renewal; returns false when the row is gone (revoked meanwhile). */
+  async extend(id: string, expiresAt: Date, now: Date): Promise<boolean> {
+    const rows = await this.sql.query('UPDATE sessions SET expires_at = $2, updated_at = $3 WHERE id = $1 RETURNING id', [
+      id,
+      expiresAt,
+      now,
+    ]);
+    return rows.length > 0;
+  }
+
+  async listActive(userId: string, now: Date): Promise<SessionView[]> {
+    const rows = await this.sql.query(
+      `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.user_id = $1 AND s.expires_at > $2 ORDER BY s.created_at DESC`,
+      [userId, now],
+    );
+    return rows.map(toSessionView);
+  }
+
+  /** Deletes and returns the tokens removed, so their cache entries can be dropped. */
+  async deleteByToken(token: string, userId?: string): Promise<string[]> {
+    const rows = await this.sql.query<{ token: string }>(
+      userId
+        ? 'DELETE FROM sessions WHERE token = $1 AND user_id = $2 RETURNING token'
+        : 'DELETE FROM sessions WHERE token = $1 RETURNING token',
+      userId ? [token, userId] : [token],
+    );
+    return rows.map((r) => r.token);
+  }
+
+  async deleteForUser(userId: string, exceptToken?: string, sql: Sql = this.sql): Promise<string[]> {
+    const rows = await sql.query<{ token: string }>(
+      'DELETE FROM sessions WHERE user_id = $1 AND ($2::text IS NULL OR token <> $2) RETURNING token',
+      [userId, exceptToken ?? null],
+    );
+    return rows.map((r) => r.token);
+  }
+
+  async tokensOf(userId: string): Promise<string[]> {
+    const rows = await this.sql.query<{ token: string }>('SELECT token FROM sessions WHERE user_id = $1', [userId]);
+    return rows.map((r) => r.token);
+  }
+
+  async deleteExpired(now: Date, limit = 1000): Promise<string[]> {
+    const rows = await this.sql.query<{ token: string }>(
+      'DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= $1 LIMIT $2) RETURNING token',
+      [now, limit],
+    );
+    return rows.map((r) => r.token);
+  }
+}

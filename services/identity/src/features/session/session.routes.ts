@@ -1,0 +1,66 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context';
+import { ApiError } from '../../errors';
+import { requireSession } from '../../http/require-session';
+import { GetSession, ListSessions, RevokeOtherSessions, RevokeSession, RevokeSessions, SignOut } from './schemas';
+
+export async function sessionRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const session = requireSession(ctx);
+
+  // The hot path for internal services: cookie cache → Redis → PostgreSQL. Exempt from the global rate limit.
+  app.get('/get-session', { schema: GetSession, config: { rateLimit: false } }, async (request, reply) => {
+    const token = ctx.cookies.readToken(request);
+    const viaCookie = request.cookies[ctx.cookies.tokenName] !== undefined;
+    if (!token) {
+      if (viaCookie) ctx.cookies.clear(reply); // forged or tampered cookie
+      return null;
+    }
+    const now = ctx.clock.now();
+    if (viaCookie && !request.query.disableCookieCache) {
+      const cached = ctx.cookies.readCache(request, token, now);
+      if (cached) return cached;
+    }
+    const resolved = await ctx.sessions.resolve(token, { source: 'cache', refresh: !request.query.disableRefresh });
+    if (!resolved.current) {
+      if (viaCookie) ctx.cookies.clear(reply);
+      return null;
+    }
+    if (viaCookie) {
+      if (resolved.renewed) ctx.cookies.set(reply, resolved.current, now);
+      else ctx.cookies.setCache(reply, resolved.current, now);
+    }
+    return resolved.current;
+  });
+
+  app.post('/sign-out', { schema: SignOut }, async (request, reply) => {
+    const token = ctx.cookies.readToken(request);
+    if (token) await ctx.sessions.revoke(token);
+    ctx.cookies.clear(reply);
+    return { success: true };
+  });
+
+  app.get('/list-sessions', { schema: ListSessions, preHandler: session }, async (request) =>
+    ctx.sessions.list(request.auth.user.id),
+  );
+
+  // spec §6: a session of another user (or no session at all) is refused as unauthorized; nothing changes.
+  app.post('/revoke-session', { schema: RevokeSession, preHandler: session }, async (request, reply) => {
+    const { token } = request.body;
+    if (!(await ctx.sessions.revokeOwn(request.auth.user.id, token))) throw new ApiError('UNAUTHORIZED');
+    if (token === request.auth.session.token) ctx.cookies.clear(reply);
+    return { status: true };
+  });
+
+  app.post('/revoke-sessions', { schema: RevokeSessions, preHandler: session }, async (request, reply) => {
+    await ctx.sessions.revokeAllForUser(request.auth.user.id);
+    ctx.cookies.clear(reply);
+    return { status: true };
+  });
+
+  app.post('/revoke-other-sessions', { schema: RevokeOtherSessions, preHandler: session }, async (request) => {
+    await ctx.sessions.revokeAllForUser(request.auth.user.id, request.auth.session.token);
+    return { status: true };
+  });
+}

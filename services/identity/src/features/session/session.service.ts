@@ -1,0 +1,178 @@
+import { createHash } from 'node:crypto';
+import type { SessionConfig } from '../../config';
+import { newId, newSessionToken } from '../../crypto/random';
+import type { SessionView, SessionWithUser, UserView } from '../../shared/views';
+import type { KeyValueStore } from '../../store';
+import type { SessionRepository } from './repository';
+
+export interface Clock {
+  now(): number;
+}
+
+export interface CreateSessionInput {
+  user: UserView;
+  rememberMe: boolean;
+  ipAddress: string | null;
+  userAgent: string | null;
+  impersonatedBy?: string | null;
+  /** Fixed lifetime that is never extended (impersonation, spec §4). */
+  fixedLifetimeSec?: number;
+}
+
+/** Named hook points that optional features plug into (DESIGN §4.4): ban check, impersonation hiding. */
+export interface SessionHooks {
+  beforeCreate: Array<(user: UserView) => Promise<void>>;
+  filterList: Array<(sessions: SessionView[]) => SessionView[]>;
+}
+
+export type ResolveSource = 'cache' | 'database';
+
+export interface ResolveOptions {
+  /** 'cache' may answer from Redis; 'database' always asks PostgreSQL (routes that change something). */
+  source: ResolveSource;
+  refresh: boolean;
+}
+
+export interface Resolved {
+  current: SessionWithUser | null;
+  /** The presented token named a session that expired (now deleted): clear the cookies. */
+  expired: boolean;
+  /** The session was renewed: send the session cookie again with the new expiry. */
+  renewed: boolean;
+  from: 'redis' | 'database' | 'none';
+}
+
+const cacheKey = (token: string): string => `session:${createHash('sha256').update(token).digest('base64url')}`;
+
+/**
+ * Sessions per spec §4: created at sign-in, renewed past the update age (capped by the absolute lifetime),
+ * deleted on expiry. PostgreSQL is the truth; Redis caches (session, user) by token hash and every
+ * revocation drops the entry before answering, so the Redis path never serves a revoked session.
+ */
+export class SessionService {
+  readonly hooks: SessionHooks = { beforeCreate: [], filterList: [] };
+
+  constructor(
+    private readonly repo: SessionRepository,
+    private readonly cache: KeyValueStore | null,
+    private readonly config: SessionConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(input: CreateSessionInput): Promise<SessionWithUser> {
+    for (const hook of this.hooks.beforeCreate) await hook(input.user);
+    const now = this.clock.now();
+    const lifetimeSec =
+      input.fixedLifetimeSec ?? (input.rememberMe ? this.config.expiresInSec : this.config.notRememberedExpiresInSec);
+    const session = await this.repo.insert({
+      id: newId(),
+      token: newSessionToken(),
+      userId: input.user.id,
+      expiresAt: new Date(now + lifetimeSec * 1000),
+      rememberMe: input.rememberMe,
+      ipAddress: input.ipAddress,
+      userAgent: input.userAgent,
+      impersonatedBy: input.impersonatedBy ?? null,
+      activeOrganizationId: null,
+      now: new Date(now),
+    });
+    return { session, user: input.user };
+  }
+
+  async resolve(token: string, options: ResolveOptions): Promise<Resolved> {
+    let current: SessionWithUser | null = null;
+    let from: Resolved['from'] = 'none';
+    if (options.source === 'cache' && this.cache) {
+      current = await this.readCache(token);
+      if (current) from = 'redis';
+    }
+    if (!current) {
+      current = await this.repo.findWithUser(token);
+      if (!current) return { current: null, expired: false, renewed: false, from: 'none' };
+      from = 'database';
+    }
+    const now = this.clock.now();
+    if (Date.parse(current.session.expiresAt) <= now) {
+      await this.revokeTokens(await this.repo.deleteByToken(token));
+      return { current: null, expired: true, renewed: false, from };
+    }
+    let renewed = false;
+    if (options.refresh && this.isRenewable(current.session, now)) {
+      const next = this.renewedExpiry(current.session, now);
+      if (!(await this.repo.extend(current.session.id, next, new Date(now)))) {
+        await this.revokeTokens([token]);
+        return { current: null, expired: false, renewed: false, from: 'database' };
+      }
+      current = {
+        session: { ...current.session, expiresAt: next.toISOString(), updatedAt: new Date(now).toISOString() },
+        user: current.user,
+      };
+      renewed = true;
+    }
+    if (this.cache && (from === 'database' || renewed)) await this.writeCache(current, now);
+    return { current, expired: false, renewed, from };
+  }
+
+  /** Sessions of a user that a client may see (impersonation sessions hidden by the admin hook). */
+  async list(userId: string): Promise<SessionView[]> {
+    let sessions = await this.repo.listActive(userId, new Date(this.clock.now()));
+    for (const filter of this.hooks.filterList) sessions = filter(sessions);
+    return sessions;
+  }
+
+  /** Revokes `token` only if it belongs to `userId`; returns whether anything was revoked. */
+  async revokeOwn(userId: string, token: string): Promise<boolean> {
+    const removed = await this.repo.deleteByToken(token, userId);
+    await this.revokeTokens(removed);
+    return removed.length > 0;
+  }
+
+  async revoke(token: string): Promise<void> {
+    await this.revokeTokens(await this.repo.deleteByToken(token));
+  }
+
+  async revokeAllForUser(userId: string, exceptToken?: string): Promise<number> {
+    const removed = await this.repo.deleteForUser(userId, exceptToken);
+    await this.revokeTokens(removed);
+    return removed.length;
+  }
+
+  /** After a user record changes: drop cached copies so the next read sees the change. */
+  async forgetUser(userId: string): Promise<void> {
+    if (this.cache) await this.revokeTokens(await this.repo.tokensOf(userId));
+  }
+
+  isFresh(session: SessionView, freshAgeSec = this.config.freshAgeSec): boolean {
+    return this.clock.now() - Date.parse(session.createdAt) <= freshAgeSec * 1000;
+  }
+
+  private isRenewable(session: SessionView, now: number): boolean {
+    if (session.impersonatedBy) return false; // spec §4 / SECURITY: never extended past its fixed lifetime
+    return now - Date.parse(session.updatedAt) > this.config.updateAgeSec * 1000;
+  }
+
+  private renewedExpiry(session: SessionView, now: number): Date {
+    const lifetime = session.rememberMe ? this.config.expiresInSec : this.config.notRememberedExpiresInSec;
+    const cap = Date.parse(session.createdAt) + this.config.absoluteLifetimeSec * 1000;
+    return new Date(Math.min(now + lifetime * 1000, cap));
+  }
+
+  private async readCache(token: string): Promise<SessionWithUser | null> {
+    try {
+      const raw = await this.cache!.get(cacheKey(token));
+      return raw ? (JSON.parse(raw) as SessionWithUser) : null;
+    } catch {
+      return null; // Redis down or flushed: PostgreSQL answers (SECURITY.md faults)
+    }
+  }
+
+  private async writeCache(value: SessionWithUser, now: number): Promise<void> {
+    const ttl = Math.min(this.config.redisCacheTtlSec, (Date.parse(value.session.expiresAt) - now) / 1000);
+    if (ttl < 1) return;
+    await this.cache!.set(cacheKey(value.session.token), JSON.stringify(value), ttl).catch(() => {});
+  }
+
+  private async revokeTokens(tokens: string[]): Promise<void> {
+    if (this.cache && tokens.length) await this.cache.del(...tokens.map(cacheKey));
+  }
+}

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../errors';
+import type { TrustedOrigins } from './origins';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Cross-site request defence (spec §5, SECURITY.md): on state-changing methods an Origin, when present, must be
+ * trusted ("null" included: sandboxed frames), which also stops login CSRF on sign-in and sign-up. Without an
+ * Origin, a request carrying cookies must show a trusted Referer. Requests without cookies or Origin
+ * (server-to-server, Bearer) pass. Fetch-Metadata `cross-site` is refused outright.
+ */
+export function registerOriginCheck(app: FastifyInstance, trusted: TrustedOrigins, disabled: boolean): void {
+  if (disabled) return;
+  app.addHook('onRequest', async (request) => {
+    if (!UNSAFE.has(request.method)) return;
+    if ((request.routeOptions.config as { skipOriginCheck?: boolean }).skipOriginCheck) return;
+    const origin = request.headers.origin;
+    if (origin !== undefined) {
+      if (origin === 'null' || origin === '') throw new ApiError('MISSING_OR_NULL_ORIGIN');
+      if (!trusted.has(origin)) throw new ApiError('INVALID_ORIGIN');
+      return;
+    }
+    if (request.headers['sec-fetch-site'] === 'cross-site') throw new ApiError('INVALID_ORIGIN');
+    if (!request.headers.cookie) return;
+    const referer = request.headers.referer;
+    if (!referer) throw new ApiError('MISSING_OR_NULL_ORIGIN');
+    if (!trusted.has(referer)) throw new ApiError('INVALID_ORIGIN');
+  });
+}

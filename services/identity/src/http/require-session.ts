@@ -1,0 +1,42 @@
+import type { FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import type { AppContext } from '../context';
+import { ApiError } from '../errors';
+import type { SessionWithUser } from '../shared/views';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by requireSession: the caller's session and user, read from PostgreSQL. */
+    auth: SessionWithUser;
+  }
+}
+
+/**
+ * Routes that change something resolve the session from PostgreSQL, never from a cache, so a revocation
+ * (sign-out, revoke, ban, password change, deletion) takes effect on them at once.
+ */
+export function requireSession(ctx: AppContext): preHandlerHookHandler {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const token = ctx.cookies.readToken(request);
+    if (!token) throw new ApiError('UNAUTHORIZED');
+    const resolved = await ctx.sessions.resolve(token, { source: 'database', refresh: false });
+    if (!resolved.current) {
+      if (resolved.expired) ctx.cookies.clear(reply);
+      throw new ApiError('UNAUTHORIZED');
+    }
+    request.auth = resolved.current;
+  };
+}
+
+/** spec §5: sensitive actions need a session created within the fresh age. */
+export function requireFreshSession(ctx: AppContext): preHandlerHookHandler {
+  const base = requireSession(ctx);
+  return async function fresh(this: unknown, request, reply) {
+    await (base as (req: FastifyRequest, rep: FastifyReply) => Promise<void>)(request, reply);
+    if (!ctx.sessions.isFresh(request.auth.session)) throw new ApiError('SESSION_NOT_FRESH');
+  };
+}
+
+export const clientInfo = (request: FastifyRequest) => ({
+  ipAddress: request.ip ?? null,
+  userAgent: request.headers['user-agent']?.slice(0, 512) ?? null,
+});

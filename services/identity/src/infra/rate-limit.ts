@@ -1,0 +1,44 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config';
+import { ApiError } from '../errors';
+
+/** IPv4 as is; IPv6 by its /64, since one client usually holds a whole /64 (SECURITY.md). */
+export function clientKey(ip: string): string {
+  const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (v4) return v4[1];
+  if (!ip.includes(':')) return ip;
+  const [head, tail = ''] = ip.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (parseInt(g, 16) || 0).toString(16))
+    .join(':')}::/64`;
+}
+
+/**
+ * A global limit plus stricter per-route rules from the config, counted in Redis when configured (atomic across
+ * instances) and in process otherwise. Rules attach by route, so path aliases (`//x`, `/x/`) share a bucket.
+ */
+export async function registerRateLimit(app: FastifyInstance, config: Config, redis: Redis | null): Promise<void> {
+  if (!config.rateLimit.enabled) return;
+  const base = config.basePath;
+  app.addHook('onRoute', (route) => {
+    const rule = config.rateLimit.rules[route.url.startsWith(base) ? route.url.slice(base.length) : route.url];
+    const routeConfig = (route.config ??= {}) as { rateLimit?: unknown };
+    if (rule && routeConfig.rateLimit !== false) routeConfig.rateLimit = { max: rule.max, timeWindow: rule.windowSec * 1000 };
+  });
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimit.global.max,
+    timeWindow: config.rateLimit.global.windowSec * 1000,
+    redis: redis ?? undefined,
+    nameSpace: `${config.redisPrefix}rate-limit:`,
+    skipOnError: true,
+    keyGenerator: (request: FastifyRequest) => clientKey(request.ip),
+    errorResponseBuilder: () => new ApiError('RATE_LIMITED'),
+  });
+}

@@ -1,0 +1,36 @@
+import 'reflect-metadata';
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { createContext } from './context';
+
+/** HTTP entry: loadConfig → createContext → buildApp → listen; graceful close on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (config.secretIsDevelopmentDefault)
+    console.warn(
+      '\n  !!! AUTH_SECRET is not set: using the DEVELOPMENT secret. Cookies and tokens are forgeable. !!!\n' +
+        '  !!! Set AUTH_SECRET to a random value of at least 32 characters before any real use.       !!!\n',
+    );
+  const migrate = process.env.MIGRATE_ON_START ? process.env.MIGRATE_ON_START === 'true' : config.env !== 'production';
+  const ctx = await createContext(config, { migrate });
+  const app = await buildApp(ctx);
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await ctx.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(`identity API on ${config.publicUrl}${config.basePath} (reference at ${config.basePath}/reference)`);
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError) console.error(`Configuration error: ${error.message}`);
+  else console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,20 @@
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { createContext } from './context';
+
+/**
+ * The OpenAPI document from the route schemas, built offline with the default configuration (no database, no
+ * Redis), so the committed openapi.yaml does not depend on the machine that generated it.
+ */
+export async function generateOpenApi(): Promise<string> {
+  const config = loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent' });
+  const ctx = await createContext(config, { offline: true });
+  const app = await buildApp(ctx, { logger: false });
+  try {
+    await app.ready();
+    return app.swagger({ yaml: true });
+  } finally {
+    await app.close();
+    await ctx.close();
+  }
+}

@@ -1,0 +1,63 @@
+import { Type } from 'typebox';
+
+/** Response and field schemas shared by features; they double as the OpenAPI components. */
+export const ErrorSchema = Type.Object(
+  {
+    code: Type.String({ description: 'Stable UPPER_SNAKE code from the error catalogue' }),
+    message: Type.String({ description: 'Catalogue text (spec §8)' }),
+    details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), problem: Type.String() }))),
+  },
+  { $id: 'Error', title: 'Error' },
+);
+
+/** Every route documents its error answers (ECOSYSTEM gotcha 16: typed clients need them). */
+export const errorResponses = { '4xx': ErrorSchema, '5xx': ErrorSchema };
+
+const DateTime = Type.String({ format: 'date-time' });
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+
+export const UserSchema = Type.Object(
+  {
+    id: Type.String(),
+    email: Type.String(),
+    emailVerified: Type.Boolean(),
+    name: Type.String(),
+    image: Nullable(Type.String()),
+    role: Type.String(),
+    banned: Type.Boolean(),
+    banReason: Nullable(Type.String()),
+    banExpires: Nullable(DateTime),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { $id: 'User', title: 'User' },
+);
+
+export const SessionSchema = Type.Object(
+  {
+    id: Type.String(),
+    token: Type.String(),
+    userId: Type.String(),
+    expiresAt: DateTime,
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    ipAddress: Nullable(Type.String()),
+    userAgent: Nullable(Type.String()),
+    impersonatedBy: Nullable(Type.String()),
+    activeOrganizationId: Nullable(Type.String()),
+  },
+  { $id: 'Session', title: 'Session' },
+);
+
+export const SessionWithUserSchema = Type.Object({ session: SessionSchema, user: UserSchema });
+
+/** Field limits: bounded so no input can grow a cookie, a row or a log line without limit. */
+export const EmailField = Type.String({ format: 'email', maxLength: 254 });
+export const NameField = Type.String({ minLength: 1, maxLength: 256 });
+export const ImageField = Type.String({ maxLength: 2048 });
+export const RedirectField = Type.String({ maxLength: 2048 });
+/** Length is checked against the configuration in the service (Password too short / too long, spec §5). */
+export const PasswordField = Type.String({ maxLength: 4096 });
+
+export const StatusSchema = Type.Object({ status: Type.Boolean() });
+export const SuccessSchema = Type.Object({ success: Type.Boolean() });

@@ -1,0 +1,45 @@
+import type { Pool, PoolClient } from 'pg';
+import type { DataSource } from 'typeorm';
+
+/** A parameterised query on the pg pool TypeORM manages: the cheapest path for hot, hand-written SQL. */
+export interface Sql {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Runs `work` in one transaction on one connection; rolls back if it throws. */
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+}
+
+const onClient = (client: Pool | PoolClient): Omit<Sql, 'transaction'> => ({
+  async query<T>(text: string, params?: unknown[]) {
+    const result = await client.query(text, params);
+    return result.rows as T[];
+  },
+});
+
+export function sqlFor(dataSource: DataSource): Sql {
+  // The pool exists only after initialize(); look it up per call so wiring can happen before connecting.
+  const pool = (): Pool => (dataSource.driver as unknown as { master: Pool }).master;
+  return {
+    query: (text, params) => onClient(pool()).query(text, params),
+    async transaction(work) {
+      const client = await pool().connect();
+      try {
+        await client.query('BEGIN');
+        const tx: Sql = {
+          ...onClient(client),
+          transaction: (inner) => inner(tx),
+        };
+        const result = await work(tx);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+/** PostgreSQL unique_violation. */
+export const isUniqueViolation = (error: unknown): boolean => (error as { code?: string })?.code === '23505';

@@ -1,0 +1,12 @@
+/**
+ * What the service keeps outside PostgreSQL that may expire or be rebuilt (DESIGN §1):
+ * the session cache and, later, OAuth state. Redis in production; in-process without REDIS_URL.
+ */
+export interface KeyValueStore {
+  readonly kind: 'redis' | 'memory';
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlSec: number): Promise<void>;
+  /** Read and delete in one atomic step: single-use values. */
+  take(key: string): Promise<string | null>;
+  del(...keys: string[]): Promise<void>;
+}

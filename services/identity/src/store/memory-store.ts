@@ -1,0 +1,48 @@
+import type { KeyValueStore } from './key-value-store';
+
+/** In-process store for a single instance without Redis; bounded so it cannot grow without limit. */
+export class MemoryStore implements KeyValueStore {
+  readonly kind = 'memory';
+  private readonly entries = new Map<string, { value: string; expiresAt: number }>();
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly maxEntries = 100_000,
+  ) {}
+
+  async get(key: string): Promise<string | null> {
+    const entry = this.entries.get(key);
+    if (!entry) return null;
+    if (entry.expiresAt <= this.now()) {
+      this.entries.delete(key);
+      return null;
+    }
+    return entry.value;
+  }
+
+  async set(key: string, value: string, ttlSec: number): Promise<void> {
+    if (this.entries.size >= this.maxEntries) this.evict();
+    this.entries.delete(key);
+    this.entries.set(key, { value, expiresAt: this.now() + ttlSec * 1000 });
+  }
+
+  async take(key: string): Promise<string | null> {
+    const value = await this.get(key);
+    this.entries.delete(key);
+    return value;
+  }
+
+  async del(...keys: string[]): Promise<void> {
+    for (const key of keys) this.entries.delete(key);
+  }
+
+  /** Drop expired entries, then the oldest inserted if still full (Map keeps insertion order). */
+  private evict(): void {
+    const now = this.now();
+    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+    for (const key of this.entries.keys()) {
+      if (this.entries.size < this.maxEntries) break;
+      this.entries.delete(key);
+    }
+  }
+}
