@@ -1,5 +1,5 @@
 /** Jest on @swc/jest (ECOSYSTEM.md §2): legacy decorators + metadata for TypeORM, ESM-only deps transformed. */
-const esmOnly = ['cookie', '@fastify/cookie', 'openid-client', 'oauth4webapi', 'jose', 'oidc-provider', 'typebox', 'better-auth', '@better-auth', '@better-fetch', 'better-call', 'nanostores', 'rou3', 'defu', 'uncrypto', 'zod', 'kysely', '@noble'];
+const esmOnly = ['cookie', '@fastify/cookie', 'openid-client', 'oauth4webapi', 'jose', 'oidc-provider', 'typebox', 'better-auth', '@better-auth', '@better-fetch', 'better-call', 'nanostores', 'rou3', 'defu', 'uncrypto', 'zod', 'kysely', '@noble', 'content-disposition'];
 module.exports = {
   testEnvironment: 'node',
   rootDir: '.',

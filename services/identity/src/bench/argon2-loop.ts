@@ -1,0 +1,49 @@
+import argon2 from 'argon2';
+
+/** What the loop reports to run.ts over IPC. */
+export interface Argon2Report {
+  verifies: number;
+  seconds: number;
+  perSecond: number;
+}
+
+/** The service's defaults (config/defaults.ts): argon2id, 46 MiB, t=1, p=1. */
+const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 47104, timeCost: 1, parallelism: 1 } as const;
+
+/** `concurrency` verify chains for `seconds`; counts the verifies that finished within the window. */
+async function loop(hash: string, password: string, concurrency: number, seconds: number): Promise<Argon2Report> {
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  let verifies = 0;
+  const chain = async () => {
+    while (performance.now() < end) {
+      if (!(await argon2.verify(hash, password))) throw new Error('argon2 verify failed');
+      if (performance.now() <= end) verifies++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, chain));
+  const elapsed = (Math.min(performance.now(), end) - start) / 1000;
+  return { verifies, seconds: elapsed, perSecond: verifies / elapsed };
+}
+
+/**
+ * Child of run.ts (pinned to the server core): hash once, a discarded warm-up, then the measured loop.
+ * Env: BENCH_DURATION_SEC, BENCH_WARMUP_SEC, BENCH_CONNECTIONS. Sends the report and waits to be stopped,
+ * so the parent can read its RSS first.
+ */
+async function main(): Promise<void> {
+  if (!process.send) throw new Error('argon2 loop: run as a child with an IPC channel');
+  const duration = Number(process.env.BENCH_DURATION_SEC ?? 10);
+  const warmup = Number(process.env.BENCH_WARMUP_SEC ?? 2);
+  const concurrency = Number(process.env.BENCH_CONNECTIONS ?? 64);
+  const password = 'correct horse battery staple';
+  const hash = await argon2.hash(password, ARGON2_OPTIONS);
+  await loop(hash, password, concurrency, warmup);
+  process.send(await loop(hash, password, concurrency, duration));
+  process.on('SIGTERM', () => process.exit(0));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,37 @@
+/** The part of autocannon 9's programmatic API the bench uses (the package ships no types). */
+declare module 'autocannon' {
+  namespace autocannon {
+    interface Options {
+      url: string;
+      connections?: number;
+      duration?: number;
+      pipelining?: number;
+      timeout?: number;
+      method?: 'GET' | 'POST';
+      headers?: Record<string, string>;
+      body?: string;
+      verifyBody?: (body: string) => boolean;
+    }
+
+    interface Histogram {
+      average: number;
+      p50: number;
+      p99: number;
+      max: number;
+      total: number;
+    }
+
+    interface Result {
+      requests: Histogram;
+      latency: Histogram;
+      errors: number;
+      timeouts: number;
+      mismatches: number;
+      non2xx: number;
+      statusCodeStats: Record<string, { count: number }>;
+    }
+  }
+
+  function autocannon(options: autocannon.Options): Promise<autocannon.Result>;
+  export = autocannon;
+}

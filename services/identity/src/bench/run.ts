@@ -1,0 +1,83 @@
+/** `npm run bench`: floor routes, get-session on its three paths and sign-in vs argon2, one server at a time. */
+import { cpus } from 'node:os';
+import * as id from './identity';
+import { type BenchInfra, benchInfra, createDatabase, deleteRedisKeys, dropDatabase } from './infra';
+import type { LoadSettings } from './load';
+import { killAllSync, pinSelf, stopAll } from './proc';
+import { formatTable, formatTargets, type ReportRow, ratioOf, type Target } from './report';
+import {
+  A,
+  ARGON2,
+  argon2Row,
+  B,
+  C,
+  databaseRow,
+  EMPTY,
+  floorRows,
+  identityRows,
+  PG,
+  REDIS,
+  SIGN_IN,
+} from './scenarios';
+
+function targets(rows: ReportRow[]): Target[] {
+  const list: Target[] = [];
+  const goals = [[A, '(a)', 0.5] as const, [B, '(b)', 0.6] as const, [C, '(c)', 0.5] as const];
+  for (const [name, label, limit] of goals) {
+    const row = rows.find((r) => r.name === name)!;
+    list.push({ label: `${label} req/s ÷ ${row.ratioTo}`, value: ratioOf(rows, row) ?? 0, op: '>=', limit });
+    list.push({ label: `${label} p99`, value: row.p99 ?? Number.POSITIVE_INFINITY, op: '<', limit: 15, unit: ' ms' });
+  }
+  const signIn = rows.find((r) => r.name === SIGN_IN)!;
+  list.push({ label: `sign-in req/s ÷ ${ARGON2}`, value: ratioOf(rows, signIn) ?? 0, op: '>=', limit: 0.8 });
+  return list;
+}
+
+let cleaning: Promise<void> | undefined;
+function cleanup(infra: BenchInfra): Promise<void> {
+  cleaning ??= (async () => {
+    await stopAll();
+    await dropDatabase(infra).catch((e: Error) => console.error(`cleanup: drop database: ${e.message}`));
+    await deleteRedisKeys(infra).catch((e: Error) => console.error(`cleanup: Redis keys: ${e.message}`));
+  })();
+  return cleaning;
+}
+
+async function main(infra: BenchInfra): Promise<void> {
+  const durationSec = Number(process.env.BENCH_DURATION_SEC || 10);
+  if (!(durationSec > 0)) throw new Error(`BENCH_DURATION_SEC=${process.env.BENCH_DURATION_SEC}: expected seconds > 0`);
+  const settings: LoadSettings = { durationSec, warmupSec: 2, connections: 64 };
+  if (durationSec + settings.warmupSec >= 55)
+    console.warn('warning: the session_data cookie expires after 60 s: (a) may fall back to Redis');
+  const pinned = pinSelf();
+  console.log(`node ${process.version} | cpu ${cpus()[0]?.model ?? 'unknown'} x${cpus().length}`);
+  console.log(
+    `duration ${durationSec} s (+${settings.warmupSec} s warm-up each) | connections ${settings.connections} | pipelining 1`,
+  );
+  console.log(pinned ? 'pinning: servers on core 0, load generator on core 1' : 'pinning: none (see warning)');
+  await createDatabase(infra);
+  const secret = id.randomSecret();
+  const user = id.benchUser();
+  const rows = [...(await floorRows(infra, settings))];
+  rows.push(...(await identityRows(infra, settings, secret, user)));
+  rows.push(await argon2Row(settings));
+  rows.push(await databaseRow(infra, settings, secret, user));
+  const order = [EMPTY, REDIS, PG, A, B, C, ARGON2, SIGN_IN];
+  rows.sort((x, y) => order.indexOf(x.name) - order.indexOf(y.name));
+  console.log(`\n${formatTable(rows)}\n\n${formatTargets(targets(rows))}`);
+}
+
+const infra = benchInfra();
+process.on('exit', killAllSync);
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    console.error(`\n${signal}: cleaning up`);
+    void cleanup(infra).finally(() => process.exit(130));
+  });
+main(infra)
+  .then(() => cleanup(infra))
+  .catch(async (error: Error) => {
+    console.error(`bench failed: ${error.stack ?? error.message}`);
+    await cleanup(infra);
+    process.exitCode = 1;
+  });

@@ -1,0 +1,101 @@
+import { once } from 'node:events';
+import { join } from 'node:path';
+import type { Argon2Report } from './argon2-loop';
+import * as id from './identity';
+import { type BenchInfra, countRedisKeys, setFloorKey } from './infra';
+import { type LoadSettings, measure } from './load';
+import { assertNodePid, freePort, rssMb, spawnServer, stopChild, waitReady } from './proc';
+import type { ReportRow } from './report';
+
+/** Row names; get-session and sign-in rows carry the name of the floor row they are compared with. */
+export const EMPTY = 'floor GET /empty';
+export const REDIS = 'floor GET /redis';
+export const PG = 'floor GET /pg';
+export const ARGON2 = 'argon2 verify loop';
+export const A = 'get-session (a) cookie cache';
+export const B = 'get-session (b) redis cache';
+export const C = 'get-session (c) database';
+export const SIGN_IN = 'POST sign-in/email';
+
+export async function floorRows(infra: BenchInfra, settings: LoadSettings): Promise<ReportRow[]> {
+  const port = await freePort();
+  const env = { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: infra.databaseUrl, REDIS_URL: infra.redisUrl };
+  const child = spawnServer(join(__dirname, 'floor-server.js'), {
+    env: { ...env, BENCH_REDIS_KEY: await setFloorKey(infra) },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitReady(child, `${base}/empty`, (body) => body === '{}');
+  assertNodePid(child);
+  const rows: ReportRow[] = [];
+  for (const [name, path] of [
+    [EMPTY, '/empty'],
+    [REDIS, '/redis'],
+    [PG, '/pg'],
+  ]) {
+    await waitReady(child, `${base}${path}`, () => true, 5000);
+    rows.push(await measure({ name, url: `${base}${path}` }, settings, child.pid));
+  }
+  await stopChild(child);
+  return rows;
+}
+
+export async function identityRows(infra: BenchInfra, settings: LoadSettings, secret: string, user: id.Credentials) {
+  const server = await id.startIdentity(infra, secret);
+  await id.signUp(server, user);
+  const cookies = await id.signIn(server, user);
+  const url = `${server.base}/get-session`;
+  const verifyBody = id.isSessionFor(user.email);
+  const both = `${cookies.get(id.TOKEN_COOKIE)}; ${cookies.get(id.DATA_COOKIE)}`;
+  await id.checkSession(url, both, user.email);
+  const rows: ReportRow[] = [];
+  rows.push({
+    ...(await measure({ name: A, url, headers: { cookie: both }, verifyBody }, settings, server.child.pid)),
+    ratioTo: EMPTY,
+  });
+  const token = cookies.get(id.TOKEN_COOKIE)!;
+  await id.checkSession(url, token, user.email); // fills the Redis session cache
+  if ((await countRedisKeys(infra, 'session:*')) < 1) throw new Error('no Redis session cache entry after get-session');
+  rows.push({
+    ...(await measure({ name: B, url, headers: { cookie: token }, verifyBody }, settings, server.child.pid)),
+    ratioTo: REDIS,
+  });
+  const signIn = {
+    name: SIGN_IN,
+    url: `${server.base}/sign-in/email`,
+    method: 'POST' as const,
+    headers: { 'content-type': 'application/json', origin: server.origin },
+    body: JSON.stringify({ email: user.email, password: user.password }),
+    tolerateFailures: true,
+    timeoutSec: 60,
+  };
+  rows.push({ ...(await measure(signIn, settings, server.child.pid)), ratioTo: ARGON2 });
+  await stopChild(server.child);
+  return rows;
+}
+
+export async function argon2Row(settings: LoadSettings): Promise<ReportRow> {
+  process.stderr.write(`  ${ARGON2}: warm-up ${settings.warmupSec}s, run ${settings.durationSec}s\n`);
+  const env = {
+    BENCH_DURATION_SEC: String(settings.durationSec),
+    BENCH_WARMUP_SEC: String(settings.warmupSec),
+    BENCH_CONNECTIONS: String(settings.connections),
+  };
+  const child = spawnServer(join(__dirname, 'argon2-loop.js'), { env, ipc: true });
+  const failed = once(child, 'exit').then(([code]) => Promise.reject(new Error(`argon2 loop exited (${code})`)));
+  const [report] = (await Promise.race([once(child, 'message'), failed])) as [Argon2Report];
+  assertNodePid(child);
+  const row = { name: ARGON2, rps: report.perSecond, p50: null, p99: null, rssMb: rssMb(child.pid) };
+  await stopChild(child);
+  return row;
+}
+
+export async function databaseRow(infra: BenchInfra, settings: LoadSettings, secret: string, user: id.Credentials) {
+  const server = await id.startIdentity(infra, secret, { SESSION_REDIS_CACHE_TTL_SEC: '0' });
+  const token = (await id.signIn(server, user)).get(id.TOKEN_COOKIE)!;
+  const url = `${server.base}/get-session`;
+  await id.checkSession(url, token, user.email);
+  const scenario = { name: C, url, headers: { cookie: token }, verifyBody: id.isSessionFor(user.email) };
+  const row: ReportRow = { ...(await measure(scenario, settings, server.child.pid)), ratioTo: PG };
+  await stopChild(server.child);
+  return row;
+}

@@ -1,0 +1,127 @@
+import { type TestApp, startTestApp } from '../../setup/app';
+import { CookieJar, DATA_COOKIE, get, post, sessionOf, signUp, TOKEN_COOKIE } from '../../setup/fixtures';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const rowCount = async (token: string) =>
+  (await t.ctx.sql.query('SELECT 1 FROM sessions WHERE token = $1', [token])).length;
+
+describe('GET /get-session', () => {
+  it('answers the session by cookie and by Bearer token, and null without either', async () => {
+    const u = await signUp(t.app);
+    const byCookie = await sessionOf(t.app, { jar: u.jar });
+    expect(byCookie.user).toMatchObject({ id: u.userId, email: u.email, emailVerified: false });
+    expect(byCookie.session).toMatchObject({ token: u.token, userId: u.userId });
+    expect(byCookie.session.rememberMe).toBeUndefined();
+    const byBearer = await sessionOf(t.app, { bearer: u.token });
+    expect(byBearer.session.id).toBe(byCookie.session.id);
+    const none = await get(t.app, '/get-session');
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toBeNull();
+    expect(none.headers['cache-control']).toBe('no-store');
+  });
+
+  it('treats a forged or tampered token cookie as no session and clears the cookies', async () => {
+    const u = await signUp(t.app);
+    const forged = new CookieJar();
+    forged.cookies.set(TOKEN_COOKIE, `${u.token}.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`);
+    const res = await get(t.app, '/get-session', { jar: forged });
+    expect(res.json()).toBeNull();
+    expect(forged.get(TOKEN_COOKIE)).toBeUndefined();
+    const unsigned = new CookieJar();
+    unsigned.cookies.set(TOKEN_COOKIE, u.token);
+    expect(await sessionOf(t.app, { jar: unsigned })).toBeNull();
+    expect(await sessionOf(t.app, { bearer: 'not-a-token!' })).toBeNull();
+    expect(await sessionOf(t.app, { headers: { authorization: 'Basic abc' } })).toBeNull();
+    expect(await sessionOf(t.app, { bearer: 'x'.repeat(600) })).toBeNull();
+  });
+
+  it('ignores a tampered session-cache cookie and answers from the database', async () => {
+    const u = await signUp(t.app);
+    const jar = u.jar.clone();
+    const data = jar.get(DATA_COOKIE)!;
+    const [payload, sig] = [data.slice(0, data.lastIndexOf('.')), data.slice(data.lastIndexOf('.') + 1)];
+    const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    decoded.v.user.role = 'admin';
+    decoded.v.user.name = 'Mallory';
+    jar.cookies.set(DATA_COOKIE, `${Buffer.from(JSON.stringify(decoded)).toString('base64url')}.${sig}`);
+    const answer = await sessionOf(t.app, { jar });
+    expect(answer.user.role).toBe('user');
+    expect(answer.user.name).toBe('Test User');
+  });
+
+  it("never pairs a cache cookie with another user's token", async () => {
+    const alice = await signUp(t.app);
+    const bob = await signUp(t.app);
+    const jar = new CookieJar();
+    jar.cookies.set(TOKEN_COOKIE, bob.jar.get(TOKEN_COOKIE)!);
+    jar.cookies.set(DATA_COOKIE, alice.jar.get(DATA_COOKIE)!);
+    const answer = await sessionOf(t.app, { jar });
+    expect(answer.user.id).toBe(bob.userId);
+  });
+
+  it('serves the cookie cache within its max age; disableCookieCache asks for a fresh answer', async () => {
+    const u = await signUp(t.app);
+    const keep = u.jar.clone();
+    expect((await post(t.app, '/sign-out', undefined, { jar: u.jar })).statusCode).toBe(200);
+    // The browser that signed out lost its cookies; a copy of the old cookies is what the cache could serve.
+    const cached = await sessionOf(t.app, { jar: keep.clone() });
+    expect(cached?.session.token).toBe(u.token);
+    expect(await sessionOf(t.app, { jar: keep.clone() }, '?disableCookieCache=true')).toBeNull();
+    t.clock.advance(61);
+    expect(await sessionOf(t.app, { jar: keep.clone() })).toBeNull();
+  });
+
+  it('revocation is immediate on the Redis path (Bearer) and survives a flushed Redis', async () => {
+    const u = await signUp(t.app);
+    expect((await sessionOf(t.app, { bearer: u.token })).session.token).toBe(u.token);
+    const keys = await t.ctx.redis!.keys(`${t.config.redisPrefix}session:*`);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.some((k) => k.includes(u.token))).toBe(false); // keys hold a hash, never the token
+    await post(t.app, '/revoke-sessions', undefined, { bearer: u.token, origin: null });
+    expect(await sessionOf(t.app, { bearer: u.token })).toBeNull();
+    const other = await signUp(t.app);
+    await sessionOf(t.app, { bearer: other.token });
+    for (const key of await t.ctx.redis!.keys(`${t.config.redisPrefix}session:*`)) await t.ctx.redis!.del(key);
+    expect((await sessionOf(t.app, { bearer: other.token })).user.id).toBe(other.userId);
+  });
+
+  it('deletes an expired session and clears its cookies', async () => {
+    const u = await signUp(t.app);
+    t.clock.advance(t.config.session.expiresInSec + 1);
+    const jar = u.jar.clone();
+    jar.cookies.delete(DATA_COOKIE);
+    const res = await get(t.app, '/get-session', { jar });
+    expect(res.json()).toBeNull();
+    expect(jar.get(TOKEN_COOKIE)).toBeUndefined();
+    expect(await rowCount(u.token)).toBe(0);
+  });
+
+  it('renews a session older than the update age, capped by the absolute lifetime; disableRefresh does not', async () => {
+    const u = await signUp(t.app);
+    const before = (await sessionOf(t.app, { bearer: u.token })).session.expiresAt;
+    t.clock.advance(t.config.session.updateAgeSec + 10);
+    const untouched = await sessionOf(t.app, { bearer: u.token }, '?disableRefresh=true');
+    expect(untouched.session.expiresAt).toBe(before);
+    const jar = u.jar.clone();
+    jar.cookies.delete(DATA_COOKIE);
+    const renewed = await get(t.app, '/get-session', { jar });
+    const after = renewed.json().session.expiresAt;
+    expect(Date.parse(after)).toBeGreaterThan(Date.parse(before));
+    expect(Number(jar.attributes.get(TOKEN_COOKIE)?.['max-age'])).toBeGreaterThan(t.config.session.expiresInSec - 5);
+    const created = Date.parse(renewed.json().session.createdAt);
+    const cap = created + t.config.session.absoluteLifetimeSec * 1000;
+    for (let i = 0; i < 4; i++) {
+      t.clock.advance(t.config.session.expiresInSec - 60); // each step renews: older than the update age
+      expect(await sessionOf(t.app, { bearer: u.token })).not.toBeNull();
+    }
+    const capped = await sessionOf(t.app, { bearer: u.token });
+    expect(Date.parse(capped.session.expiresAt)).toBe(cap);
+    t.clock.advance((cap - t.clock.now()) / 1000 + 1);
+    expect(await sessionOf(t.app, { bearer: u.token })).toBeNull();
+  });
+});

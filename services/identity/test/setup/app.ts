@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app';
+import { type Config, type ConfigOverrides, loadConfig } from '../../src/config';
+import { type AppContext, createContext } from '../../src/context';
+
+export const PUBLIC_URL = 'http://localhost:3000';
+export const TRUSTED_ORIGIN = 'https://app.example.test';
+export const TEST_SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
+
+/** A clock tests move by hand: expiries without sleeping (DESIGN §4.11). */
+export class TestClock {
+  private t = Date.now();
+  now = (): number => this.t;
+  advance(seconds: number): void {
+    this.t += seconds * 1000;
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  config: Config;
+  clock: TestClock;
+  close(): Promise<void>;
+}
+
+/** The real service (real PostgreSQL and Redis of this run) with test-friendly settings and a movable clock. */
+export async function startTestApp(overrides: ConfigOverrides = {}, env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig(
+    {
+      NODE_ENV: 'test',
+      DATABASE_URL: process.env.TEST_DATABASE_URL,
+      REDIS_URL: process.env.TEST_REDIS_URL,
+      REDIS_PREFIX: process.env.TEST_REDIS_PREFIX,
+      AUTH_SECRET: TEST_SECRET,
+      PUBLIC_URL,
+      TRUSTED_ORIGINS: TRUSTED_ORIGIN,
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_ENABLED: 'false',
+      ...env,
+    },
+    overrides,
+  );
+  const clock = new TestClock();
+  const ctx = await createContext(config, { clock, logger: { info() {}, warn() {}, error() {} } });
+  const app = await buildApp(ctx, { logger: false }).catch(async (error) => {
+    await ctx.close();
+    throw error;
+  });
+  await app.ready();
+  return {
+    app,
+    ctx,
+    config,
+    clock,
+    close: async () => {
+      await app.close();
+      await ctx.close();
+    },
+  };
+}
