@@ -1,5 +1,25 @@
 /** Jest on @swc/jest (ECOSYSTEM.md §2): legacy decorators + metadata for TypeORM, ESM-only deps transformed. */
-const esmOnly = ['cookie', '@fastify/cookie', 'openid-client', 'oauth4webapi', 'jose', 'oidc-provider', 'typebox', 'better-auth', '@better-auth', '@better-fetch', 'better-call', 'nanostores', 'rou3', 'defu', 'uncrypto', 'zod', 'kysely', '@noble', 'content-disposition'];
+const esmOnly = [
+  'cookie',
+  '@fastify/cookie',
+  'openid-client',
+  'oauth4webapi',
+  'jose',
+  'oidc-provider',
+  'typebox',
+  'better-auth',
+  '@better-auth',
+  '@better-fetch',
+  'better-call',
+  'nanostores',
+  'rou3',
+  'defu',
+  'uncrypto',
+  'zod',
+  'kysely',
+  '@noble',
+  'content-disposition',
+];
 module.exports = {
   testEnvironment: 'node',
   rootDir: '.',
@@ -22,6 +42,7 @@ module.exports = {
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   setupFiles: ['<rootDir>/test/setup/per-file.ts'],
+  reporters: ['default', '<rootDir>/test/setup/summary-reporter.js'],
   maxWorkers: 2,
   testTimeout: 30000,
 };

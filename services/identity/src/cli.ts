@@ -39,7 +39,9 @@ async function run(args: string[]): Promise<void> {
     case 'config': {
       const config = loadConfig();
       const mask = (v?: string) => (v ? `${v.slice(0, 4)}…(${v.length} chars)` : v);
-      console.log(JSON.stringify({ ...config, secret: mask(config.secret), serviceApiKey: mask(config.serviceApiKey) }, null, 2));
+      console.log(
+        JSON.stringify({ ...config, secret: mask(config.secret), serviceApiKey: mask(config.serviceApiKey) }, null, 2),
+      );
       return;
     }
     default:

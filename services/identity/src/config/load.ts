@@ -105,21 +105,27 @@ function toOrigin(raw: string, bad: (why: string) => Error): string {
 }
 
 function validate(value: Plain, origin: Map<string, string>): Config {
-  const first = [...Value.Errors(ConfigSchema, value)].find((e) => e.keyword !== 'boolean') ?? [...Value.Errors(ConfigSchema, value)][0];
+  const first =
+    [...Value.Errors(ConfigSchema, value)].find((e) => e.keyword !== 'boolean') ??
+    [...Value.Errors(ConfigSchema, value)][0];
   if (!first) return value as unknown as Config;
   const path = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
   const extra = first.keyword === 'additionalProperties' ? ` (${JSON.stringify(first.params)})` : '';
-  const source = origin.get(path) ?? [...origin.entries()].find(([p]) => path.startsWith(`${p}.`))?.[1];
+  const related = ([p]: [string, string]) => path.startsWith(`${p}.`) || p.startsWith(`${path}.`);
+  const source = origin.get(path) ?? [...origin.entries()].find(related)?.[1];
   throw new ConfigError(`${source ? `${source}: ` : ''}setting "${path || '(root)'}" ${first.message}${extra}`);
 }
 
 function finish(config: Config): Config {
   const bad = (why: string) => new ConfigError(why);
   config.publicUrl = toOrigin(config.publicUrl, (why) => bad(`PUBLIC_URL: ${why}`));
-  config.trustedOrigins = [...new Set(config.trustedOrigins.map((o) => toOrigin(o, (w) => bad(`TRUSTED_ORIGINS: ${w}`))))];
+  config.trustedOrigins = [
+    ...new Set(config.trustedOrigins.map((o) => toOrigin(o, (w) => bad(`TRUSTED_ORIGINS: ${w}`)))),
+  ];
   if (config.password.minLength > config.password.maxLength)
     throw bad('PASSWORD_MIN_LENGTH: setting "password.minLength" is greater than password.maxLength');
-  if (config.password.maxLength < 64) throw bad('PASSWORD_MAX_LENGTH: setting "password.maxLength" must be at least 64');
+  if (config.password.maxLength < 64)
+    throw bad('PASSWORD_MAX_LENGTH: setting "password.maxLength" must be at least 64');
   if (config.session.updateAgeSec > config.session.expiresInSec)
     throw bad('SESSION_UPDATE_AGE_SEC: setting "session.updateAgeSec" must not exceed session.expiresInSec');
   if (config.secret === DEVELOPMENT_SECRET) config.secretIsDevelopmentDefault = true;
@@ -133,7 +139,10 @@ function finish(config: Config): Config {
 function setPath(target: Plain, path: string, value: unknown): void {
   const keys = path.split('.');
   let node = target;
-  for (const key of keys.slice(0, -1)) node = (node[key] ??= {}) as Plain;
+  for (const key of keys.slice(0, -1)) {
+    node[key] ??= {};
+    node = node[key] as Plain;
+  }
   node[keys[keys.length - 1]] = value;
 }
 

@@ -1,4 +1,6 @@
 // For the TypeORM CLI (migration:generate) only: exactly one exported DataSource (ECOSYSTEM gotcha 11).
 import { createDataSource } from './data-source';
 
-export const dataSource = createDataSource({ url: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+export const dataSource = createDataSource({
+  url: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+});

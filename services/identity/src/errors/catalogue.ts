@@ -89,7 +89,10 @@ export const ADMIN_ERRORS = {
   NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS: e(403, 'You are not allowed to revoke users sessions'),
   NOT_ALLOWED_TO_DELETE_USERS: e(403, 'You are not allowed to delete users'),
   NOT_ALLOWED_TO_SET_USERS_PASSWORD: e(403, 'You are not allowed to set users password'),
-  BANNED_USER: e(403, 'You have been banned from this application. Please contact support if you believe this is an error.'),
+  BANNED_USER: e(
+    403,
+    'You have been banned from this application. Please contact support if you believe this is an error.',
+  ),
   NOT_IMPERSONATING: e(400, 'You are not impersonating anyone'),
   FAILED_TO_FIND_USER: e(404, 'Failed to find user'),
   FAILED_TO_FIND_ADMIN_SESSION: e(400, 'Failed to find admin session'),

@@ -27,7 +27,9 @@ function fieldOf(issue: ValidationIssue, context: string): string {
   return `${context}${name ? `.${name}` : ''}`;
 }
 
-function toApiError(error: FastifyError & { validation?: ValidationIssue[]; validationContext?: string }): ApiError | null {
+function toApiError(
+  error: FastifyError & { validation?: ValidationIssue[]; validationContext?: string },
+): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error.validation) return fromValidation(error.validation, error.validationContext ?? 'body');
   const byFastifyCode: Record<string, ErrorCode> = {

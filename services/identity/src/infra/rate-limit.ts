@@ -28,8 +28,10 @@ export async function registerRateLimit(app: FastifyInstance, config: Config, re
   const base = config.basePath;
   app.addHook('onRoute', (route) => {
     const rule = config.rateLimit.rules[route.url.startsWith(base) ? route.url.slice(base.length) : route.url];
-    const routeConfig = (route.config ??= {}) as { rateLimit?: unknown };
-    if (rule && routeConfig.rateLimit !== false) routeConfig.rateLimit = { max: rule.max, timeWindow: rule.windowSec * 1000 };
+    route.config ??= {};
+    const routeConfig = route.config as { rateLimit?: unknown };
+    if (rule && routeConfig.rateLimit !== false)
+      routeConfig.rateLimit = { max: rule.max, timeWindow: rule.windowSec * 1000 };
   });
   await app.register(rateLimit, {
     global: true,

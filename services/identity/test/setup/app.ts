@@ -25,7 +25,10 @@ export interface TestApp {
 }
 
 /** The real service (real PostgreSQL and Redis of this run) with test-friendly settings and a movable clock. */
-export async function startTestApp(overrides: ConfigOverrides = {}, env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  overrides: ConfigOverrides = {},
+  env: Record<string, string> = {},
+): Promise<TestApp> {
   const config = loadConfig(
     {
       NODE_ENV: 'test',

@@ -28,7 +28,8 @@ export class CookieJar {
         parsed[k.toLowerCase()] = v ?? true;
       }
       this.attributes.set(name, parsed);
-      const expired = parsed['max-age'] === '0' || (parsed.expires && Date.parse(parsed.expires as string) < Date.now());
+      const expired =
+        parsed['max-age'] === '0' || (parsed.expires && Date.parse(parsed.expires as string) < Date.now());
       if (expired || value === '') this.cookies.delete(name);
       else this.cookies.set(name, value);
     }

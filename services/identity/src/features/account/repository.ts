@@ -62,7 +62,11 @@ export class AccountRepository {
   }
 
   /** Only the profile fields a user may change themselves (spec §3: never role or ban fields). */
-  async updateProfile(userId: string, fields: { name?: string; image?: string | null }, now: Date): Promise<UserView | null> {
+  async updateProfile(
+    userId: string,
+    fields: { name?: string; image?: string | null },
+    now: Date,
+  ): Promise<UserView | null> {
     const rows = await this.sql.query(
       `UPDATE users SET name = COALESCE($2, name), image = CASE WHEN $3::boolean THEN $4 ELSE image END, updated_at = $5
        WHERE id = $1 RETURNING ${USER_RETURNING}`,

@@ -57,6 +57,9 @@ export const SignInEmail = {
 export const UpdateUser = {
   tags: ['account'],
   summary: "Update the signed-in user's name or image (nothing else can be set here)",
-  body: Type.Object({ name: Type.Optional(NameField), image: Type.Optional(Type.Union([ImageField, Type.Null()])) }, strict),
+  body: Type.Object(
+    { name: Type.Optional(NameField), image: Type.Optional(Type.Union([ImageField, Type.Null()])) },
+    strict,
+  ),
   response: { 200: Type.Object({ status: Type.Boolean() }), ...errorResponses },
 };

@@ -11,7 +11,13 @@ interface Payload {
 }
 
 /** The signed session-cache cookie value, or null when it would exceed the size limit. */
-export function encodeCookieCache(value: SessionWithUser, maxAgeSec: number, now: number, key: Buffer, nameLength: number): string | null {
+export function encodeCookieCache(
+  value: SessionWithUser,
+  maxAgeSec: number,
+  now: number,
+  key: Buffer,
+  nameLength: number,
+): string | null {
   const payload: Payload = { v: value, exp: now + maxAgeSec * 1000 };
   const encoded = signValue(Buffer.from(JSON.stringify(payload)).toString('base64url'), key);
   return nameLength + 1 + encoded.length <= COOKIE_CACHE_MAX_CHARS ? encoded : null;

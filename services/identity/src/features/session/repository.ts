@@ -1,5 +1,5 @@
-import type { SessionView, SessionWithUser, UserView } from '../../shared/views';
 import type { Sql } from '../../shared/sql';
+import type { SessionView, SessionWithUser, UserView } from '../../shared/views';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -71,18 +71,28 @@ export class SessionRepository {
     const rows = await sql.query(
       `INSERT INTO sessions AS s (id, token, user_id, expires_at, remember_me, ip_address, user_agent, impersonated_by, active_organization_id, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING ${SESSION_COLUMNS}`,
-      [s.id, s.token, s.userId, s.expiresAt, s.rememberMe, s.ipAddress, s.userAgent, s.impersonatedBy, s.activeOrganizationId, s.now],
+      [
+        s.id,
+        s.token,
+        s.userId,
+        s.expiresAt,
+        s.rememberMe,
+        s.ipAddress,
+        s.userAgent,
+        s.impersonatedBy,
+        s.activeOrganizationId,
+        s.now,
+      ],
     );
     return toSessionView(rows[0]);
   }
 
   /** Sliding renewal; returns false when the row is gone (revoked meanwhile). */
   async extend(id: string, expiresAt: Date, now: Date): Promise<boolean> {
-    const rows = await this.sql.query('UPDATE sessions SET expires_at = $2, updated_at = $3 WHERE id = $1 RETURNING id', [
-      id,
-      expiresAt,
-      now,
-    ]);
+    const rows = await this.sql.query(
+      'UPDATE sessions SET expires_at = $2, updated_at = $3 WHERE id = $1 RETURNING id',
+      [id, expiresAt, now],
+    );
     return rows.length > 0;
   }
 

@@ -1,5 +1,11 @@
 import { Type } from 'typebox';
-import { errorResponses, SessionSchema, SessionWithUserSchema, StatusSchema, SuccessSchema } from '../../shared/schemas';
+import {
+  errorResponses,
+  SessionSchema,
+  SessionWithUserSchema,
+  StatusSchema,
+  SuccessSchema,
+} from '../../shared/schemas';
 
 const Flag = Type.Optional(Type.Boolean());
 

@@ -10,7 +10,11 @@ export async function systemRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/ok',
     {
-      schema: { tags: ['system'], summary: 'Liveness of the API', response: { 200: Type.Object({ ok: Type.Boolean() }) } },
+      schema: {
+        tags: ['system'],
+        summary: 'Liveness of the API',
+        response: { 200: Type.Object({ ok: Type.Boolean() }) },
+      },
       config: { rateLimit: false },
     },
     async () => ({ ok: true }),

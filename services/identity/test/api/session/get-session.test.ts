@@ -1,4 +1,4 @@
-import { type TestApp, startTestApp } from '../../setup/app';
+import { startTestApp, type TestApp } from '../../setup/app';
 import { CookieJar, DATA_COOKIE, get, post, sessionOf, signUp, TOKEN_COOKIE } from '../../setup/fixtures';
 
 let t: TestApp;

@@ -1,0 +1,55 @@
+# Thin wrappers over the npm scripts (DESIGN §2). `make help` lists the targets.
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+NPM_INSTALL := npm install --no-audit --no-fund
+STAMP := node_modules/.install-stamp
+MANIFESTS := package.json package-lock.json $(wildcard services/*/package.json)
+
+$(STAMP): $(MANIFESTS)
+	$(NPM_INSTALL)
+	@touch $(STAMP)
+
+.PHONY: help install build run dev test lint format typecheck migrate worker openapi bench clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+install: $(STAMP) ## Install dependencies (only when the manifests changed)
+
+build: $(STAMP) ## Compile the service to services/identity/dist
+	npm run build
+
+run: build ## Run the API (embedded PostgreSQL and in-process stores when DATABASE_URL/REDIS_URL are unset)
+	npm start
+
+dev: $(STAMP) ## Run the API with reload on change
+	npm run dev
+
+test: $(STAMP) ## Lint, type-check and run the whole test suite (needs PostgreSQL and Redis: see README)
+	npm run lint
+	npm run typecheck -w services/identity
+	npm test
+
+lint: $(STAMP) ## Lint and check formatting (biome)
+	npm run lint
+
+format: $(STAMP) ## Format the code (biome)
+	npm run format
+
+typecheck: $(STAMP) ## Type-check sources and tests
+	npm run typecheck -w services/identity
+
+migrate: build ## Apply database migrations
+	npm run migrate
+
+worker: build ## Run the mail worker
+	npm run worker
+
+openapi: build ## Regenerate openapi.yaml from the route schemas
+	npm run openapi
+
+bench: build ## Benchmark get-session, sign-in and their floors (prints a table)
+	npm run bench
+
+clean: ## Remove build output (keeps .data/)
+	rm -rf services/*/dist

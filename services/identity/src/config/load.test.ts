@@ -1,0 +1,92 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ConfigError, ENV_SETTINGS, loadConfig } from './index';
+
+const SECRET = 's'.repeat(40);
+
+describe('loadConfig', () => {
+  it('gives the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      basePath: '/api/auth',
+      publicUrl: 'http://localhost:3000',
+      secretIsDevelopmentDefault: true,
+    });
+    expect(c.session).toMatchObject({ cookieCacheMaxAgeSec: 60, cookiePrefix: 'better-auth' });
+    expect(c.password).toEqual({ minLength: 8, maxLength: 128 });
+    expect(c.argon2).toEqual({ memoryKiB: 47104, timeCost: 1, parallelism: 1 });
+    expect(c.rateLimit.enabled).toBe(true);
+  });
+
+  it('reads every setting from the environment', () => {
+    const c = loadConfig({
+      PORT: '8080',
+      PUBLIC_URL: 'https://id.example.com/',
+      AUTH_BASE_PATH: '/auth/',
+      AUTH_SECRET: SECRET,
+      TRUSTED_ORIGINS: 'https://app.example.com, https://*.example.org',
+      RATE_LIMIT_ENABLED: 'false',
+      SESSION_EXPIRES_IN_SEC: '3600',
+      SESSION_UPDATE_AGE_SEC: '600',
+      SIGN_UP_DISABLED: 'true',
+      FEATURE_ADMIN: 'false',
+      TRUST_PROXY: '1',
+    });
+    expect(c).toMatchObject({ port: 8080, publicUrl: 'https://id.example.com', basePath: '/auth', secret: SECRET });
+    expect(c.secretIsDevelopmentDefault).toBe(false);
+    expect(c.trustedOrigins).toEqual(['https://app.example.com', 'https://*.example.org']);
+    expect(c.rateLimit.enabled).toBe(false);
+    expect(c.session).toMatchObject({ expiresInSec: 3600, updateAgeSec: 600 });
+    expect(c.emailAndPassword.disableSignUp).toBe(true);
+    expect(c.features.admin).toBe(false);
+    expect(c.trustProxy).toBe(1);
+  });
+
+  it('merges a YAML or JSON config file under the environment', () => {
+    const yaml = join(tmpdir(), `identity-config-${process.pid}.yaml`);
+    writeFileSync(
+      yaml,
+      'session:\n  expiresInSec: 7200\n  updateAgeSec: 600\npassword:\n  minLength: 12\nrateLimit:\n  rules:\n    /sign-in/email: { windowSec: 10, max: 2 }\n',
+    );
+    const c = loadConfig({ CONFIG_FILE: yaml, PASSWORD_MIN_LENGTH: '10' });
+    expect(c.session.expiresInSec).toBe(7200);
+    expect(c.password.minLength).toBe(10);
+    expect(c.rateLimit.rules['/sign-in/email']).toEqual({ windowSec: 10, max: 2 });
+    expect(c.rateLimit.rules['/sign-up/email']).toBeDefined();
+    const json = join(tmpdir(), `identity-config-${process.pid}.json`);
+    writeFileSync(json, JSON.stringify({ features: { organization: false } }));
+    expect(loadConfig({ CONFIG_FILE: json }).features.organization).toBe(false);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /^PORT="abc": expected a whole number/],
+    [{ PORT: '70000' }, /PORT: setting "port" must be <= 65535/],
+    [{ RATE_LIMIT_ENABLED: 'maybe' }, /^RATE_LIMIT_ENABLED="maybe": expected true or false/],
+    [{ PUBLIC_URL: 'ftp://x' }, /^PUBLIC_URL=.*only http and https/],
+    [{ TRUSTED_ORIGINS: 'https://a.com/path' }, /^TRUSTED_ORIGINS=.*no path/],
+    [{ AUTH_SECRET: 'short' }, /AUTH_SECRET: setting "secret" must have at least 32 characters|AUTH_SECRET.*32/],
+    [{ NODE_ENV: 'production' }, /^AUTH_SECRET: required in production/],
+    [{ NODE_ENV: 'production', AUTH_SECRET: SECRET, ORIGIN_CHECK_DISABLED: 'true' }, /^ORIGIN_CHECK_DISABLED/],
+    [{ PASSWORD_MIN_LENGTH: '200' }, /^PASSWORD_MIN_LENGTH/],
+    [{ ARGON2_MEMORY_KIB: '1024' }, /ARGON2_MEMORY_KIB: setting "argon2.memoryKiB"/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL: setting "logLevel"/],
+    [{ CONFIG_FILE: '/nonexistent/file.yaml' }, /^CONFIG_FILE: cannot read/],
+  ])('refuses %j with a message naming the setting', (env, message) => {
+    expect(() => loadConfig(env as Record<string, string>)).toThrow(ConfigError);
+    expect(() => loadConfig(env as Record<string, string>)).toThrow(message);
+  });
+
+  it('names the file and the key for a bad value in the config file', () => {
+    const file = join(tmpdir(), `identity-bad-${process.pid}.yaml`);
+    writeFileSync(file, 'session:\n  expiresInSec: soon\n  unknownKey: 1\n');
+    expect(() => loadConfig({ CONFIG_FILE: file })).toThrow(/CONFIG_FILE \(.*\): setting "session/);
+  });
+
+  it('documents every environment variable in the README settings table', () => {
+    const readme = readFileSync(resolve(__dirname, '../../../../README.md'), 'utf8');
+    for (const setting of ENV_SETTINGS)
+      expect([setting.name, readme.includes(`\`${setting.name}\``)]).toEqual([setting.name, true]);
+  });
+});
