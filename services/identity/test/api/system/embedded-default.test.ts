@@ -40,7 +40,7 @@ describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
   });
 
   async function start(port: number): Promise<void> {
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -1,0 +1,188 @@
+import { randomBytes } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import { clientKey } from '../../../src/infra/rate-limit';
+import { PUBLIC_URL, startTestApp, type TestApp } from '../../setup/app';
+import { PASSWORD, type SignedUp, signUp } from '../../setup/fixtures';
+
+/** SECURITY.md "Brute force": parallel guesses in one window, path aliases, address normalisation. */
+const freshPrefix = () => `${process.env.TEST_REDIS_PREFIX}rl-${randomBytes(4).toString('hex')}:`;
+const limitedEnv = () => ({ RATE_LIMIT_ENABLED: 'true', REDIS_PREFIX: freshPrefix() });
+
+let plain: TestApp; // no limits: creates the users the attacks aim at
+let limited: TestApp; // sign-in: 3 per 60 s per client
+let tiny: TestApp; // global: 5 per 60 s per client
+let user: SignedUp;
+beforeAll(async () => {
+  plain = await startTestApp();
+  limited = await startTestApp({ rateLimit: { rules: { '/sign-in/email': { windowSec: 60, max: 3 } } } }, limitedEnv());
+  tiny = await startTestApp({ rateLimit: { global: { windowSec: 60, max: 5 } } }, limitedEnv());
+  user = await signUp(plain.app);
+});
+afterAll(async () => {
+  await limited?.close();
+  await tiny?.close();
+  await plain?.close();
+});
+
+let ipCounter = 0;
+/** A client address no other test uses, so each test starts with a fresh bucket. */
+const newIp = () => `198.51.100.${++ipCounter}`;
+
+const signInFrom = (ip: string, url = '/api/auth/sign-in/email', password = PASSWORD) =>
+  limited.app.inject({
+    method: 'POST',
+    url,
+    remoteAddress: ip,
+    headers: { origin: PUBLIC_URL },
+    payload: { email: user.email, password },
+  });
+
+const sessionCount = async () =>
+  (
+    await plain.ctx.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [
+      user.userId,
+    ])
+  )[0].n;
+
+function expectLimited(res: LightMyRequestResponse) {
+  expect(res.statusCode).toBe(429);
+  expect(res.json()).toEqual({ code: 'RATE_LIMITED', message: 'Rate limit exceeded.' });
+  expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  expect(res.headers['set-cookie']).toBeUndefined();
+}
+
+describe('sign-in rate limit (Redis store)', () => {
+  it('allows 3 attempts, then answers 429 RATE_LIMITED with Retry-After and creates nothing', async () => {
+    const ip = newIp();
+    const before = await sessionCount();
+    for (let i = 0; i < 3; i++) expect((await signInFrom(ip)).statusCode).toBe(200);
+    expect(await sessionCount()).toBe(before + 3);
+    expectLimited(await signInFrom(ip));
+    expectLimited(await signInFrom(ip, undefined, 'wrong password'));
+    expect(await sessionCount()).toBe(before + 3);
+    const keys = await limited.ctx.redis!.keys(`${limited.config.redisPrefix}rate-limit:*`);
+    expect(keys.length).toBeGreaterThan(0); // counted in Redis, not in process
+  });
+
+  it('gives another client its own allowance (keyed by address)', async () => {
+    const a = newIp();
+    for (let i = 0; i < 3; i++) await signInFrom(a, undefined, 'wrong password');
+    expectLimited(await signInFrom(a));
+    expect((await signInFrom(newIp(), undefined, 'wrong password')).statusCode).toBe(401);
+  });
+
+  it('counts a whole IPv6 /64 as one client', async () => {
+    const before = await sessionCount();
+    for (const ip of ['2001:db8:77:1::1', '2001:db8:77:1::2', '2001:db8:77:1:abcd:ef01:2345:6789'])
+      expect((await signInFrom(ip)).statusCode).toBe(200);
+    expectLimited(await signInFrom('2001:db8:77:1:ffff:ffff:ffff:fffe'));
+    expectLimited(await signInFrom('2001:DB8:0077:0001::9'));
+    expect((await signInFrom('2001:db8:77:2::1')).statusCode).toBe(200); // the next /64 is another client
+    expect(await sessionCount()).toBe(before + 4);
+  });
+
+  it.each([
+    ['/api/auth//sign-in/email', '/api/auth/sign-in/email/', '/api/auth/sign-in//email'],
+    ['/api/auth/sign-in/email/', '/api/auth//sign-in//email/', '/api/auth/sign-in/email?x=1'],
+    ['//api/auth/sign-in/email', '/api/auth/sign-in/%65mail', '/api/auth/./sign-in/email'],
+  ])('path aliases %s, %s, %s share the bucket of /sign-in/email', async (...aliases) => {
+    const ip = newIp();
+    for (const alias of aliases) {
+      const res = await signInFrom(ip, alias, 'wrong password');
+      expect(res.json()).toEqual({ code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password' });
+    }
+    expectLimited(await signInFrom(ip));
+    for (const alias of aliases) expectLimited(await signInFrom(ip, alias));
+  });
+
+  it('answers 404 NOT_FOUND for case variants and encoded slashes: no route, so no fresh allowance', async () => {
+    const ip = newIp();
+    for (let i = 0; i < 3; i++) await signInFrom(ip, undefined, 'wrong password');
+    const before = await sessionCount();
+    const variants = ['/api/auth/Sign-In/Email', '/api/auth/SIGN-IN/EMAIL', '/API/AUTH/sign-in/email'];
+    // An encoded slash or a matrix suffix is not the route either (and so cannot be a second bucket of it).
+    variants.push('/api/auth/sign-in%2Femail', '/api/auth/sign-in/email%2F', '/api/auth/sign-in/email;x');
+    for (const variant of variants) {
+      const res = await signInFrom(ip, variant);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ code: 'NOT_FOUND', message: 'Not found' });
+    }
+    expect(await sessionCount()).toBe(before);
+  });
+
+  it('lets at most 3 of 10 parallel guesses in one window through', async () => {
+    const ip = newIp();
+    const before = await sessionCount();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => signInFrom(ip)));
+    const codes = answers.map((r) => r.statusCode).sort();
+    expect(codes.filter((c) => c !== 429)).toEqual([200, 200, 200]);
+    for (const r of answers.filter((a) => a.statusCode === 429)) expectLimited(r);
+    expect(await sessionCount()).toBe(before + 3);
+  });
+
+  it('opens a new window after the window length (no permanent lockout)', async () => {
+    const ip = newIp();
+    const fast = await startTestApp(
+      { rateLimit: { rules: { '/sign-in/email': { windowSec: 2, max: 1 } } } },
+      limitedEnv(),
+    );
+    try {
+      const attempt = () =>
+        fast.app.inject({
+          method: 'POST',
+          url: '/api/auth/sign-in/email',
+          remoteAddress: ip,
+          headers: { origin: PUBLIC_URL },
+          payload: { email: user.email, password: 'wrong password' },
+        });
+      expect((await attempt()).statusCode).toBe(401);
+      expectLimited(await attempt());
+      await new Promise((r) => setTimeout(r, 2100));
+      expect((await attempt()).statusCode).toBe(401);
+    } finally {
+      await fast.close();
+    }
+  });
+});
+
+describe('global limit', () => {
+  it('never limits GET /get-session, while other routes hit the tiny global limit', async () => {
+    const ip = newIp();
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        tiny.app.inject({ method: 'GET', url: '/api/auth/get-session', remoteAddress: ip }),
+      ),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(50).fill(200));
+    expect(answers.every((r) => r.body === 'null')).toBe(true);
+    const list = () => tiny.app.inject({ method: 'GET', url: '/api/auth/list-sessions', remoteAddress: ip });
+    for (let i = 0; i < 5; i++) expect((await list()).statusCode).toBe(401);
+    expectLimited(await list());
+    expect((await tiny.app.inject({ method: 'GET', url: '/api/auth/get-session', remoteAddress: ip })).statusCode).toBe(
+      200,
+    );
+  });
+});
+
+describe('clientKey (unit)', () => {
+  it('keeps IPv4 as is and unwraps IPv4-mapped IPv6', () => {
+    expect(clientKey('1.2.3.4')).toBe('1.2.3.4');
+    expect(clientKey('::ffff:1.2.3.4')).toBe('1.2.3.4');
+    expect(clientKey('::FFFF:10.0.0.1')).toBe('10.0.0.1');
+  });
+
+  it('maps addresses of one IPv6 /64 to one key, whatever the spelling', () => {
+    const key = clientKey('2001:db8:1:2:3:4:5:6');
+    expect(key).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:db8:1:2::9')).toBe(key);
+    expect(clientKey('2001:0DB8:0001:0002:ffff:ffff:ffff:ffff')).toBe(key);
+    expect(clientKey('2001:db8:1:2::')).toBe(key);
+  });
+
+  it('gives another /64 another key', () => {
+    expect(clientKey('2001:db8:1:3::9')).not.toBe(clientKey('2001:db8:1:2::9'));
+    expect(clientKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(clientKey('2001:db8::1')).not.toBe(clientKey('2001:db8:1::1'));
+    expect(clientKey('::1')).not.toBe(clientKey('2001:db8:1:2::9'));
+  });
+});
