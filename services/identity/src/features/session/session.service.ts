@@ -177,10 +177,24 @@ export class SessionService {
     }
   }
 
+  /**
+   * Fill, then re-check. A revocation or user update that lands between our database read and our cache write
+   * would otherwise leave a stale entry for the whole TTL. Re-reading after the write closes that window: if the
+   * change committed before the re-check we see it and drop the entry; if after, its own cache delete follows our
+   * write. Costs one indexed query per cache miss, none on hits.
+   */
   private async writeCache(value: SessionWithUser, now: number): Promise<void> {
     const ttl = Math.min(this.config.redisCacheTtlSec, (Date.parse(value.session.expiresAt) - now) / 1000);
     if (ttl < 1) return;
-    await this.cache!.set(cacheKey(value.session.token), JSON.stringify(value), ttl).catch(() => {});
+    const key = cacheKey(value.session.token);
+    try {
+      await this.cache!.set(key, JSON.stringify(value), ttl);
+    } catch {
+      return; // Redis unavailable: PostgreSQL keeps answering
+    }
+    const latest = await this.repo.findWithUser(value.session.token);
+    if (!latest || JSON.stringify(latest.user) !== JSON.stringify(value.user))
+      await this.cache!.del(key).catch(() => {});
   }
 
   private async revokeTokens(tokens: string[]): Promise<void> {

@@ -13,7 +13,7 @@ export async function systemRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags: ['system'],
         summary: 'Liveness of the API',
-        response: { 200: Type.Object({ ok: Type.Boolean() }) },
+        response: { 200: Type.Object({ ok: Type.Boolean() }), ...errorResponses },
       },
       config: { rateLimit: false },
     },

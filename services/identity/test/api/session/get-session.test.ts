@@ -125,3 +125,34 @@ describe('GET /get-session', () => {
     expect(await sessionOf(t.app, { bearer: u.token })).toBeNull();
   });
 });
+
+describe('Redis cache fill races', () => {
+  // A request reads PostgreSQL, then a revocation or profile update commits, then the request fills the cache:
+  // the filled entry must not outlive the change.
+  const raceAfterRead = (change: () => Promise<unknown>) => {
+    const repo = (t.ctx.sessions as unknown as { repo: { findWithUser: (token: string) => Promise<unknown> } }).repo;
+    const original = repo.findWithUser.bind(repo);
+    const spy = jest.spyOn(repo, 'findWithUser').mockImplementationOnce(async (token: string) => {
+      const read = await original(token);
+      await change();
+      return read;
+    });
+    return spy;
+  };
+
+  it('never caches a session revoked between the database read and the cache write', async () => {
+    const u = await signUp(t.app);
+    const spy = raceAfterRead(() => t.ctx.sessions.revoke(u.token));
+    await sessionOf(t.app, { bearer: u.token }); // this request may still answer with what it read
+    spy.mockRestore();
+    expect(await sessionOf(t.app, { bearer: u.token })).toBeNull();
+  });
+
+  it('never caches a user changed between the database read and the cache write', async () => {
+    const u = await signUp(t.app);
+    const spy = raceAfterRead(() => t.ctx.accounts.updateProfile(u.userId, { name: 'Renamed' }));
+    await sessionOf(t.app, { bearer: u.token });
+    spy.mockRestore();
+    expect((await sessionOf(t.app, { bearer: u.token })).user.name).toBe('Renamed');
+  });
+});
