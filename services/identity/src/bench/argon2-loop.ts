@@ -1,10 +1,12 @@
 import argon2 from 'argon2';
+import { type CpuShares, cpuWindow } from './cpu';
 
 /** What the loop reports to run.ts over IPC. */
 export interface Argon2Report {
   verifies: number;
   seconds: number;
   perSecond: number;
+  cpu?: CpuShares;
 }
 
 /** The service's defaults (config/defaults.ts): argon2id, 46 MiB, t=1, p=1. */
@@ -39,7 +41,9 @@ async function main(): Promise<void> {
   const password = 'correct horse battery staple';
   const hash = await argon2.hash(password, ARGON2_OPTIONS);
   await loop(hash, password, concurrency, warmup);
-  process.send(await loop(hash, password, concurrency, duration));
+  const endWindow = cpuWindow(process.pid, false);
+  const report = await loop(hash, password, concurrency, duration);
+  process.send({ ...report, cpu: endWindow() } satisfies Argon2Report);
   process.on('SIGTERM', () => process.exit(0));
 }
 

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { type CpuShares, cpuWindow } from './cpu';
 import { rssMb } from './proc';
 
 export interface LoadSettings {
@@ -27,6 +28,8 @@ export interface Row {
   p50: number | null;
   p99: number | null;
   rssMb: number;
+  /** CPU during the measured run (absent for the argon2 loop when it cannot tell). */
+  cpu?: CpuShares;
   note?: string;
 }
 
@@ -75,8 +78,10 @@ export async function measure(scenario: Scenario, settings: LoadSettings, server
   process.stderr.write(`  ${scenario.name}: warm-up ${settings.warmupSec}s, run ${settings.durationSec}s\n`);
   await run(scenario, settings.connections, settings.warmupSec);
   await drain(scenario);
+  const endWindow = cpuWindow(serverPid, true);
   const result = await run(scenario, settings.connections, settings.durationSec);
   const rss = rssMb(serverPid);
+  const cpu = endWindow();
   const failures = describeFailures(result);
   if (failures && !scenario.tolerateFailures) throw new Error(`${scenario.name}: ${failures}`);
   if (result.requests.total === 0) throw new Error(`${scenario.name}: no request completed`);
@@ -86,6 +91,7 @@ export async function measure(scenario: Scenario, settings: LoadSettings, server
     p50: result.latency.p50,
     p99: result.latency.p99,
     rssMb: rss,
+    cpu,
     note: failures || undefined,
   };
 }

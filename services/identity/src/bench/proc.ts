@@ -31,10 +31,12 @@ export interface SpawnOptions {
 
 /**
  * Starts `node script` on the server core. taskset execs node, so the returned pid is the node process
- * itself (checked through /proc/<pid>/exe before any RSS is read). Child output goes to our stderr.
+ * itself (assertNodePid checks /proc/<pid>/comm before any RSS is read). Child output goes to our stderr.
  */
 export function spawnServer(script: string, options: SpawnOptions): ChildProcess {
-  const node = [process.execPath, script];
+  // e.g. BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile every server child
+  const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const node = [process.execPath, ...extra, script];
   const [command, ...args] = pinned ? ['taskset', '-c', SERVER_CORE, ...node] : node;
   const child = spawn(command, args, {
     env: { PATH: process.env.PATH ?? '', ...options.env },

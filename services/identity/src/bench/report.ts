@@ -31,20 +31,27 @@ export function ratioOf(rows: ReportRow[], row: ReportRow): number | null {
 }
 
 export function formatTable(rows: ReportRow[]): string {
-  const cells = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'RSS MB', 'ratio', 'notes']];
+  const cells = [
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'RSS MB', 'srv CPU', 'gen CPU', 'pg+redis', 'other', 'ratio', 'notes'],
+  ];
+  const percent = (n: number | undefined) => (n === undefined ? '-' : `${Math.round(n * 100)}%`);
   for (const row of rows) {
     const ratio = ratioOf(rows, row);
     cells.push([
       row.name,
       fixed(row.rps, 0),
-      fixed(row.p50, 2),
-      fixed(row.p99, 2),
+      fixed(row.p50, 0),
+      fixed(row.p99, 0),
       fixed(row.rssMb, 1),
+      percent(row.cpu?.server),
+      percent(row.cpu?.load),
+      percent(row.cpu?.services),
+      percent(row.cpu?.other),
       ratio === null ? '' : `${ratio.toFixed(2)} of ${row.ratioTo}`,
       row.note ?? '',
     ]);
   }
-  const lines = layout(cells, [false, true, true, true, true, false, false]);
+  const lines = layout(cells, [false, true, true, true, true, true, true, true, true, false, false]);
   lines.splice(1, 0, '-'.repeat(Math.max(...lines.map((l) => l.length))));
   return lines.join('\n');
 }
@@ -55,7 +62,7 @@ export function formatTargets(targets: Target[]): string {
     const unit = t.unit ?? '';
     return [
       t.label,
-      `${t.value.toFixed(2)}${unit}`,
+      `${t.value.toFixed(unit ? 0 : 2)}${unit}`,
       `${t.op === '>=' ? '≥' : '<'} ${t.limit}${unit}`,
       pass ? 'PASS' : 'MISS',
     ];

@@ -1,5 +1,6 @@
 /** `npm run bench`: floor routes, get-session on its three paths and sign-in vs argon2, one server at a time. */
 import { cpus } from 'node:os';
+import { machineBusy } from './cpu';
 import * as id from './identity';
 import { type BenchInfra, benchInfra, createDatabase, deleteRedisKeys, dropDatabase } from './infra';
 import type { LoadSettings } from './load';
@@ -55,6 +56,12 @@ async function main(infra: BenchInfra): Promise<void> {
     `duration ${durationSec} s (+${settings.warmupSec} s warm-up each) | connections ${settings.connections} | pipelining 1`,
   );
   console.log(pinned ? 'pinning: servers on core 0, load generator on core 1' : 'pinning: none (see warning)');
+  console.log(
+    'latency: autocannon, 1 ms resolution | CPU during the measured run, 100% = one core: srv = server, gen = load generator, pg+redis = all postgres and redis-server processes, other = everything else on the host',
+  );
+  const busy = await machineBusy();
+  if (busy > 0.1)
+    console.warn(`warning: ${Math.round(busy * 100)}% of the CPUs were busy before the run: figures are skewed`);
   await createDatabase(infra);
   const secret = id.randomSecret();
   const user = id.benchUser();
@@ -65,6 +72,8 @@ async function main(infra: BenchInfra): Promise<void> {
   const order = [EMPTY, REDIS, PG, A, B, C, ARGON2, SIGN_IN];
   rows.sort((x, y) => order.indexOf(x.name) - order.indexOf(y.name));
   console.log(`\n${formatTable(rows)}\n\n${formatTargets(targets(rows))}`);
+  const noisy = rows.filter((r) => (r.cpu?.other ?? 0) > 0.15).map((r) => `${r.name} (${r.cpu!.other.toFixed(2)})`);
+  if (noisy.length) console.log(`\nwarning: other work on the host used CPU (cores) during: ${noisy.join(', ')}`);
 }
 
 const infra = benchInfra();

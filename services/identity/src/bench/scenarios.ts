@@ -84,7 +84,7 @@ export async function argon2Row(settings: LoadSettings): Promise<ReportRow> {
   const failed = once(child, 'exit').then(([code]) => Promise.reject(new Error(`argon2 loop exited (${code})`)));
   const [report] = (await Promise.race([once(child, 'message'), failed])) as [Argon2Report];
   assertNodePid(child);
-  const row = { name: ARGON2, rps: report.perSecond, p50: null, p99: null, rssMb: rssMb(child.pid) };
+  const row = { name: ARGON2, rps: report.perSecond, p50: null, p99: null, rssMb: rssMb(child.pid), cpu: report.cpu };
   await stopChild(child);
   return row;
 }
