@@ -105,9 +105,8 @@ function toOrigin(raw: string, bad: (why: string) => Error): string {
 }
 
 function validate(value: Plain, origin: Map<string, string>): Config {
-  const first =
-    [...Value.Errors(ConfigSchema, value)].find((e) => e.keyword !== 'boolean') ??
-    [...Value.Errors(ConfigSchema, value)][0];
+  const errors = [...Value.Errors(ConfigSchema, value)];
+  const first = errors.find((e) => e.keyword !== 'boolean') ?? errors[0];
   if (!first) return value as unknown as Config;
   const path = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
   const extra = first.keyword === 'additionalProperties' ? ` (${JSON.stringify(first.params)})` : '';

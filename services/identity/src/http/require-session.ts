@@ -14,24 +14,25 @@ declare module 'fastify' {
  * Routes that change something resolve the session from PostgreSQL, never from a cache, so a revocation
  * (sign-out, revoke, ban, password change, deletion) takes effect on them at once.
  */
+async function authenticate(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const token = ctx.cookies.readToken(request);
+  if (!token) throw new ApiError('UNAUTHORIZED');
+  const resolved = await ctx.sessions.resolve(token, { source: 'database', refresh: false });
+  if (!resolved.current) {
+    if (resolved.expired) ctx.cookies.clear(reply);
+    throw new ApiError('UNAUTHORIZED');
+  }
+  request.auth = resolved.current;
+}
+
 export function requireSession(ctx: AppContext): preHandlerHookHandler {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const token = ctx.cookies.readToken(request);
-    if (!token) throw new ApiError('UNAUTHORIZED');
-    const resolved = await ctx.sessions.resolve(token, { source: 'database', refresh: false });
-    if (!resolved.current) {
-      if (resolved.expired) ctx.cookies.clear(reply);
-      throw new ApiError('UNAUTHORIZED');
-    }
-    request.auth = resolved.current;
-  };
+  return (request, reply) => authenticate(ctx, request, reply);
 }
 
 /** spec §5: sensitive actions need a session created within the fresh age. */
 export function requireFreshSession(ctx: AppContext): preHandlerHookHandler {
-  const base = requireSession(ctx);
-  return async function fresh(this: unknown, request, reply) {
-    await (base as (req: FastifyRequest, rep: FastifyReply) => Promise<void>)(request, reply);
+  return async (request, reply) => {
+    await authenticate(ctx, request, reply);
     if (!ctx.sessions.isFresh(request.auth.session)) throw new ApiError('SESSION_NOT_FRESH');
   };
 }
