@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors';
 import type { TrustedOrigins } from './origins';
 
@@ -12,19 +12,22 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export function registerOriginCheck(app: FastifyInstance, trusted: TrustedOrigins, disabled: boolean): void {
   if (disabled) return;
-  app.addHook('onRequest', async (request) => {
-    if (!UNSAFE.has(request.method)) return;
-    if ((request.routeOptions.config as { skipOriginCheck?: boolean }).skipOriginCheck) return;
-    const origin = request.headers.origin;
-    if (origin !== undefined) {
-      if (origin === 'null' || origin === '') throw new ApiError('MISSING_OR_NULL_ORIGIN');
-      if (!trusted.has(origin)) throw new ApiError('INVALID_ORIGIN');
-      return;
-    }
-    if (request.headers['sec-fetch-site'] === 'cross-site') throw new ApiError('INVALID_ORIGIN');
-    if (!request.headers.cookie) return;
-    const referer = request.headers.referer;
-    if (!referer) throw new ApiError('MISSING_OR_NULL_ORIGIN');
-    if (!trusted.has(referer)) throw new ApiError('INVALID_ORIGIN');
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!UNSAFE.has(request.method)) return done(); // a callback hook: GETs (get-session) pay no promise
+    done(checkOrigin(request, trusted));
   });
+}
+
+function checkOrigin(request: FastifyRequest, trusted: TrustedOrigins): ApiError | undefined {
+  if ((request.routeOptions.config as { skipOriginCheck?: boolean }).skipOriginCheck) return;
+  const origin = request.headers.origin;
+  if (origin !== undefined) {
+    if (origin === 'null' || origin === '') return new ApiError('MISSING_OR_NULL_ORIGIN');
+    return trusted.has(origin) ? undefined : new ApiError('INVALID_ORIGIN');
+  }
+  if (request.headers['sec-fetch-site'] === 'cross-site') return new ApiError('INVALID_ORIGIN');
+  if (!request.headers.cookie) return;
+  const referer = request.headers.referer;
+  if (!referer) return new ApiError('MISSING_OR_NULL_ORIGIN');
+  return trusted.has(referer) ? undefined : new ApiError('INVALID_ORIGIN');
 }

@@ -1,17 +1,38 @@
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
-import { decodeCookieCache, encodeCookieCache } from '../features/session/cookie-cache';
+import { type CachedSession, decodeCookieCache, encodeCookieCache, isUsable } from '../features/session/cookie-cache';
+import { BoundedMap } from '../shared/bounded-map';
+import { sessionJson } from '../shared/session-json';
 import type { SessionWithUser } from '../shared/views';
+
+/** Memo sizes: enough for every browser active within a minute on one instance; a few MB at most. */
+const MEMO_ENTRIES = 4096;
+/** A cache cookie made for the same body this recently is sent again instead of signing a new one. */
+const REUSE_ENCODED_MS = 1000;
+
+interface Encoded {
+  json: string;
+  cookie: string;
+  madeAt: number;
+}
 
 /**
  * The session cookies (DESIGN §3): `<prefix>.session_token` (signed, HttpOnly) and the signed session-cache
  * cookie `<prefix>.session_data`. On https both carry Secure and the `__Secure-` name prefix.
+ *
+ * get-session is the hot path, so verified results are memoized: a token cookie's signature is checked once per
+ * value, a cache cookie is decoded once per value (its max age and token pairing are still checked on every
+ * use), and a cache cookie signed for a body is reused for a second. Only values whose signature verified are
+ * remembered, so forged cookies cannot fill the memos.
  */
 export class SessionCookies {
   readonly tokenName: string;
   readonly dataName: string;
   private readonly base: CookieSerializeOptions;
+  private readonly tokens = new BoundedMap<string, string>(MEMO_ENTRIES);
+  private readonly decoded = new BoundedMap<string, CachedSession>(MEMO_ENTRIES);
+  private readonly encoded = new BoundedMap<string, Encoded>(MEMO_ENTRIES);
 
   constructor(
     private readonly config: Config,
@@ -27,27 +48,32 @@ export class SessionCookies {
   /** The session token from the signed cookie, or from `Authorization: Bearer` (internal services). */
   readToken(request: FastifyRequest): string | null {
     const cookie = request.cookies[this.tokenName];
-    if (cookie) {
-      const unsigned = request.unsignCookie(cookie);
-      return unsigned.valid ? unsigned.value : null;
-    }
+    if (cookie) return this.unsign(request, cookie);
     const auth = request.headers.authorization;
     if (auth && auth.length < 512 && auth.startsWith('Bearer ')) {
       const token = auth.slice(7).trim();
       if (!token.includes('.')) return /^[A-Za-z0-9]{16,128}$/.test(token) ? token : null;
-      const unsigned = request.unsignCookie(token); // a client may forward the signed cookie value
-      return unsigned.valid ? unsigned.value : null;
+      return this.unsign(request, token); // a client may forward the signed cookie value
     }
     return null;
   }
 
-  readCache(request: FastifyRequest, token: string, now: number): SessionWithUser | null {
+  /** The cache cookie's body when it is valid for `token` now. */
+  readCache(request: FastifyRequest, token: string, now: number): CachedSession | null {
     const cookie = request.cookies[this.dataName];
-    return cookie ? decodeCookieCache(cookie, token, now, this.cacheKey) : null;
+    if (!cookie) return null;
+    let cached = this.decoded.get(cookie);
+    if (!cached) {
+      const fresh = decodeCookieCache(cookie, this.cacheKey);
+      if (!fresh) return null;
+      this.decoded.set(cookie, fresh);
+      cached = fresh;
+    }
+    return isUsable(cached, token, now) ? cached : null;
   }
 
   /** Sets the token cookie (no Max-Age when remember-me is off: a browser-session cookie) and the cache cookie. */
-  set(reply: FastifyReply, value: SessionWithUser, now: number): void {
+  set(reply: FastifyReply, value: SessionWithUser, now: number, json = sessionJson(value)): void {
     const { session } = value;
     const maxAge = Math.max(0, Math.floor((Date.parse(session.expiresAt) - now) / 1000));
     reply.setCookie(this.tokenName, session.token, {
@@ -55,18 +81,34 @@ export class SessionCookies {
       signed: true,
       maxAge: session.rememberMe ? maxAge : undefined,
     });
-    this.setCache(reply, value, now);
+    this.setCache(reply, session.token, json, now);
   }
 
-  setCache(reply: FastifyReply, value: SessionWithUser, now: number): void {
+  /** The cache cookie for the get-session body `json` of the session `token`. */
+  setCache(reply: FastifyReply, token: string, json: string, now: number): void {
     const maxAge = this.config.session.cookieCacheMaxAgeSec;
     if (maxAge <= 0) return;
-    const encoded = encodeCookieCache(value, maxAge, now, this.cacheKey, this.dataName.length);
-    if (encoded) reply.setCookie(this.dataName, encoded, { ...this.base, maxAge });
+    const last = this.encoded.get(token);
+    let cookie: string | null;
+    if (last && last.json === json && now >= last.madeAt && now - last.madeAt < REUSE_ENCODED_MS) cookie = last.cookie;
+    else {
+      cookie = encodeCookieCache(json, maxAge, now, this.cacheKey, this.dataName.length);
+      if (cookie) this.encoded.set(token, { json, cookie, madeAt: now });
+    }
+    if (cookie) reply.setCookie(this.dataName, cookie, { ...this.base, maxAge });
   }
 
   clear(reply: FastifyReply): void {
     reply.clearCookie(this.tokenName, this.base);
     reply.clearCookie(this.dataName, this.base);
+  }
+
+  private unsign(request: FastifyRequest, signed: string): string | null {
+    const known = this.tokens.get(signed);
+    if (known !== undefined) return known;
+    const unsigned = request.unsignCookie(signed);
+    if (!unsigned.valid || unsigned.value === null) return null;
+    this.tokens.set(signed, unsigned.value);
+    return unsigned.value;
   }
 }

@@ -4,6 +4,11 @@ import type { DataSource } from 'typeorm';
 /** A parameterised query on the pg pool TypeORM manages: the cheapest path for hot, hand-written SQL. */
 export interface Sql {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * The same, as a named prepared statement: PostgreSQL parses and plans it once per connection. For the hot
+   * queries only (get-session); `name` must be unique per distinct `text`.
+   */
+  prepared<T = Record<string, unknown>>(name: string, text: string, params: unknown[]): Promise<T[]>;
   /** Runs `work` in one transaction on one connection; rolls back if it throws. */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
 }
@@ -13,6 +18,10 @@ const onClient = (client: Pool | PoolClient): Omit<Sql, 'transaction'> => ({
     const result = await client.query(text, params);
     return result.rows as T[];
   },
+  async prepared<T>(name: string, text: string, values: unknown[]) {
+    const result = await client.query({ name, text, values });
+    return result.rows as T[];
+  },
 });
 
 export function sqlFor(dataSource: DataSource): Sql {
@@ -20,6 +29,7 @@ export function sqlFor(dataSource: DataSource): Sql {
   const pool = (): Pool => (dataSource.driver as unknown as { master: Pool }).master;
   return {
     query: (text, params) => onClient(pool()).query(text, params),
+    prepared: (name, text, params) => onClient(pool()).prepared(name, text, params),
     async transaction(work) {
       const client = await pool().connect();
       try {

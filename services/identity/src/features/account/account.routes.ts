@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
 import { checkRedirects } from '../../http/redirects';
 import { clientInfo, requireSession } from '../../http/require-session';
+import { sessionJson } from '../../shared/session-json';
 import { SignInEmail, SignUpEmail, UpdateUser } from './schemas';
 
 export async function accountRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -32,7 +33,12 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: AppContext): 
   app.post('/update-user', { schema: UpdateUser, preHandler: requireSession(ctx) }, async (request, reply) => {
     const user = await ctx.accounts.updateProfile(request.auth.user.id, request.body);
     if (request.cookies[ctx.cookies.tokenName])
-      ctx.cookies.setCache(reply, { session: request.auth.session, user }, ctx.clock.now());
+      ctx.cookies.setCache(
+        reply,
+        request.auth.session.token,
+        sessionJson({ session: request.auth.session, user }),
+        ctx.clock.now(),
+      );
     return { status: true };
   });
 }

@@ -4,39 +4,49 @@ import type { SessionWithUser } from '../../shared/views';
 /** Cookies larger than this are not set (spec §9: the session-cache cookie holds at most 4093 characters). */
 export const COOKIE_CACHE_MAX_CHARS = 4093;
 
-interface Payload {
-  v: SessionWithUser;
+/** A verified session-cache cookie: the get-session body it carries and the times that bound its use. */
+export interface CachedSession {
+  /** The get-session body, as serialized by the response schema. */
+  json: string;
+  token: string;
   /** Epoch ms after which the cookie is ignored (max age, spec §9: 60 s by default). */
   exp: number;
-}
-
-/** The signed session-cache cookie value, or null when it would exceed the size limit. */
-export function encodeCookieCache(
-  value: SessionWithUser,
-  maxAgeSec: number,
-  now: number,
-  key: Buffer,
-  nameLength: number,
-): string | null {
-  const payload: Payload = { v: value, exp: now + maxAgeSec * 1000 };
-  const encoded = signValue(Buffer.from(JSON.stringify(payload)).toString('base64url'), key);
-  return nameLength + 1 + encoded.length <= COOKIE_CACHE_MAX_CHARS ? encoded : null;
+  /** Epoch ms at which the session itself expires. */
+  sessionExpires: number;
 }
 
 /**
- * The cached session when the signature verifies, the cookie is within its max age, the session has not
- * expired, and it belongs to the session token presented beside it (a cache cookie cannot be paired with
- * another user's token).
+ * The signed cookie value `base64url("<exp>|<json>").<HMAC>`, or null when it would exceed the size limit. The
+ * body is kept as the exact response text so a cache hit sends it without parsing or re-serializing.
  */
-export function decodeCookieCache(cookie: string, token: string, now: number, key: Buffer): SessionWithUser | null {
+export function encodeCookieCache(json: string, maxAgeSec: number, now: number, key: Buffer, nameLength: number) {
+  const payload = Buffer.from(`${now + maxAgeSec * 1000}|${json}`).toString('base64url');
+  const encoded = signValue(payload, key);
+  return nameLength + 1 + encoded.length <= COOKIE_CACHE_MAX_CHARS ? encoded : null;
+}
+
+/** The cookie's content when its signature verifies; time and token checks are `isUsable`'s. */
+export function decodeCookieCache(cookie: string, key: Buffer): CachedSession | null {
   const payload = unsignValue(cookie, key);
   if (!payload) return null;
   try {
-    const data = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Payload;
-    if (typeof data.exp !== 'number' || data.exp <= now) return null;
-    if (data.v?.session?.token !== token || Date.parse(data.v.session.expiresAt) <= now) return null;
-    return data.v;
+    const text = Buffer.from(payload, 'base64url').toString();
+    const bar = text.indexOf('|');
+    const exp = Number(text.slice(0, bar));
+    const json = text.slice(bar + 1);
+    const value = JSON.parse(json) as SessionWithUser;
+    const sessionExpires = Date.parse(value.session.expiresAt);
+    if (!Number.isFinite(exp) || typeof value.session.token !== 'string' || Number.isNaN(sessionExpires)) return null;
+    return { json, token: value.session.token, exp, sessionExpires };
   } catch {
     return null;
   }
+}
+
+/**
+ * Within its max age, the session not expired, and issued for the session token presented beside it (a cache
+ * cookie cannot be paired with another user's token).
+ */
+export function isUsable(cached: CachedSession, token: string, now: number): boolean {
+  return cached.token === token && cached.exp > now && cached.sessionExpires > now;
 }

@@ -55,15 +55,14 @@ export interface NewSession {
   now: Date;
 }
 
+const FIND_WITH_USER = `SELECT ${SESSION_COLUMNS}, ${USER_COLUMNS} FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token = $1`;
+
 /** Session rows. Every lookup here is served by an index of the initial migration. */
 export class SessionRepository {
   constructor(private readonly sql: Sql) {}
 
   async findWithUser(token: string): Promise<SessionWithUser | null> {
-    const rows = await this.sql.query(
-      `SELECT ${SESSION_COLUMNS}, ${USER_COLUMNS} FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token = $1`,
-      [token],
-    );
+    const rows = await this.sql.prepared('session_with_user_by_token', FIND_WITH_USER, [token]);
     return rows[0] ? { session: toSessionView(rows[0]), user: toUserView(rows[0]) } : null;
   }
 

@@ -1,9 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context';
 import { ApiError } from '../../errors';
 import { requireSession } from '../../http/require-session';
 import { GetSession, ListSessions, RevokeOtherSessions, RevokeSession, RevokeSessions, SignOut } from './schemas';
+
+/** A body already serialized by the response schema (session-json.ts): Fastify sends JSON strings as they are. */
+function sendJson(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json);
+}
 
 export async function sessionRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -20,7 +25,7 @@ export async function sessionRoutes(fastify: FastifyInstance, ctx: AppContext): 
     const now = ctx.clock.now();
     if (viaCookie && !request.query.disableCookieCache) {
       const cached = ctx.cookies.readCache(request, token, now);
-      if (cached) return cached;
+      if (cached) return sendJson(reply, cached.json);
     }
     const resolved = await ctx.sessions.resolve(token, { source: 'cache', refresh: !request.query.disableRefresh });
     if (!resolved.current) {
@@ -28,10 +33,10 @@ export async function sessionRoutes(fastify: FastifyInstance, ctx: AppContext): 
       return null;
     }
     if (viaCookie) {
-      if (resolved.renewed) ctx.cookies.set(reply, resolved.current, now);
-      else ctx.cookies.setCache(reply, resolved.current, now);
+      if (resolved.renewed) ctx.cookies.set(reply, resolved.current, now, resolved.json);
+      else ctx.cookies.setCache(reply, token, resolved.json, now);
     }
-    return resolved.current;
+    return sendJson(reply, resolved.json);
   });
 
   app.post('/sign-out', { schema: SignOut }, async (request, reply) => {

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { SessionConfig } from '../../config';
 import { newId, newSessionToken } from '../../crypto/random';
+import { BoundedMap } from '../../shared/bounded-map';
+import { sessionJson } from '../../shared/session-json';
 import type { SessionView, SessionWithUser, UserView } from '../../shared/views';
 import type { KeyValueStore } from '../../store';
 import type { SessionRepository } from './repository';
@@ -40,9 +42,26 @@ export interface Resolved {
   /** The session was renewed: send the session cookie again with the new expiry. */
   renewed: boolean;
   from: 'redis' | 'database' | 'none';
+  /** The get-session body for `current` (response-schema serialized), '' when there is none. */
+  json: string;
 }
 
-const cacheKey = (token: string): string => `session:${createHash('sha256').update(token).digest('base64url')}`;
+/** A Redis entry is `<1|0 remember-me><get-session body>`: the body is sent as it is on a hit. */
+interface CacheEntry {
+  value: SessionWithUser;
+  json: string;
+}
+
+/** Redis keys are token hashes (a Redis dump holds no usable token); memoized, as get-session asks on every hit. */
+const cacheKeys = new BoundedMap<string, string>(4096);
+function cacheKey(token: string): string {
+  let key = cacheKeys.get(token);
+  if (key === undefined) {
+    key = `session:${createHash('sha256').update(token).digest('base64url')}`;
+    cacheKeys.set(token, key);
+  }
+  return key;
+}
 
 /**
  * Sessions per spec §4: created at sign-in, renewed past the update age (capped by the absolute lifetime),
@@ -80,37 +99,41 @@ export class SessionService {
   }
 
   async resolve(token: string, options: ResolveOptions): Promise<Resolved> {
-    let current: SessionWithUser | null = null;
+    const none = { current: null, expired: false, renewed: false, json: '' };
+    let entry: CacheEntry | null = null;
     let from: Resolved['from'] = 'none';
     if (options.source === 'cache' && this.cache) {
-      current = await this.readCache(token);
-      if (current) from = 'redis';
+      entry = await this.readCache(token);
+      if (entry) from = 'redis';
     }
-    if (!current) {
-      current = await this.repo.findWithUser(token);
-      if (!current) return { current: null, expired: false, renewed: false, from: 'none' };
+    if (!entry) {
+      const value = await this.repo.findWithUser(token);
+      if (!value) return { ...none, from: 'none' };
+      entry = { value, json: sessionJson(value) };
       from = 'database';
     }
+    let current = entry.value;
     const now = this.clock.now();
     if (Date.parse(current.session.expiresAt) <= now) {
       await this.revokeTokens(await this.repo.deleteByToken(token));
-      return { current: null, expired: true, renewed: false, from };
+      return { ...none, expired: true, from };
     }
     let renewed = false;
     if (options.refresh && this.isRenewable(current.session, now)) {
       const next = this.renewedExpiry(current.session, now);
       if (!(await this.repo.extend(current.session.id, next, new Date(now)))) {
         await this.revokeTokens([token]);
-        return { current: null, expired: false, renewed: false, from: 'database' };
+        return { ...none, from: 'database' };
       }
       current = {
         session: { ...current.session, expiresAt: next.toISOString(), updatedAt: new Date(now).toISOString() },
         user: current.user,
       };
+      entry = { value: current, json: sessionJson(current) };
       renewed = true;
     }
-    if (this.cache && (from === 'database' || renewed)) await this.writeCache(current, now);
-    return { current, expired: false, renewed, from };
+    if (this.cache && (from === 'database' || renewed)) await this.writeCache(entry, now);
+    return { current, expired: false, renewed, from, json: entry.json };
   }
 
   /** Sessions of a user that a client may see (impersonation sessions hidden by the admin hook). */
@@ -168,10 +191,14 @@ export class SessionService {
     return new Date(Math.min(now + lifetime * 1000, cap));
   }
 
-  private async readCache(token: string): Promise<SessionWithUser | null> {
+  private async readCache(token: string): Promise<CacheEntry | null> {
     try {
       const raw = await this.cache!.get(cacheKey(token));
-      return raw ? (JSON.parse(raw) as SessionWithUser) : null;
+      if (!raw) return null;
+      const json = raw.slice(1);
+      const value = JSON.parse(json) as SessionWithUser;
+      value.session.rememberMe = raw[0] === '1';
+      return { value, json };
     } catch {
       return null; // Redis down or flushed: PostgreSQL answers (SECURITY.md faults)
     }
@@ -183,12 +210,12 @@ export class SessionService {
    * change committed before the re-check we see it and drop the entry; if after, its own cache delete follows our
    * write. Costs one indexed query per cache miss, none on hits.
    */
-  private async writeCache(value: SessionWithUser, now: number): Promise<void> {
+  private async writeCache({ value, json }: CacheEntry, now: number): Promise<void> {
     const ttl = Math.min(this.config.redisCacheTtlSec, (Date.parse(value.session.expiresAt) - now) / 1000);
     if (ttl < 1) return;
     const key = cacheKey(value.session.token);
     try {
-      await this.cache!.set(key, JSON.stringify(value), ttl);
+      await this.cache!.set(key, `${value.session.rememberMe ? '1' : '0'}${json}`, ttl);
     } catch {
       return; // Redis unavailable: PostgreSQL keeps answering
     }

@@ -1,6 +1,16 @@
 import argon2 from 'argon2';
 import { startTestApp, type TestApp, TRUSTED_ORIGIN } from '../../setup/app';
-import { PASSWORD, post, sessionOf, signIn, signUp, TOKEN_COOKIE, uniqueEmail } from '../../setup/fixtures';
+import {
+  CookieJar,
+  get,
+  PASSWORD,
+  post,
+  sessionOf,
+  signIn,
+  signUp,
+  TOKEN_COOKIE,
+  uniqueEmail,
+} from '../../setup/fixtures';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -94,6 +104,25 @@ describe('POST /sign-in/email', () => {
     expect(lifetime).toBe(t.config.session.notRememberedExpiresInSec);
     const remembered = await signIn(t.app, u.email);
     expect(Number(remembered.jar.attributes.get(TOKEN_COOKIE)?.['max-age'])).toBe(t.config.session.expiresInSec);
+  });
+
+  it('keeps remember-me off through the Redis cache when the session is renewed', async () => {
+    const app = await startTestApp({}, { SESSION_UPDATE_AGE_SEC: '60' });
+    try {
+      const u = await signUp(app.app);
+      const { jar } = await signIn(app.app, u.email, PASSWORD, { rememberMe: false });
+      const token = jar.get(TOKEN_COOKIE)!;
+      const bare = new CookieJar();
+      bare.cookies.set(TOKEN_COOKIE, token);
+      expect((await sessionOf(app.app, { jar: bare })).session.id).toBeDefined(); // fills the Redis entry
+      app.clock.advance(app.config.session.updateAgeSec + 1);
+      const renewed = await get(app.app, '/get-session', { jar: bare });
+      expect(renewed.json().session.updatedAt).toBe(new Date(app.clock.now()).toISOString());
+      expect(bare.attributes.get(TOKEN_COOKIE)).toBeDefined();
+      expect(bare.attributes.get(TOKEN_COOKIE)?.['max-age']).toBeUndefined();
+    } finally {
+      await app.close();
+    }
   });
 
   it('rehashes the password after a successful sign-in when the argon2 parameters changed', async () => {

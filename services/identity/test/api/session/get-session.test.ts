@@ -45,10 +45,15 @@ describe('GET /get-session', () => {
     const jar = u.jar.clone();
     const data = jar.get(DATA_COOKIE)!;
     const [payload, sig] = [data.slice(0, data.lastIndexOf('.')), data.slice(data.lastIndexOf('.') + 1)];
-    const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString());
-    decoded.v.user.role = 'admin';
-    decoded.v.user.name = 'Mallory';
-    jar.cookies.set(DATA_COOKIE, `${Buffer.from(JSON.stringify(decoded)).toString('base64url')}.${sig}`);
+    // `base64url("<exp>|<get-session body>").<HMAC>`: keep the signature, edit the body
+    const text = Buffer.from(payload, 'base64url').toString();
+    const bar = text.indexOf('|');
+    const body = JSON.parse(text.slice(bar + 1));
+    expect(body.user.id).toBe(u.userId);
+    body.user.role = 'admin';
+    body.user.name = 'Mallory';
+    const forged = `${text.slice(0, bar)}|${JSON.stringify(body)}`;
+    jar.cookies.set(DATA_COOKIE, `${Buffer.from(forged).toString('base64url')}.${sig}`);
     const answer = await sessionOf(t.app, { jar });
     expect(answer.user.role).toBe('user');
     expect(answer.user.name).toBe('Test User');
