@@ -1,16 +1,144 @@
-import { loadConfig } from './config';
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import pino from 'pino';
+import { type Config, ConfigError, loadConfig } from './config';
+import type { MailJob } from './mail/jobs';
+import { type MailLogger, recipientDomain } from './mail/log';
+import { failureFields, isPermanentFailure, safeErrorMessage, sendMail } from './mail/processor';
+import { bullConnection, bullPrefix, closeConnection, MAIL_QUEUE_NAME } from './mail/queue';
+import { createTransport, describeTransport, type MailTransport } from './mail/transport';
+
+/** How long a stop waits for the mails being sent (Kubernetes' default grace period is 30 s). */
+const CLOSE_TIMEOUT_MS = 25_000;
+
+export interface MailWorker {
+  /** Stops taking jobs, finishes the ones being sent, then closes the transport and the Redis connection. */
+  close(): Promise<void>;
+}
+
+export interface StartWorkerOptions {
+  /** Send through this transport (closed by its owner) instead of one built from the config. */
+  transport?: MailTransport;
+}
 
 /**
- * Mail worker entry. Until the mail issue lands there are no jobs to process: it validates the configuration,
- * reports that it is idle and waits for a signal, so deployments can already run it.
+ * The mail worker (DESIGN §1): drains the BullMQ `mail` queue, `mail.concurrency` mails at once. Any number of
+ * workers may share the queue. BullMQ retries failed sends with exponential backoff; a job that can never be
+ * sent fails at once. Logs never contain a job's link (it carries a token).
  */
-const config = loadConfig();
-console.log(`mail worker started (idle: no mail jobs yet; redis ${config.redisUrl ? 'configured' : 'not configured'})`);
-const timer = setInterval(() => {}, 1 << 30);
-const stop = () => {
-  clearInterval(timer);
-  console.log('mail worker stopped');
-  process.exit(0);
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+export async function startWorker(
+  config: Config,
+  logger: MailLogger,
+  options: StartWorkerOptions = {},
+): Promise<MailWorker> {
+  const transport = options.transport ?? createTransport(config, logger);
+  const connection = bullConnection(config);
+  const worker = new Worker<MailJob>(MAIL_QUEUE_NAME, (job) => processJob(job, transport, config), {
+    connection,
+    prefix: bullPrefix(config),
+    concurrency: config.mail.concurrency,
+  });
+  worker.on('completed', (job) => logger.info(doneFields(job), 'mail sent'));
+  worker.on('failed', (job, error) => {
+    if (!job) return;
+    const attempts = job.opts.attempts ?? 1;
+    const fields = failureFields(job.data, error, job.attemptsMade, attempts, job.id);
+    const final = job.attemptsMade >= attempts || error instanceof UnrecoverableError;
+    if (final) logger.error(fields, 'mail send failed for good');
+    else logger.warn(fields, 'mail send failed; will retry');
+  });
+  worker.on('error', (error) => logger.error({ error: safeErrorMessage(error, { url: '' }) }, 'mail worker error'));
+  try {
+    await worker.waitUntilReady();
+  } catch (error) {
+    await worker.close(true).catch(() => {});
+    await closeConnection(connection);
+    throw error;
+  }
+  return {
+    async close() {
+      await worker.close();
+      if (!options.transport) await transport.close();
+      await closeConnection(connection);
+    },
+  };
+}
+
+async function processJob(job: Job<MailJob>, transport: MailTransport, config: Config): Promise<void> {
+  try {
+    await sendMail(job.data, transport, config);
+  } catch (error) {
+    if (!isPermanentFailure(error)) throw error;
+    // BullMQ stores the reason in Redis: the safe message only, and no retries for what cannot succeed.
+    const { code, responseCode } = (error ?? {}) as { code?: unknown; responseCode?: unknown };
+    throw Object.assign(new UnrecoverableError(safeErrorMessage(error, job.data)), { code, responseCode });
+  }
+}
+
+function doneFields(job: Job<MailJob>) {
+  return {
+    kind: job.data.kind,
+    recipientDomain: recipientDomain(job.data.to),
+    jobId: job.id,
+    attempt: job.attemptsMade,
+  };
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  // Synchronous writes: a line logged just before process.exit is neither lost nor reordered (one line a mail).
+  const logger = pino({ level: config.logLevel, base: { service: 'mail-worker' } }, pino.destination({ sync: true }));
+  let stopping = false;
+  let stop: () => Promise<void> = async () => {};
+  const onSignal = (signal: string) => {
+    if (stopping) {
+      logger.warn({ signal }, 'mail worker: second signal, exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'mail worker stopping: finishing the mails being sent');
+    const timer = setTimeout(() => {
+      logger.error({ timeoutMs: CLOSE_TIMEOUT_MS }, 'mail worker did not stop in time');
+      process.exit(1);
+    }, CLOSE_TIMEOUT_MS);
+    stop().then(
+      () => {
+        clearTimeout(timer);
+        logger.info({}, 'mail worker stopped');
+        process.exit(0);
+      },
+      (error) => {
+        logger.error({ error: (error as Error).message }, 'mail worker stop failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+
+  if (!config.redisUrl) {
+    // Nothing is queued in Redis: the API sends mail itself (in-process queue). Stay up so deployments can run us.
+    logger.info({}, 'REDIS_URL is not set: the API sends mail in-process; this worker is idle');
+    const idle = setInterval(() => {}, 1 << 30);
+    stop = async () => clearInterval(idle);
+    return;
+  }
+  const worker = await startWorker(config, logger);
+  stop = () => worker.close();
+  logger.info(
+    {
+      queue: MAIL_QUEUE_NAME,
+      prefix: bullPrefix(config),
+      concurrency: config.mail.concurrency,
+      transport: describeTransport(config),
+    },
+    'mail worker started',
+  );
+}
+
+if (require.main === module) {
+  main().catch((error) => {
+    if (error instanceof ConfigError) console.error(`Configuration error: ${error.message}`);
+    else console.error(error);
+    process.exit(1);
+  });
+}

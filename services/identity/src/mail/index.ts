@@ -1,0 +1,15 @@
+/** The mail module's surface for the API (enqueue side) and the worker (send side). */
+export {
+  DEFAULT_LANGUAGE,
+  LANGUAGE_NAMES,
+  LANGUAGES,
+  type Language,
+  type MailJob,
+  type MailKind,
+  type MailQueue,
+} from './jobs';
+export { type MailLogger, messageLogger, silentLogger } from './log';
+export { checkJob, failureFields, isPermanentFailure, sendMail } from './processor';
+export { bullPrefix, createMailQueue, idFor, MAIL_QUEUE_NAME } from './queue';
+export { MailRenderError, type RenderedMail, render } from './render';
+export { createTransport, describeTransport, type MailMessage, type MailTransport } from './transport';

@@ -1,0 +1,44 @@
+/**
+ * The mail contract between the API and the worker (DESIGN §3 Mail): typed jobs whose links are already built
+ * from PUBLIC_URL. The worker renders `kind` in `language` and sends it; `id` makes a double enqueue send once.
+ */
+
+/** spec §1 language enumeration (name → code). Stored on the user by name. */
+export const LANGUAGES = { RUS: 0, UKR: 1, ENG: 3, SPA: 4, GERMAN: 6, POL: 15, FRA: 16, TURKEY: 82 } as const;
+export type Language = keyof typeof LANGUAGES;
+export const LANGUAGE_NAMES = Object.keys(LANGUAGES) as Language[];
+export const DEFAULT_LANGUAGE: Language = 'ENG';
+
+interface Base {
+  /** Recipient address. */
+  to: string;
+  language: Language;
+  /** The recipient's display name (user-supplied: escaped by the templates). */
+  name: string;
+}
+
+export type MailJob =
+  | (Base & { kind: 'reset-password'; url: string })
+  | (Base & { kind: 'verify-email'; url: string })
+  /** Sent to the OLD address of a verified user; `newEmail` is where the account would move. */
+  | (Base & { kind: 'change-email'; url: string; newEmail: string })
+  | (Base & { kind: 'delete-account'; url: string })
+  | (Base & {
+      kind: 'invitation';
+      url: string;
+      organizationName: string;
+      inviterName: string;
+      inviterEmail: string;
+      role: string;
+    });
+
+export type MailKind = MailJob['kind'];
+
+export interface MailQueue {
+  /**
+   * Queues one mail. `id` identifies the job (a token's hash, never the token): enqueuing the same id twice
+   * sends once. Resolves once the job is stored (Redis) or accepted (in-process); sending happens later.
+   */
+  enqueue(id: string, job: MailJob): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,35 @@
+/**
+ * The logger the mail module writes to: the `(fields, message)` shape of pino, so a pino or Fastify logger fits
+ * as is. Fields never carry a link: links hold tokens (SECURITY.md).
+ */
+export interface MailLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+/** Adapts a message-only logger (AppContext's `Logger`) by appending the fields as JSON. */
+export function messageLogger(log: {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}): MailLogger {
+  const line = (fields: object, message: string) => `${message} ${JSON.stringify(fields)}`;
+  return {
+    info: (fields, message) => log.info(line(fields, message)),
+    warn: (fields, message) => log.warn(line(fields, message)),
+    error: (fields, message) => log.error(line(fields, message)),
+  };
+}
+
+export const silentLogger: MailLogger = { info() {}, warn() {}, error() {} };
+
+/** The part of an address after the last `@`: enough to see which provider refuses, without the person. */
+export function recipientDomain(to: string): string {
+  const at = String(to).lastIndexOf('@');
+  return at >= 0
+    ? String(to)
+        .slice(at + 1)
+        .toLowerCase()
+    : '(invalid)';
+}

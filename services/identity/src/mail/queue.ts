@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import { type JobsOptions, Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Config } from '../config';
+import { InProcessMailQueue } from './in-process-queue';
+import type { MailJob, MailKind, MailQueue } from './jobs';
+import type { MailLogger } from './log';
+import { checkJob } from './processor';
+import { createTransport, type MailTransport } from './transport';
+
+/** The BullMQ queue the API fills and the workers (src/worker.ts) drain. */
+export const MAIL_QUEUE_NAME = 'mail';
+
+export type MailQueueConfig = Pick<Config, 'redisUrl' | 'redisPrefix' | 'smtpUrl' | 'mailFrom' | 'mail'>;
+
+/** BullMQ's key prefix under REDIS_PREFIX, so two deployments (or test runs) sharing a Redis never mix jobs. */
+export function bullPrefix(config: Pick<Config, 'redisPrefix'>): string {
+  return `${config.redisPrefix}bull`;
+}
+
+/**
+ * A stable job id for a mail carrying `secret` (a token), without revealing it: BullMQ keeps ids in Redis and
+ * in logs. The same token gives the same id, so a double enqueue sends once. (No `:`: BullMQ refuses it.)
+ */
+export function idFor(kind: MailKind, secret: string): string {
+  return `${kind}.${createHash('sha256').update(secret).digest('base64url')}`;
+}
+
+/**
+ * A connection of BullMQ's own: workers and blocking commands need `maxRetriesPerRequest: null` (ECOSYSTEM
+ * gotcha 14), which the API's client (1 retry) must not have.
+ */
+export function bullConnection(config: Pick<Config, 'redisUrl'>, fallback?: Redis | null): Redis {
+  if (config.redisUrl) return new Redis(config.redisUrl, { maxRetriesPerRequest: null });
+  if (fallback) return fallback.duplicate({ maxRetriesPerRequest: null, lazyConnect: false });
+  throw new Error('BullMQ needs REDIS_URL');
+}
+
+export interface MailQueueOptions {
+  /** In-process queue only: send through this transport instead of one built from the config. */
+  transport?: MailTransport;
+  /** BullMQ only: how long enqueue waits for Redis before failing the caller (default 10 s). */
+  enqueueTimeoutMs?: number;
+}
+
+/**
+ * With Redis (the API's client, passed only to say Redis is there: BullMQ gets its own connection): a BullMQ
+ * producer, and the worker processes send. Without (null): the in-process queue, which sends from this process
+ * through SMTP_URL or the dev outbox.
+ */
+export function createMailQueue(
+  config: MailQueueConfig,
+  redis: Redis | null,
+  logger: MailLogger,
+  options: MailQueueOptions = {},
+): MailQueue {
+  if (!redis) {
+    const transport = options.transport ?? createTransport(config, logger);
+    const queue = new InProcessMailQueue(config, transport, logger);
+    return {
+      enqueue: (id, job) => queue.enqueue(id, job),
+      close: async () => {
+        await queue.close();
+        if (!options.transport) await transport.close();
+      },
+    };
+  }
+  return bullMailQueue(config, bullConnection(config, redis), logger, options.enqueueTimeoutMs ?? 10_000);
+}
+
+function bullMailQueue(config: MailQueueConfig, connection: Redis, logger: MailLogger, timeoutMs: number): MailQueue {
+  const queue = new Queue<MailJob>(MAIL_QUEUE_NAME, { connection, prefix: bullPrefix(config) });
+  queue.on('error', (error) => logger.warn({ error: error.message }, 'mail queue: Redis error'));
+  const jobOptions: JobsOptions = {
+    attempts: config.mail.attempts,
+    backoff: { type: 'exponential', delay: config.mail.backoffMs },
+    // A completed id stays an hour (a repeat within it is dropped), a failed one a day for inspection.
+    removeOnComplete: { age: 3600, count: 1000 },
+    removeOnFail: { age: 86400 },
+  };
+  return {
+    async enqueue(id, job) {
+      checkJob(job); // fail in the caller, not in the worker, when a job can never be sent
+      // BullMQ ignores an add whose jobId exists: the duplicate is not sent.
+      const added = queue.add(job.kind, job, { ...jobOptions, jobId: id.replaceAll(':', '.') });
+      // The connection waits out a Redis outage (maxRetriesPerRequest: null); a request must not wait with it.
+      // If the add lands later, the mail is sent once all the same, and a retry by the caller is a duplicate.
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('mail queue: Redis did not answer in time')), timeoutMs);
+      });
+      try {
+        await Promise.race([added, timeout]);
+      } finally {
+        clearTimeout(timer);
+        added.catch(() => {}); // a late failure after the timeout was already reported
+      }
+    },
+    async close() {
+      await queue.close();
+      await closeConnection(connection);
+    },
+  };
+}
+
+/** QUIT when connected; a client still trying to reach Redis would queue QUIT forever, so disconnect it. */
+export async function closeConnection(connection: Redis): Promise<void> {
+  if (connection.status === 'ready') await connection.quit().catch(() => connection.disconnect());
+  else connection.disconnect();
+}

@@ -1,0 +1,20 @@
+import type { MailKind } from '../jobs';
+import { changeEmail } from './change-email';
+import { deleteAccount } from './delete-account';
+import { invitation } from './invitation';
+import { resetPassword } from './reset-password';
+import type { Translations } from './types';
+import { verifyEmail } from './verify-email';
+
+/** One template per kind of job (DESIGN §2: templates/<kind> per language). */
+export const TEMPLATES: Readonly<Record<MailKind, Translations>> = {
+  'reset-password': resetPassword,
+  'verify-email': verifyEmail,
+  'change-email': changeEmail,
+  'delete-account': deleteAccount,
+  invitation,
+};
+
+export { COMMON, LANGUAGE_TAGS } from './common';
+export { roleLabel } from './invitation';
+export type { Copy, Translations } from './types';

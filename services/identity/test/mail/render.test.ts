@@ -1,0 +1,145 @@
+import { LANGUAGE_NAMES, type Language, type MailJob, type MailKind } from '../../src/mail/jobs';
+import { idFor } from '../../src/mail/queue';
+import { MailRenderError, render } from '../../src/mail/render';
+import { TEMPLATES } from '../../src/mail/templates';
+import { sampleJob } from './helpers';
+
+const KINDS = Object.keys(TEMPLATES) as MailKind[];
+const TAGS: Record<Language, string> = {
+  RUS: 'ru',
+  UKR: 'uk',
+  ENG: 'en',
+  SPA: 'es',
+  GERMAN: 'de',
+  POL: 'pl',
+  FRA: 'fr',
+  TURKEY: 'tr',
+};
+
+describe('render: every kind in every language', () => {
+  it('knows the five kinds and the eight languages of the spec', () => {
+    expect(KINDS.sort()).toEqual(['change-email', 'delete-account', 'invitation', 'reset-password', 'verify-email']);
+    expect(LANGUAGE_NAMES.sort()).toEqual(Object.keys(TAGS).sort());
+  });
+
+  for (const kind of KINDS) {
+    for (const language of LANGUAGE_NAMES) {
+      it(`${kind} / ${language}: subject, text and HTML with the link`, () => {
+        const job = sampleJob(kind, 'ann@example.test', language);
+        const mail = render(job);
+        expect(mail.language).toBe(language);
+        expect(mail.subject.trim().length).toBeGreaterThan(5);
+        expect(mail.subject).not.toMatch(/[{}\r\n]/);
+        expect(mail.text).toContain(job.url);
+        expect(mail.text).not.toMatch(/[{}]/);
+        expect(mail.html).toContain(`href="${job.url}"`);
+        expect(mail.html).toContain(`<html lang="${TAGS[language]}"`);
+        expect(mail.html).toContain(`<title>`);
+        expect(mail.text).toContain('Ann Example');
+      });
+    }
+
+    it(`${kind}: no language reuses another's text (no silent fallback to English)`, () => {
+      const copies = LANGUAGE_NAMES.map((language) => TEMPLATES[kind][language]);
+      expect(new Set(copies.map((c) => c.subject)).size).toBe(LANGUAGE_NAMES.length);
+      expect(new Set(copies.map((c) => c.button)).size).toBe(LANGUAGE_NAMES.length);
+      const english = TEMPLATES[kind].ENG;
+      for (const language of LANGUAGE_NAMES.filter((l) => l !== 'ENG')) {
+        const text = render(sampleJob(kind, 'a@example.test', language)).text;
+        for (const line of english.lines) expect(text).not.toContain(line);
+        expect(TEMPLATES[kind][language].lines.length).toBe(english.lines.length);
+      }
+    });
+  }
+
+  it('puts the values in: new address, organization, inviter, translated role', () => {
+    const change = render(sampleJob('change-email', 'a@example.test', 'ENG'));
+    expect(change.text).toContain('ann.new@example.test');
+    expect(change.html).toContain('<strong>ann.new@example.test</strong>');
+    const invite = render(sampleJob('invitation', 'a@example.test', 'GERMAN'));
+    expect(invite.subject).toBe('Bob Boss hat Sie zu Acme Rockets eingeladen');
+    expect(invite.text).toContain('Bob Boss (bob@acme.test)');
+    expect(invite.text).toContain('als Mitglied beizutreten');
+    const job = { ...sampleJob('invitation', 'a@example.test', 'FRA'), role: 'admin, billing' } as MailJob;
+    expect(render(job).text).toContain('en tant que administrateur, billing');
+  });
+
+  it('greets without a name when there is none, and falls back to ENG for an unknown language', () => {
+    const job = { ...sampleJob('verify-email', 'a@example.test', 'SPA'), name: '' };
+    expect(render(job).text.startsWith('Hola:\n')).toBe(true);
+    const unknown = { ...sampleJob('verify-email', 'a@example.test'), language: 'KLINGON' } as unknown as MailJob;
+    expect(render(unknown).language).toBe('ENG');
+    expect(render(unknown).subject).toBe('Confirm your email address');
+  });
+});
+
+describe('render: hostile values', () => {
+  const hostile = `<script>alert("x")</script> O'Brien & Sons`;
+
+  it('escapes user-supplied values in the HTML and keeps them readable in the text', () => {
+    const job = {
+      ...sampleJob('invitation', 'a@example.test'),
+      name: hostile,
+      organizationName: `<img src=x onerror="alert(1)">`,
+      inviterName: `"Mallory" <evil@x.test>`,
+      inviterEmail: `evil@x.test"><a href="//evil">`,
+      role: `<b>admin</b>`,
+    } as MailJob;
+    const { html, text, subject } = render(job);
+    expect(html).not.toContain('<script');
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('<b>admin');
+    expect(html).not.toContain('href="//evil"');
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; O&#39;Brien &amp; Sons');
+    expect(html).toContain('&lt;img src=x onerror=&quot;alert(1)&quot;&gt;');
+    expect(text).toContain(hostile);
+    expect(subject).toContain('<img src=x onerror="alert(1)">');
+  });
+
+  it('strips line breaks from values (no header or line injection)', () => {
+    const job = { ...sampleJob('invitation', 'a@example.test'), inviterName: 'Eve\r\nBcc: victim@x.test' } as MailJob;
+    const { subject, text } = render(job);
+    expect(subject).not.toMatch(/[\r\n]/);
+    expect(text).not.toContain('\nBcc:');
+  });
+
+  it('escapes the link in attributes', () => {
+    const url = 'https://id.example.test/reset?token=abc&next="><script>alert(1)</script>';
+    const { html } = render({ ...sampleJob('reset-password', 'a@example.test'), url });
+    expect(html).not.toContain('"><script>');
+    expect(html).toContain('href="https://id.example.test/reset?token=abc&amp;next=&quot;&gt;&lt;script&gt;');
+  });
+
+  it.each([
+    'javascript:alert(1)',
+    'JavaScript:alert(document.cookie)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:msgbox',
+    'ftp://files.example.test/x',
+    '/api/auth/reset-password/abc',
+    'https://id.example.test/a b',
+    ' https://id.example.test/',
+    'https://id.example.test/\nx',
+    '',
+  ])('refuses the link %j', (url) => {
+    expect(() => render({ ...sampleJob('reset-password', 'a@example.test'), url })).toThrow(MailRenderError);
+  });
+
+  it('refuses an unknown kind', () => {
+    const job = { ...sampleJob('verify-email', 'a@example.test'), kind: 'weird' } as unknown as MailJob;
+    expect(() => render(job)).toThrow(MailRenderError);
+  });
+});
+
+describe('idFor', () => {
+  it('is stable, differs by kind and secret, and does not reveal the secret', () => {
+    const secret = 'tok_secret-value';
+    const id = idFor('reset-password', secret);
+    expect(id).toBe(idFor('reset-password', secret));
+    expect(id).not.toBe(idFor('verify-email', secret));
+    expect(id).not.toBe(idFor('reset-password', `${secret}x`));
+    expect(id).not.toContain(secret);
+    expect(id).not.toContain(':');
+    expect(id).toMatch(/^reset-password\.[A-Za-z0-9_-]{43}$/);
+  });
+});

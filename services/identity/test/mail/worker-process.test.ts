@@ -1,0 +1,107 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { Redis } from 'ioredis';
+import type { MailQueue } from '../../src/mail/jobs';
+import { createMailQueue, idFor } from '../../src/mail/queue';
+import { uniqueEmail } from '../setup/fixtures';
+import { type SmtpSink, startSmtpSink } from '../setup/smtp-sink';
+import { CaptureLogger, MAIL_FROM, mailConfig, sampleJob, TEST_SECRET, token, uniquePrefix, until } from './helpers';
+
+const root = resolve(__dirname, '../..');
+
+interface Running {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** The real `node dist/worker.js`, as `npm run worker` starts it, with its own environment. */
+function spawnWorker(env: Record<string, string>): Running {
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of ['CONFIG_FILE', 'DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'REDIS_PREFIX']) delete base[key];
+  const child = spawn(process.execPath, ['dist/worker.js'], {
+    cwd: root,
+    env: { ...base, NODE_ENV: 'test', AUTH_SECRET: TEST_SECRET, MAIL_FROM, LOG_LEVEL: 'info', ...env },
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  return { child, output: () => output, exited };
+}
+
+describe('mail worker process (node dist/worker.js)', () => {
+  let sink: SmtpSink;
+  const running: Running[] = [];
+
+  // dist/ is built once by global-setup.
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const { child, exited } of running) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    }
+    await sink?.stop();
+  });
+
+  it('sends what the API enqueues, finishes the mail in flight on SIGTERM and exits 0', async () => {
+    const prefix = uniquePrefix('mailproc');
+    const worker = spawnWorker({
+      REDIS_URL: process.env.TEST_REDIS_URL!,
+      REDIS_PREFIX: prefix,
+      SMTP_URL: sink.url,
+      MAIL_BACKOFF_MS: '100',
+    });
+    running.push(worker);
+    const config = mailConfig({ REDIS_URL: process.env.TEST_REDIS_URL, REDIS_PREFIX: prefix });
+    const apiRedis = new Redis(process.env.TEST_REDIS_URL!, { maxRetriesPerRequest: 1 });
+    const queue: MailQueue = createMailQueue(config, apiRedis, new CaptureLogger());
+    try {
+      await until(() => worker.output().includes('mail worker started') || worker.child.exitCode !== null, 20_000);
+      expect(worker.output()).toContain('mail worker started');
+
+      const to = uniqueEmail('proc');
+      const secret = token();
+      const job = sampleJob('invitation', to, 'FRA', secret);
+      await queue.enqueue(idFor(job.kind, secret), job);
+      const mail = await sink.waitFor((m) => m.to.includes(to), 15_000);
+      expect(mail.subject).toBe('Bob Boss vous invite à rejoindre Acme Rockets');
+      expect(mail.from).toBe('no-reply@identity.test');
+      expect(mail.text).toContain(job.url);
+
+      // A slow server: SIGTERM arrives while the next mail is being sent; the worker finishes it first.
+      sink.clear();
+      sink.hold(1000);
+      const late = uniqueEmail('inflight');
+      const lateSecret = token();
+      await queue.enqueue(idFor('verify-email', lateSecret), sampleJob('verify-email', late, 'RUS', lateSecret));
+      await until(() => sink.attempts === 1, 15_000, 'the send to start');
+      worker.child.kill('SIGTERM');
+      expect(await worker.exited).toBe(0);
+      expect(sink.messages.map((m) => m.to[0])).toEqual([late]);
+      expect(sink.messages[0].subject).toBe('Подтвердите адрес электронной почты');
+      const output = worker.output();
+      expect(output).toContain('mail worker stopped');
+      expect(output).toContain('"msg":"mail sent"');
+      expect(output).not.toContain(secret);
+      expect(output).not.toContain(lateSecret);
+    } finally {
+      await queue.close();
+      await apiRedis.quit();
+    }
+  }, 60_000);
+
+  it('without REDIS_URL it idles (the API sends in-process) and exits 0 on SIGTERM', async () => {
+    const worker = spawnWorker({});
+    running.push(worker);
+    await until(() => worker.output().includes('worker is idle') || worker.child.exitCode !== null, 20_000);
+    expect(worker.output()).toContain('REDIS_URL is not set');
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+  }, 30_000);
+});
