@@ -4,6 +4,9 @@ import type { AppContext } from './context';
 import { deriveKey } from './crypto/keys';
 import { registerErrorHandler } from './errors/handler';
 import { accountRoutes } from './features/account/account.routes';
+import { deletionRoutes } from './features/account/deletion.routes';
+import { emailRoutes } from './features/account/email.routes';
+import { passwordRoutes } from './features/account/password.routes';
 import { sessionRoutes } from './features/session/session.routes';
 import { systemRoutes } from './features/system/system.routes';
 import { registerOriginCheck } from './http/origin-check';
@@ -48,6 +51,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await api.register(systemRoutes);
       await api.register(sessionRoutes, ctx);
       await api.register(accountRoutes, ctx);
+      await api.register(passwordRoutes, ctx);
+      await api.register(emailRoutes, ctx);
+      await api.register(deletionRoutes, ctx);
     },
     { prefix: config.basePath },
   );

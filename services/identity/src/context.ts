@@ -3,14 +3,24 @@ import type { DataSource } from 'typeorm';
 import type { Config } from './config';
 import { deriveKey } from './crypto/keys';
 import { PasswordHasher } from './crypto/password';
+import { VerificationTokens } from './crypto/verification-token';
 import { createDataSource } from './db/data-source';
 import { startEmbeddedPostgres } from './db/embedded';
 import { AccountService } from './features/account/account.service';
+import { DeletionService } from './features/account/deletion.service';
+import { EmailService } from './features/account/email.service';
+import { AccountMailer } from './features/account/mailer';
+import { PasswordService } from './features/account/password.service';
 import { AccountRepository } from './features/account/repository';
+import { TokenRepository } from './features/account/tokens.repository';
 import { SessionRepository } from './features/session/repository';
 import { type Clock, SessionService } from './features/session/session.service';
 import { TrustedOrigins } from './http/origins';
 import { SessionCookies } from './http/session-cookies';
+import type { MailQueue } from './mail/jobs';
+import { messageLogger } from './mail/log';
+import { createMailQueue } from './mail/queue';
+import { BackgroundTasks } from './shared/background';
 import { type Sql, sqlFor } from './shared/sql';
 import { type KeyValueStore, MemoryStore, RedisStore } from './store';
 
@@ -33,6 +43,12 @@ export interface AppContext {
   cookies: SessionCookies;
   sessions: SessionService;
   accounts: AccountService;
+  passwords: PasswordService;
+  emails: EmailService;
+  deletion: DeletionService;
+  mail: MailQueue;
+  /** Work started by requests and not awaited by them (mail for known addresses); drained at close. */
+  background: BackgroundTasks;
   close(): Promise<void>;
 }
 
@@ -62,7 +78,17 @@ export async function createContext(config: Config, options: ContextOptions = {}
     const sessionCache = config.session.redisCacheTtlSec > 0 ? store : null;
     const hasher = new PasswordHasher(config.argon2);
     const sessions = new SessionService(new SessionRepository(sql), sessionCache, config.session, clock);
-    const accounts = new AccountService(new AccountRepository(sql), sessions, hasher, config, clock);
+    const repo = new AccountRepository(sql);
+    const mail = options.offline ? offlineMail : createMailQueue(config, redis, messageLogger(log));
+    closers.unshift(() => mail.close());
+    const background = new BackgroundTasks((error, label) => log.error(`${label} failed: ${(error as Error).message}`));
+    closers.unshift(() => background.drain());
+    const tokens = new TokenRepository(sql);
+    const mailer = new AccountMailer(mail, config);
+    const jwt = new VerificationTokens(deriveKey(config.secret, 'verification-jwt'), clock.now);
+    const flows = { sql, repo, tokens, sessions, hasher, mailer, background, config, clock };
+    const emails = new EmailService({ ...flows, jwt });
+    const accounts = new AccountService(repo, sessions, hasher, config, clock, emails);
     return {
       config,
       clock,
@@ -75,6 +101,11 @@ export async function createContext(config: Config, options: ContextOptions = {}
       cookies: new SessionCookies(config, deriveKey(config.secret, 'session-cache')),
       sessions,
       accounts,
+      passwords: new PasswordService({ ...flows, accounts }),
+      emails,
+      deletion: new DeletionService(flows),
+      mail,
+      background,
       close: () => closeAll(closers),
     };
   } catch (error) {
@@ -82,6 +113,12 @@ export async function createContext(config: Config, options: ContextOptions = {}
     throw error;
   }
 }
+
+/** OpenAPI generation wires the app without connecting: nothing may be sent. */
+const offlineMail: MailQueue = {
+  enqueue: () => Promise.reject(new Error('offline: no mail')),
+  close: async () => {},
+};
 
 async function connect(config: Config, options: ContextOptions, log: Logger, closers: Array<() => Promise<unknown>>) {
   if (options.offline) {

@@ -55,7 +55,37 @@ export const ConfigSchema = Type.Object(
       strict,
     ),
     emailAndPassword: Type.Object(
-      { enabled: Type.Boolean(), disableSignUp: Type.Boolean(), autoSignIn: Type.Boolean() },
+      {
+        enabled: Type.Boolean(),
+        disableSignUp: Type.Boolean(),
+        autoSignIn: Type.Boolean(),
+        /** Sign-in refuses an unverified email (EMAIL_NOT_VERIFIED) and sends a new verification mail. */
+        requireEmailVerification: Type.Boolean(),
+        resetPasswordTokenExpiresInSec: Int(60, 'reset token lifetime (spec §9: 3600)'),
+        revokeSessionsOnPasswordReset: Type.Boolean(),
+      },
+      strict,
+    ),
+    emailVerification: Type.Object(
+      {
+        sendOnSignUp: Type.Boolean(),
+        autoSignInAfterVerification: Type.Boolean(),
+        expiresInSec: Int(60, 'verification token lifetime (spec §9: 3600)'),
+      },
+      strict,
+    ),
+    changeEmail: Type.Object({ enabled: Type.Boolean() }, strict),
+    deleteUser: Type.Object(
+      { enabled: Type.Boolean(), tokenExpiresInSec: Int(60, 'deletion token lifetime (spec §9: 86400)') },
+      strict,
+    ),
+    mail: Type.Object(
+      {
+        attempts: Int(1, 'send attempts per mail, first included'),
+        backoffMs: Int(0, 'first retry delay, doubled each attempt'),
+        concurrency: Int(1, 'mails sent at once per worker'),
+        outboxDir: Type.String({ minLength: 1, description: 'dev outbox (.eml files) when SMTP_URL is unset' }),
+      },
       strict,
     ),
     advanced: Type.Object({ disableOriginCheck: Type.Boolean() }, strict),

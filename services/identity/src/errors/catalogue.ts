@@ -116,6 +116,11 @@ export const EXTRA_ERRORS = {
   /** spec §5: change-email refusals (rule text, not in §8). */
   EMAIL_IS_THE_SAME: e(400, 'Email is the same'),
   COULDNT_UPDATE_EMAIL: e(400, "Couldn't update your email"),
+  /** spec §5: verification mail only to the signed-in user's own, unverified email. */
+  EMAIL_MISMATCH: e(400, 'Email mismatch'),
+  EMAIL_ALREADY_VERIFIED: e(400, 'Email is already verified'),
+  /** issue 3 §4: account deletion refused when the feature is off. */
+  DELETE_USER_DISABLED: e(400, 'Delete user is disabled'),
   /** spec §5: "Invalid callbackURL (or the matching name)" for the other redirect parameters. */
   INVALID_REDIRECT_TO: e(403, 'Invalid redirectTo'),
   INVALID_ERROR_CALLBACK_URL: e(403, 'Invalid errorCallbackURL'),

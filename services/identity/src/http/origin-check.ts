@@ -2,6 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors';
 import type { TrustedOrigins } from './origins';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Server-only routes that refuse browsers by other means (the service credential). */
+    skipOriginCheck?: boolean;
+  }
+}
+
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -19,7 +26,7 @@ export function registerOriginCheck(app: FastifyInstance, trusted: TrustedOrigin
 }
 
 function checkOrigin(request: FastifyRequest, trusted: TrustedOrigins): ApiError | undefined {
-  if ((request.routeOptions.config as { skipOriginCheck?: boolean }).skipOriginCheck) return;
+  if (request.routeOptions.config.skipOriginCheck) return;
   const origin = request.headers.origin;
   if (origin !== undefined) {
     if (origin === 'null' || origin === '') return new ApiError('MISSING_OR_NULL_ORIGIN');

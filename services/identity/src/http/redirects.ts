@@ -35,6 +35,13 @@ export function isSafeRedirect(target: string, trusted: TrustedOrigins): boolean
   }
 }
 
+/** `target` (already checked by isSafeRedirect) with `params` added to its query; relative stays relative. */
+export function redirectTarget(target: string, params: Record<string, string> = {}): string {
+  const url = new URL(target, BASE);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  return url.origin === BASE ? `${url.pathname}${url.search}${url.hash}` : url.toString();
+}
+
 const CODES: Record<string, ErrorCode> = {
   callbackURL: 'INVALID_CALLBACK_URL',
   redirectTo: 'INVALID_REDIRECT_TO',

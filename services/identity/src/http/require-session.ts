@@ -25,6 +25,13 @@ async function authenticate(ctx: AppContext, request: FastifyRequest, reply: Fas
   request.auth = resolved.current;
 }
 
+/** The caller's session when there is a valid one (routes that also serve anonymous callers), else null. */
+export async function optionalSession(ctx: AppContext, request: FastifyRequest): Promise<SessionWithUser | null> {
+  const token = ctx.cookies.readToken(request);
+  if (!token) return null;
+  return (await ctx.sessions.resolve(token, { source: 'database', refresh: false })).current;
+}
+
 export function requireSession(ctx: AppContext): preHandlerHookHandler {
   return (request, reply) => authenticate(ctx, request, reply);
 }

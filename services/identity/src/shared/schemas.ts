@@ -27,6 +27,7 @@ export const UserSchema = Type.Object(
     banned: Type.Boolean(),
     banReason: Nullable(Type.String()),
     banExpires: Nullable(DateTime),
+    language: Nullable(Type.String()),
     createdAt: DateTime,
     updatedAt: DateTime,
   },

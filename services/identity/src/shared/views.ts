@@ -27,6 +27,8 @@ export interface UserView {
   banned: boolean;
   banReason: string | null;
   banExpires: string | null;
+  /** spec §1 language enumeration name, or null (mail falls back to Accept-Language, then ENG). */
+  language: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -9,17 +9,6 @@ import { readSpec, section } from '../setup/spec';
 const BASE = '/api/auth';
 
 const PENDING: Record<string, string> = {
-  'POST /request-password-reset': 'issue 3',
-  'POST /forget-password': 'issue 3',
-  'GET /reset-password/:token': 'issue 3',
-  'POST /reset-password': 'issue 3',
-  'POST /change-password': 'issue 3',
-  'POST /set-password': 'issue 3',
-  'POST /delete-user': 'issue 3',
-  'GET /delete-user/callback': 'issue 3',
-  'POST /change-email': 'issue 3',
-  'POST /send-verification-email': 'issue 3',
-  'GET /verify-email': 'issue 3',
   'POST /sign-in/social': 'issue 4',
   'GET /callback/:providerId': 'issue 4',
   'POST /callback/:providerId': 'issue 4',

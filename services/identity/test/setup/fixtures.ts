@@ -95,14 +95,18 @@ export interface SignedUp {
 }
 
 /** A new user, signed in: its id, session token and a cookie jar holding both session cookies. */
-export async function signUp(app: FastifyInstance, fields: { email?: string; password?: string; name?: string } = {}) {
+export async function signUp(
+  app: FastifyInstance,
+  fields: { email?: string; password?: string; name?: string; language?: string } = {},
+) {
   const email = fields.email ?? uniqueEmail();
   const password = fields.password ?? PASSWORD;
   const jar = new CookieJar();
-  const res = await post(app, '/sign-up/email', { name: fields.name ?? 'Test User', email, password }, { jar });
+  const body = { name: fields.name ?? 'Test User', email, password, language: fields.language };
+  const res = await post(app, '/sign-up/email', body, { jar });
   if (res.statusCode !== 200) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
-  const body = res.json();
-  return { email, password, userId: body.user.id, token: body.token, jar } as SignedUp;
+  const answer = res.json();
+  return { email, password, userId: answer.user.id, token: answer.token, jar } as SignedUp;
 }
 
 export async function signIn(app: FastifyInstance, email: string, password = PASSWORD, extra: object = {}) {

@@ -1,5 +1,7 @@
 import 'reflect-metadata';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { createDataSource } from '../../src/db/data-source';
 import { resolveServices } from './services';
@@ -9,6 +11,9 @@ import { resolveServices } from './services';
  * other's data. Test files share them and use unique emails; teardown drops both.
  */
 export default async function globalSetup(): Promise<void> {
+  // Tests that run the real processes (the API on the embedded default, the mail worker) start dist/: build it
+  // once here, before any test file runs, so no two files rebuild it under each other.
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: resolve(__dirname, '../..'), stdio: 'inherit' });
   const services = await resolveServices();
   const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const dbName = `identity_test_${runId}`;

@@ -3,6 +3,7 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDa
 /** spec §3 User. role, banned, banReason and banExpires are never set from normal input. */
 @Entity('users')
 @Check('users_email_lowercase', '"email" = lower("email")')
+@Check('users_language_known', `"language" IN ('RUS', 'UKR', 'ENG', 'SPA', 'GERMAN', 'POL', 'FRA', 'TURKEY')`)
 export class User {
   @PrimaryColumn('uuid')
   id: string;
@@ -20,6 +21,10 @@ export class User {
 
   @Column('text', { nullable: true })
   image: string | null;
+
+  /** spec §1 language enumeration (name); null: Accept-Language, then ENG, decides the language of mail. */
+  @Column('text', { nullable: true })
+  language: string | null;
 
   @Column('text', { default: 'user' })
   role: string;

@@ -13,7 +13,8 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: AppContext): 
     '/sign-up/email',
     { schema: SignUpEmail, preHandler: checkRedirects(ctx.trusted, 'callbackURL') },
     async (request, reply) => {
-      const { user, session } = await ctx.accounts.signUp(request.body, clientInfo(request));
+      const lang = request.headers['accept-language'];
+      const { user, session } = await ctx.accounts.signUp(request.body, clientInfo(request), lang);
       if (session) ctx.cookies.set(reply, session, ctx.clock.now());
       return { token: session?.session.token ?? null, user };
     },
@@ -23,7 +24,8 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: AppContext): 
     '/sign-in/email',
     { schema: SignInEmail, preHandler: checkRedirects(ctx.trusted, 'callbackURL') },
     async (request, reply) => {
-      const current = await ctx.accounts.signIn(request.body, clientInfo(request));
+      const lang = request.headers['accept-language'];
+      const current = await ctx.accounts.signIn(request.body, clientInfo(request), lang);
       ctx.cookies.set(reply, current, ctx.clock.now());
       const url = request.body.callbackURL;
       return { redirect: Boolean(url), token: current.session.token, url, user: current.user };

@@ -4,13 +4,20 @@ import type { UserView } from '../../shared/views';
 import { toUserView } from '../session/repository';
 
 const USER_RETURNING =
-  'id, email, email_verified, name, image, role, banned, ban_reason, ban_expires, created_at, updated_at';
+  'id, email, email_verified, name, image, role, banned, ban_reason, ban_expires, language, created_at, updated_at';
 
 export interface NewUser {
   email: string;
   name: string;
   image: string | null;
   emailVerified: boolean;
+  language: string | null;
+}
+
+export interface ProfileFields {
+  name?: string;
+  image?: string | null;
+  language?: string;
 }
 
 /** Users and their accounts. Emails arrive here already lowercased (spec §3). */
@@ -41,36 +48,70 @@ export class AccountRepository {
     return this.sql.transaction(async (tx) => {
       const id = newId();
       const rows = await tx.query(
-        `INSERT INTO users (id, email, email_verified, name, image, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING ${USER_RETURNING}`,
-        [id, user.email, user.emailVerified, user.name, user.image, now],
+        `INSERT INTO users (id, email, email_verified, name, image, language, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${USER_RETURNING}`,
+        [id, user.email, user.emailVerified, user.name, user.image, user.language, now],
       );
-      await tx.query(
-        `INSERT INTO accounts (id, provider_id, account_id, user_id, password, created_at, updated_at)
-         VALUES ($1, 'credential', $2::text, $2::uuid, $3, $4, $4)`,
-        [newId(), id, passwordHash, now],
-      );
+      await this.insertCredential(id, passwordHash, now, tx);
       return toUserView(rows[0]);
     });
   }
 
-  async updatePasswordHash(userId: string, passwordHash: string, now: Date): Promise<void> {
-    await this.sql.query(
-      "UPDATE accounts SET password = $2, updated_at = $3 WHERE user_id = $1 AND provider_id = 'credential'",
+  async updatePasswordHash(userId: string, passwordHash: string, now: Date, sql: Sql = this.sql): Promise<boolean> {
+    const rows = await sql.query(
+      "UPDATE accounts SET password = $2, updated_at = $3 WHERE user_id = $1 AND provider_id = 'credential' RETURNING id",
       [userId, passwordHash, now],
     );
+    return rows.length > 0;
+  }
+
+  /** The credential account's password, created when the user has none yet (a social-only user resetting). */
+  async upsertPasswordHash(userId: string, passwordHash: string, now: Date, sql: Sql = this.sql): Promise<void> {
+    if (await this.updatePasswordHash(userId, passwordHash, now, sql)) return;
+    await this.insertCredential(userId, passwordHash, now, sql);
+  }
+
+  /** Creates the credential account; false when one exists already (unique provider/account id). */
+  async insertCredential(userId: string, passwordHash: string, now: Date, sql: Sql = this.sql): Promise<boolean> {
+    const rows = await sql.query(
+      `INSERT INTO accounts (id, provider_id, account_id, user_id, password, created_at, updated_at)
+       VALUES ($1, 'credential', $2::text, $2::uuid, $3, $4, $4)
+       ON CONFLICT (provider_id, account_id) DO NOTHING RETURNING id`,
+      [newId(), userId, passwordHash, now],
+    );
+    return rows.length > 0;
+  }
+
+  async markEmailVerified(userId: string, email: string, now: Date, sql: Sql = this.sql): Promise<UserView | null> {
+    const rows = await sql.query(
+      `UPDATE users SET email_verified = true, updated_at = $3 WHERE id = $1 AND email = $2 RETURNING ${USER_RETURNING}`,
+      [userId, email, now],
+    );
+    return rows[0] ? toUserView(rows[0]) : null;
+  }
+
+  /** Moves the account to `email` (unverified). Null when the user is gone or the address is taken. */
+  async changeEmail(userId: string, email: string, now: Date, sql: Sql = this.sql): Promise<UserView | null> {
+    const rows = await sql.query(
+      `UPDATE users SET email = $2, email_verified = false, updated_at = $3
+       WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM users WHERE email = $2) RETURNING ${USER_RETURNING}`,
+      [userId, email, now],
+    );
+    return rows[0] ? toUserView(rows[0]) : null;
+  }
+
+  /** Deletes the user; sessions and accounts go with it (ON DELETE CASCADE). */
+  async deleteUser(userId: string, sql: Sql = this.sql): Promise<boolean> {
+    return (await sql.query('DELETE FROM users WHERE id = $1 RETURNING id', [userId])).length > 0;
   }
 
   /** Only the profile fields a user may change themselves (spec §3: never role or ban fields). */
-  async updateProfile(
-    userId: string,
-    fields: { name?: string; image?: string | null },
-    now: Date,
-  ): Promise<UserView | null> {
+  async updateProfile(userId: string, fields: ProfileFields, now: Date): Promise<UserView | null> {
     const rows = await this.sql.query(
-      `UPDATE users SET name = COALESCE($2, name), image = CASE WHEN $3::boolean THEN $4 ELSE image END, updated_at = $5
+      `UPDATE users SET name = COALESCE($2, name), image = CASE WHEN $3::boolean THEN $4 ELSE image END,
+         language = COALESCE($6, language), updated_at = $5
        WHERE id = $1 RETURNING ${USER_RETURNING}`,
-      [userId, fields.name ?? null, fields.image !== undefined, fields.image ?? null, now],
+      [userId, fields.name ?? null, fields.image !== undefined, fields.image ?? null, now, fields.language ?? null],
     );
     return rows[0] ? toUserView(rows[0]) : null;
   }

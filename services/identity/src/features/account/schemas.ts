@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { LANGUAGE_NAMES } from '../../mail/jobs';
 import {
   EmailField,
   errorResponses,
@@ -8,6 +9,12 @@ import {
   RedirectField,
   UserSchema,
 } from '../../shared/schemas';
+
+/** spec §1 language enumeration, by name: the language of the user's mail. */
+export const LanguageField = Type.Union(
+  LANGUAGE_NAMES.map((name) => Type.Literal(name)),
+  { description: 'Language of mail: RUS, UKR, ENG, SPA, GERMAN, POL, FRA or TURKEY' },
+);
 
 const strict = { additionalProperties: false } as const;
 
@@ -20,6 +27,7 @@ export const SignUpEmail = {
       email: EmailField,
       password: PasswordField,
       image: Type.Optional(ImageField),
+      language: Type.Optional(LanguageField),
       callbackURL: Type.Optional(RedirectField),
       rememberMe: Type.Optional(Type.Boolean()),
     },
@@ -56,9 +64,13 @@ export const SignInEmail = {
 
 export const UpdateUser = {
   tags: ['account'],
-  summary: "Update the signed-in user's name or image (nothing else can be set here)",
+  summary: "Update the signed-in user's name, image or mail language (nothing else can be set here)",
   body: Type.Object(
-    { name: Type.Optional(NameField), image: Type.Optional(Type.Union([ImageField, Type.Null()])) },
+    {
+      name: Type.Optional(NameField),
+      image: Type.Optional(Type.Union([ImageField, Type.Null()])),
+      language: Type.Optional(LanguageField),
+    },
     strict,
   ),
   response: { 200: Type.Object({ status: Type.Boolean() }), ...errorResponses },

@@ -4,7 +4,7 @@ import type { SessionView, SessionWithUser, UserView } from '../../shared/views'
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 export const USER_COLUMNS =
-  'u.id, u.email, u.email_verified, u.name, u.image, u.role, u.banned, u.ban_reason, u.ban_expires, u.created_at, u.updated_at';
+  'u.id, u.email, u.email_verified, u.name, u.image, u.role, u.banned, u.ban_reason, u.ban_expires, u.language, u.created_at, u.updated_at';
 const SESSION_COLUMNS =
   's.id AS s_id, s.token, s.user_id, s.expires_at, s.remember_me, s.ip_address, s.user_agent, s.impersonated_by, s.active_organization_id, s.created_at AS s_created_at, s.updated_at AS s_updated_at';
 
@@ -21,6 +21,7 @@ export function toUserView(r: Row): UserView {
     banned: r.banned as boolean,
     banReason: (r.ban_reason as string | null) ?? null,
     banExpires: iso(r.ban_expires as Date | null),
+    language: (r.language as string | null) ?? null,
     createdAt: (r.created_at as Date).toISOString(),
     updatedAt: (r.updated_at as Date).toISOString(),
   };

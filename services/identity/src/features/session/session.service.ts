@@ -3,6 +3,7 @@ import type { SessionConfig } from '../../config';
 import { newId, newSessionToken } from '../../crypto/random';
 import { BoundedMap } from '../../shared/bounded-map';
 import { sessionJson } from '../../shared/session-json';
+import type { Sql } from '../../shared/sql';
 import type { SessionView, SessionWithUser, UserView } from '../../shared/views';
 import type { KeyValueStore } from '../../store';
 import type { SessionRepository } from './repository';
@@ -158,6 +159,15 @@ export class SessionService {
     const removed = await this.repo.deleteForUser(userId, exceptToken);
     await this.revokeTokens(removed);
     return removed.length;
+  }
+
+  /**
+   * Ends every session of a user inside the caller's transaction (deleting the user: no session can be added
+   * between the two deletes). Returns the step that drops their Redis entries, to run after the commit.
+   */
+  async endAllForUserIn(tx: Sql, userId: string): Promise<() => Promise<void>> {
+    const tokens = await this.repo.deleteForUser(userId, undefined, tx);
+    return () => this.revokeTokens(tokens);
   }
 
   /** After a user record changes: drop cached copies so the next read sees the change. */

@@ -40,6 +40,7 @@ describe('POST /sign-in/email', () => {
         'emailVerified',
         'id',
         'image',
+        'language',
         'name',
         'role',
         'updatedAt',

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -26,10 +26,7 @@ describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
   let child: ChildProcess | undefined;
   let output = '';
 
-  beforeAll(() => {
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
-  }, 120_000);
-
+  // dist/ is built once by global-setup.
   afterAll(async () => {
     if (child && child.exitCode === null) {
       const exited = new Promise((done) => child!.once('exit', done));

@@ -1,0 +1,105 @@
+import type { Config } from '../../config';
+import type { PasswordHasher } from '../../crypto/password';
+import { LOWER_ALPHANUMERIC, randomString } from '../../crypto/random';
+import { fail } from '../../errors';
+import type { Sql } from '../../shared/sql';
+import type { SessionWithUser } from '../../shared/views';
+import type { Clock, SessionService } from '../session/session.service';
+import { type AccountMailer, mailLanguage } from './mailer';
+import type { AccountRepository } from './repository';
+import type { TokenRepository } from './tokens.repository';
+
+/** spec §3 identifier and spec §9 shape of a deletion token: 32 characters, digits and lowercase letters. */
+const DELETE = 'delete-account-';
+const TOKEN = /^[a-z0-9]{32}$/;
+
+export interface DeleteInput {
+  password?: string;
+  token?: string;
+  callbackURL?: string;
+}
+
+/** Account deletion (spec §4): at once with proof, otherwise after a confirmation mail. */
+export class DeletionService {
+  constructor(
+    private readonly deps: {
+      sql: Sql;
+      repo: AccountRepository;
+      tokens: TokenRepository;
+      sessions: SessionService;
+      hasher: PasswordHasher;
+      mailer: AccountMailer;
+      config: Config;
+      clock: Clock;
+    },
+  ) {}
+
+  /** 'deleted' with a correct password, a valid token of this user, or a fresh session; else 'mailed'. */
+  async request(auth: SessionWithUser, input: DeleteInput, lang?: string): Promise<'deleted' | 'mailed'> {
+    const { repo, hasher, sessions, config } = this.deps;
+    if (!config.deleteUser.enabled) fail('DELETE_USER_DISABLED');
+    if (input.password !== undefined) {
+      const stored = await repo.findPasswordHash(auth.user.id);
+      if (!stored) fail('CREDENTIAL_ACCOUNT_NOT_FOUND');
+      const tooLong = input.password.length > config.password.maxLength;
+      const check = await hasher.verify(stored, tooLong ? '' : input.password);
+      if (!check.ok || tooLong) fail('INVALID_PASSWORD');
+      await this.deleteNow(auth.user.id);
+      return 'deleted';
+    }
+    if (input.token !== undefined) {
+      await this.confirm(auth, input.token);
+      return 'deleted';
+    }
+    if (sessions.isFresh(auth.session)) {
+      await this.deleteNow(auth.user.id);
+      return 'deleted';
+    }
+    await this.sendConfirmation(auth, input.callbackURL, lang);
+    return 'mailed';
+  }
+
+  /** spec §5: the token must be this user's and not expired; it is used up even by a concurrent twin. */
+  async confirm(auth: SessionWithUser, token: string): Promise<void> {
+    if (!this.deps.config.deleteUser.enabled) fail('DELETE_USER_DISABLED');
+    if (!TOKEN.test(token)) fail('INVALID_TOKEN');
+    const now = new Date(this.deps.clock.now());
+    const removed = await this.deleteNow(auth.user.id, (tx) =>
+      this.deps.tokens.takeFor(DELETE + token, auth.user.id, now, tx),
+    );
+    if (!removed) fail('INVALID_TOKEN');
+  }
+
+  /**
+   * One transaction: the guard (a token use), the sessions, then the user with its accounts (cascade). No
+   * session can be added in between; cached copies are dropped after the commit.
+   */
+  private async deleteNow(userId: string, guard?: (tx: Sql) => Promise<boolean>): Promise<boolean> {
+    const { sql, repo, sessions } = this.deps;
+    const forget = await sql.transaction(async (tx) => {
+      if (guard && !(await guard(tx))) return null;
+      await this.deps.tokens.deleteByPrefixAndValue('', userId, tx); // its reset and deletion links die too
+      const drop = await sessions.endAllForUserIn(tx, userId);
+      await repo.deleteUser(userId, tx);
+      return drop;
+    });
+    if (!forget) return false;
+    await forget();
+    return true;
+  }
+
+  private async sendConfirmation(auth: SessionWithUser, callbackURL: string | undefined, lang?: string) {
+    const { tokens, mailer, config, clock } = this.deps;
+    const token = randomString(32, LOWER_ALPHANUMERIC);
+    const now = clock.now();
+    await tokens.put(
+      DELETE + token,
+      auth.user.id,
+      new Date(now + config.deleteUser.tokenExpiresInSec * 1000),
+      new Date(now),
+    );
+    const url = mailer.link('/delete-user/callback', callbackURL ? { token, callbackURL } : { token });
+    const to = { email: auth.user.email, name: auth.user.name, language: mailLanguage(auth.user.language, lang) };
+    await mailer.send(token, to, { kind: 'delete-account', url });
+  }
+}

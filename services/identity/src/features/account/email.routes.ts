@@ -1,0 +1,58 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context';
+import { ApiError, type ErrorCode } from '../../errors';
+import { checkRedirects, redirectTarget } from '../../http/redirects';
+import { clientInfo, optionalSession, requireSession } from '../../http/require-session';
+import type { VerifyEmailError } from './email.service';
+import { ChangeEmail, SendVerificationEmail, VerifyEmail } from './flows.schemas';
+
+/** Without a callbackURL, verify-email answers JSON: the redirect codes of spec §8 map to catalogue errors. */
+const JSON_ERRORS: Record<VerifyEmailError, ErrorCode> = {
+  token_expired: 'INVALID_TOKEN',
+  invalid_token: 'INVALID_TOKEN',
+  user_not_found: 'USER_NOT_FOUND',
+  unauthorized: 'UNAUTHORIZED',
+};
+
+export async function emailRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post(
+    '/send-verification-email',
+    { schema: SendVerificationEmail, preHandler: checkRedirects(ctx.trusted, 'callbackURL') },
+    async (request) => {
+      const auth = await optionalSession(ctx, request);
+      const { email, callbackURL } = request.body;
+      await ctx.emails.sendVerification(email, callbackURL, auth, request.headers['accept-language']);
+      return { status: true };
+    },
+  );
+
+  app.get(
+    '/verify-email',
+    { schema: VerifyEmail, preHandler: checkRedirects(ctx.trusted, 'callbackURL') },
+    async (request, reply) => {
+      const { token, callbackURL } = request.query;
+      const auth = await optionalSession(ctx, request);
+      const result = await ctx.emails.verify(token, auth, clientInfo(request), request.headers['accept-language']);
+      if (!result.ok) {
+        if (callbackURL) return reply.redirect(redirectTarget(callbackURL, { error: result.error }), 302);
+        throw new ApiError(JSON_ERRORS[result.error]);
+      }
+      if (result.session) ctx.cookies.set(reply, result.session, ctx.clock.now());
+      if (callbackURL) return reply.redirect(redirectTarget(callbackURL), 302);
+      return { status: true, user: result.user };
+    },
+  );
+
+  app.post(
+    '/change-email',
+    { schema: ChangeEmail, preHandler: [checkRedirects(ctx.trusted, 'callbackURL'), requireSession(ctx)] },
+    async (request) => {
+      const { newEmail, callbackURL } = request.body;
+      await ctx.emails.changeEmail(request.auth, newEmail, callbackURL, request.headers['accept-language']);
+      return { status: true };
+    },
+  );
+}

@@ -1,0 +1,136 @@
+import type { Config } from '../../config';
+import type { VerificationTokens } from '../../crypto/verification-token';
+import { fail } from '../../errors';
+import type { BackgroundTasks } from '../../shared/background';
+import { isUniqueViolation, type Sql } from '../../shared/sql';
+import type { SessionWithUser, UserView } from '../../shared/views';
+import type { Clock, SessionService } from '../session/session.service';
+import type { ClientInfo } from './account.service';
+import { type AccountMailer, mailLanguage } from './mailer';
+import type { AccountRepository } from './repository';
+import type { TokenRepository } from './tokens.repository';
+
+/** A used verification token's id (spec §3 verification value): each link works once. */
+const USED = 'used-verification:';
+
+export type VerifyEmailError = 'token_expired' | 'invalid_token' | 'user_not_found' | 'unauthorized';
+export type VerifyEmailResult =
+  | { ok: true; user: UserView; session: SessionWithUser | null }
+  | { ok: false; error: VerifyEmailError };
+
+/** Email verification and change of email (spec §4 Email verification, §5 account rules). */
+export class EmailService {
+  constructor(
+    private readonly deps: {
+      sql: Sql;
+      repo: AccountRepository;
+      tokens: TokenRepository;
+      jwt: VerificationTokens;
+      sessions: SessionService;
+      mailer: AccountMailer;
+      background: BackgroundTasks;
+      config: Config;
+      clock: Clock;
+    },
+  ) {}
+
+  /**
+   * spec §5: only to an unverified email, only the signed-in user's own. Without a session the answer is the
+   * same whether or not the address has an account (the mail is made after the answer).
+   */
+  async sendVerification(email: string, callbackURL: string | undefined, auth: SessionWithUser | null, lang?: string) {
+    const address = email.toLowerCase();
+    if (auth) {
+      if (auth.user.email !== address) fail('EMAIL_MISMATCH');
+      if (auth.user.emailVerified) fail('EMAIL_ALREADY_VERIFIED');
+      await this.sendVerificationMail(auth.user, callbackURL, lang);
+      return;
+    }
+    const user = await this.deps.repo.findUserByEmail(address);
+    if (user && !user.emailVerified)
+      this.deps.background.run('verification mail', () => this.sendVerificationMail(user, callbackURL, lang));
+  }
+
+  /** The verification link for `user` (spec §2: /verify-email?token&callbackURL), mailed in their language. */
+  async sendVerificationMail(user: UserView, callbackURL: string | undefined, lang?: string): Promise<void> {
+    const { jwt, mailer, config } = this.deps;
+    const { token } = await jwt.sign(user.email, config.emailVerification.expiresInSec);
+    const url = mailer.link('/verify-email', callbackURL ? { token, callbackURL } : { token });
+    const to = { email: user.email, name: user.name, language: mailLanguage(user.language, lang) };
+    await mailer.send(token, to, { kind: 'verify-email', url });
+  }
+
+  /** spec §4: a valid token verifies the email, or (change of email) moves the account to the new address. */
+  async verify(token: string, auth: SessionWithUser | null, client: ClientInfo, lang?: string) {
+    const { repo, jwt } = this.deps;
+    const checked = await jwt.verify(token);
+    if (!checked.ok) return checked;
+    const { claims } = checked;
+    const user = await repo.findUserByEmail(claims.email);
+    if (!user) return { ok: false, error: 'user_not_found' } satisfies VerifyEmailResult;
+    if (claims.updateTo) {
+      // The confirmation went to the old address; only that user's own session may complete the move.
+      if (!auth || auth.user.id !== user.id) return { ok: false, error: 'unauthorized' } satisfies VerifyEmailResult;
+      return this.completeChange(user, claims.updateTo, claims.jti, lang);
+    }
+    const verified = await this.useOnce(claims.jti, (tx, now) => repo.markEmailVerified(user.id, user.email, now, tx));
+    if (!verified) return { ok: false, error: 'invalid_token' } satisfies VerifyEmailResult;
+    await this.deps.sessions.forgetUser(user.id);
+    const signIn = this.deps.config.emailVerification.autoSignInAfterVerification && auth?.user.id !== user.id;
+    const session = signIn ? await this.deps.sessions.create({ user: verified, rememberMe: true, ...client }) : null;
+    return { ok: true, user: verified, session } satisfies VerifyEmailResult;
+  }
+
+  /** spec §4 change of email: verified → confirm at the old address; unverified → at once, then verify. */
+  async changeEmail(auth: SessionWithUser, newEmail: string, callbackURL: string | undefined, lang?: string) {
+    const { repo, jwt, mailer, config, clock } = this.deps;
+    if (!config.changeEmail.enabled) fail('CHANGE_EMAIL_DISABLED');
+    const address = newEmail.toLowerCase();
+    if (address === auth.user.email) fail('EMAIL_IS_THE_SAME');
+    if (await repo.findUserByEmail(address)) fail('COULDNT_UPDATE_EMAIL');
+    if (auth.user.emailVerified) {
+      const { token } = await jwt.sign(auth.user.email, config.emailVerification.expiresInSec, address);
+      const url = mailer.link('/verify-email', callbackURL ? { token, callbackURL } : { token });
+      const to = { email: auth.user.email, name: auth.user.name, language: mailLanguage(auth.user.language, lang) };
+      await mailer.send(token, to, { kind: 'change-email', url, newEmail: address });
+      return;
+    }
+    const moved = await repo
+      .changeEmail(auth.user.id, address, new Date(clock.now()))
+      .catch((error) => (isUniqueViolation(error) ? null : Promise.reject(error)));
+    if (!moved) fail('COULDNT_UPDATE_EMAIL');
+    await this.deps.sessions.forgetUser(auth.user.id);
+    await this.sendVerificationMail(moved!, callbackURL, lang);
+  }
+
+  private async completeChange(user: UserView, updateTo: string, jti: string, lang?: string) {
+    const { repo } = this.deps;
+    const moved = await this.useOnce(jti, (tx, now) => repo.changeEmail(user.id, updateTo, now, tx)).catch((error) =>
+      isUniqueViolation(error) ? null : Promise.reject(error),
+    );
+    if (!moved) return { ok: false, error: 'invalid_token' } satisfies VerifyEmailResult;
+    await this.deps.sessions.forgetUser(user.id);
+    await this.sendVerificationMail(moved, undefined, lang);
+    return { ok: true, user: moved, session: null } satisfies VerifyEmailResult;
+  }
+
+  /** Records the token id and applies `change` in one transaction; null when the id was used before. */
+  private async useOnce<T>(jti: string, change: (tx: Sql, now: Date) => Promise<T | null>): Promise<T | null> {
+    const { sql, tokens, config, clock } = this.deps;
+    const now = new Date(clock.now());
+    const keepUntil = new Date(now.getTime() + config.emailVerification.expiresInSec * 1000);
+    try {
+      return await sql.transaction(async (tx) => {
+        await tokens.put(USED + jti, 'used', keepUntil, now, tx);
+        const result = await change(tx, now);
+        if (!result) throw new NothingChanged();
+        return result;
+      });
+    } catch (error) {
+      if (error instanceof NothingChanged || isUniqueViolation(error)) return null;
+      throw error;
+    }
+  }
+}
+
+class NothingChanged extends Error {}

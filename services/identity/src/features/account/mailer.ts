@@ -1,0 +1,61 @@
+import type { Config } from '../../config';
+import { DEFAULT_LANGUAGE, LANGUAGE_NAMES, type Language, type MailJob, type MailQueue } from '../../mail/jobs';
+import { idFor } from '../../mail/queue';
+
+/** Primary language subtags (Accept-Language) of the spec §1 languages. */
+const BY_SUBTAG: Record<string, Language> = {
+  ru: 'RUS',
+  uk: 'UKR',
+  en: 'ENG',
+  es: 'SPA',
+  de: 'GERMAN',
+  pl: 'POL',
+  fr: 'FRA',
+  tr: 'TURKEY',
+};
+
+/** The user's stored language, else the best Accept-Language match, else ENG (issue 3 §5). */
+export function mailLanguage(stored: string | null | undefined, acceptLanguage?: string): Language {
+  if (stored && (LANGUAGE_NAMES as string[]).includes(stored)) return stored as Language;
+  const ranked = (acceptLanguage ?? '')
+    .slice(0, 512)
+    .split(',')
+    .map((part, index) => {
+      const [tag, ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return { tag: tag.toLowerCase().split('-')[0], q: q ? Number(q.slice(2)) : 1, index };
+    })
+    .filter((entry) => entry.q > 0 && BY_SUBTAG[entry.tag])
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  return ranked[0] ? BY_SUBTAG[ranked[0].tag] : DEFAULT_LANGUAGE;
+}
+
+export interface Recipient {
+  email: string;
+  name: string;
+  language: Language;
+}
+
+/**
+ * Builds the links of spec §2 from PUBLIC_URL (never from the request's Host) and queues the mail. The job id
+ * is derived from the token, so retrying the same request never sends a second, different mail.
+ */
+export class AccountMailer {
+  constructor(
+    private readonly queue: MailQueue,
+    private readonly config: Config,
+  ) {}
+
+  link(path: string, query: Record<string, string>): string {
+    const url = new URL(`${this.config.basePath}${path}`, this.config.publicUrl);
+    for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+    return url.toString();
+  }
+
+  async send(token: string, to: Recipient, job: DistributiveOmit<MailJob, 'to' | 'name' | 'language'>) {
+    const full = { ...job, to: to.email, name: to.name, language: to.language } as MailJob;
+    await this.queue.enqueue(idFor(full.kind, token), full);
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -1,0 +1,118 @@
+import type { Config } from '../../config';
+import type { PasswordHasher } from '../../crypto/password';
+import { randomString } from '../../crypto/random';
+import { fail } from '../../errors';
+import type { BackgroundTasks } from '../../shared/background';
+import type { Sql } from '../../shared/sql';
+import type { SessionWithUser, UserView } from '../../shared/views';
+import type { Clock, SessionService } from '../session/session.service';
+import type { AccountService, ClientInfo } from './account.service';
+import { type AccountMailer, mailLanguage } from './mailer';
+import type { AccountRepository } from './repository';
+import type { TokenRepository } from './tokens.repository';
+
+/** spec §3 identifier of a reset token; spec §9: 24 characters. */
+const RESET = 'reset-password:';
+const RESET_TOKEN_LENGTH = 24;
+
+export const RESET_REQUESTED_MESSAGE = 'If this email exists in our system, check your email for the reset link.';
+
+/** Password reset, change and set (spec §4 Password reset, §5, §7). */
+export class PasswordService {
+  constructor(
+    private readonly deps: {
+      sql: Sql;
+      repo: AccountRepository;
+      tokens: TokenRepository;
+      accounts: AccountService;
+      sessions: SessionService;
+      hasher: PasswordHasher;
+      mailer: AccountMailer;
+      background: BackgroundTasks;
+      config: Config;
+      clock: Clock;
+    },
+  ) {}
+
+  /**
+   * Same answer, same time, for known and unknown addresses: the lookup runs either way and the token and mail
+   * of a known address are made after the answer (SECURITY.md enumeration).
+   */
+  async requestReset(email: string, callbackURL: string, acceptLanguage?: string): Promise<void> {
+    const { repo, background } = this.deps;
+    this.assertEnabled();
+    const user = await repo.findUserByEmail(email.toLowerCase());
+    if (user) background.run('reset-password mail', () => this.sendResetMail(user, callbackURL, acceptLanguage));
+  }
+
+  /** For `GET /reset-password/:token`: whether the link is still good (it is used up only by the reset). */
+  async isResetTokenLive(token: string): Promise<boolean> {
+    if (!/^[A-Za-z0-9]{24}$/.test(token)) return false;
+    return (await this.deps.tokens.peek(RESET + token, new Date(this.deps.clock.now()))) !== null;
+  }
+
+  /** Length first, then the token is used up in the same transaction as the new password (spec §4). */
+  async resetPassword(token: string, newPassword: string): Promise<void> {
+    const { sql, repo, tokens, hasher, sessions, config, clock } = this.deps;
+    this.assertEnabled();
+    this.deps.accounts.assertPasswordLength(newPassword);
+    if (!(await this.isResetTokenLive(token))) fail('INVALID_TOKEN');
+    const hash = await hasher.hash(newPassword);
+    const now = new Date(clock.now());
+    const userId = await sql.transaction(async (tx) => {
+      const owner = await tokens.take(RESET + token, now, tx);
+      if (!owner) return fail('INVALID_TOKEN'); // a concurrent reset used it first
+      await repo.upsertPasswordHash(owner, hash, now, tx);
+      await tokens.deleteByPrefixAndValue(RESET, owner, tx); // older links of the same user die with it
+      return owner;
+    });
+    if (config.emailAndPassword.revokeSessionsOnPasswordReset) await sessions.revokeAllForUser(userId);
+  }
+
+  /**
+   * spec §7: returns the new session token when other sessions were revoked (the current one is replaced too,
+   * so a stolen cookie dies with the others), else null.
+   */
+  async changePassword(
+    auth: SessionWithUser,
+    input: { currentPassword: string; newPassword: string; revokeOtherSessions?: boolean },
+    client: ClientInfo,
+  ): Promise<{ session: SessionWithUser | null; user: UserView }> {
+    const { repo, hasher, sessions, clock } = this.deps;
+    this.deps.accounts.assertPasswordLength(input.newPassword);
+    const stored = await repo.findPasswordHash(auth.user.id);
+    if (!stored) fail('CREDENTIAL_ACCOUNT_NOT_FOUND');
+    const tooLong = input.currentPassword.length > this.deps.config.password.maxLength;
+    const check = await hasher.verify(stored, tooLong ? '' : input.currentPassword);
+    if (!check.ok || tooLong) fail('INVALID_PASSWORD');
+    await repo.updatePasswordHash(auth.user.id, await hasher.hash(input.newPassword), new Date(clock.now()));
+    if (!input.revokeOtherSessions) return { session: null, user: auth.user };
+    await sessions.revokeAllForUser(auth.user.id);
+    const session = await sessions.create({ user: auth.user, rememberMe: auth.session.rememberMe, ...client });
+    return { session, user: auth.user };
+  }
+
+  /** spec §2 set-password (server only): a first password for a user who has none. */
+  async setPassword(userId: string, newPassword: string): Promise<void> {
+    const { repo, hasher, clock } = this.deps;
+    this.deps.accounts.assertPasswordLength(newPassword);
+    if (await repo.findPasswordHash(userId)) fail('USER_ALREADY_HAS_PASSWORD');
+    const created = await repo.insertCredential(userId, await hasher.hash(newPassword), new Date(clock.now()));
+    if (!created) fail('USER_ALREADY_HAS_PASSWORD');
+  }
+
+  private async sendResetMail(user: UserView, callbackURL: string, acceptLanguage?: string): Promise<void> {
+    const { tokens, mailer, config, clock } = this.deps;
+    const token = randomString(RESET_TOKEN_LENGTH);
+    const now = clock.now();
+    const expiresAt = new Date(now + config.emailAndPassword.resetPasswordTokenExpiresInSec * 1000);
+    await tokens.put(RESET + token, user.id, expiresAt, new Date(now));
+    const url = mailer.link(`/reset-password/${token}`, { callbackURL });
+    const to = { email: user.email, name: user.name, language: mailLanguage(user.language, acceptLanguage) };
+    await mailer.send(token, to, { kind: 'reset-password', url });
+  }
+
+  private assertEnabled(): void {
+    if (!this.deps.config.emailAndPassword.enabled) fail('RESET_PASSWORD_DISABLED');
+  }
+}

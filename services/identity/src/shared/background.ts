@@ -1,0 +1,22 @@
+/**
+ * Work a request starts but does not wait for (mail for a known address, so the answer takes the same time
+ * whether or not the address exists: SECURITY.md enumeration). Failures are logged; `drain` lets shutdown and
+ * tests wait for what is still running.
+ */
+export class BackgroundTasks {
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(private readonly onError: (error: unknown, label: string) => void) {}
+
+  run(label: string, work: () => Promise<unknown>): void {
+    const task: Promise<void> = work()
+      .then(() => undefined)
+      .catch((error) => this.onError(error, label))
+      .finally(() => this.pending.delete(task));
+    this.pending.add(task);
+  }
+
+  async drain(): Promise<void> {
+    while (this.pending.size) await Promise.all([...this.pending]);
+  }
+}
