@@ -103,7 +103,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       accounts,
       passwords: new PasswordService({ ...flows, accounts }),
       emails,
-      deletion: new DeletionService(flows),
+      deletion: new DeletionService({ ...flows, accounts }),
       mail,
       background,
       close: () => closeAll(closers),

@@ -9,6 +9,21 @@ export type Language = keyof typeof LANGUAGES;
 export const LANGUAGE_NAMES = Object.keys(LANGUAGES) as Language[];
 export const DEFAULT_LANGUAGE: Language = 'ENG';
 
+/**
+ * BCP 47 tags: `<html lang>` and Content-Language of the mail (screen readers pick their voice from it), and the
+ * Accept-Language subtags that choose a language when the user stored none.
+ */
+export const LANGUAGE_TAGS: Readonly<Record<Language, string>> = {
+  RUS: 'ru',
+  UKR: 'uk',
+  ENG: 'en',
+  SPA: 'es',
+  GERMAN: 'de',
+  POL: 'pl',
+  FRA: 'fr',
+  TURKEY: 'tr',
+};
+
 interface Base {
   /** Recipient address. */
   to: string;

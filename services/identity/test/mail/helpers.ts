@@ -3,8 +3,10 @@ import { type Config, type ConfigOverrides, loadConfig } from '../../src/config'
 import type { Language, MailJob, MailKind } from '../../src/mail/jobs';
 import type { MailLogger } from '../../src/mail/log';
 
-export const TEST_SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
-export const MAIL_FROM = 'Identity Test <no-reply@identity.test>';
+import { TEST_SECRET } from '../setup/app';
+import { MAIL_FROM } from '../setup/worker-process';
+
+export { MAIL_FROM, TEST_SECRET };
 
 /** The real config loader with test settings, as test/setup/app.ts builds it (no database needed here). */
 export function mailConfig(env: Record<string, string | undefined> = {}, overrides: ConfigOverrides = {}): Config {

@@ -1,38 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import type { MailQueue } from '../../src/mail/jobs';
 import { createMailQueue, idFor } from '../../src/mail/queue';
 import { uniqueEmail } from '../setup/fixtures';
 import { type SmtpSink, startSmtpSink } from '../setup/smtp-sink';
+import { type RunningWorker, spawnWorker } from '../setup/worker-process';
 import { CaptureLogger, MAIL_FROM, mailConfig, sampleJob, TEST_SECRET, token, uniquePrefix, until } from './helpers';
-
-const root = resolve(__dirname, '../..');
-
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** The real `node dist/worker.js`, as `npm run worker` starts it, with its own environment. */
-function spawnWorker(env: Record<string, string>): Running {
-  const base: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of ['CONFIG_FILE', 'DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'REDIS_PREFIX']) delete base[key];
-  const child = spawn(process.execPath, ['dist/worker.js'], {
-    cwd: root,
-    env: { ...base, NODE_ENV: 'test', AUTH_SECRET: TEST_SECRET, MAIL_FROM, LOG_LEVEL: 'info', ...env },
-  });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  return { child, output: () => output, exited };
-}
 
 describe('mail worker process (node dist/worker.js)', () => {
   let sink: SmtpSink;
-  const running: Running[] = [];
+  const running: RunningWorker[] = [];
 
   // dist/ is built once by global-setup.
   beforeAll(async () => {

@@ -1,12 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import type { ConfigOverrides } from '../../src/config';
-import { startTestApp, TEST_SECRET, type TestApp } from './app';
+import { startTestApp, type TestApp } from './app';
 import { type SinkMessage, type SmtpSink, startSmtpSink } from './smtp-sink';
-
-export const MAIL_FROM = 'Identity <no-reply@identity.test>';
-const root = resolve(__dirname, '../..');
+import { MAIL_FROM, spawnWorker } from './worker-process';
 
 export interface MailStack extends TestApp {
   sink: SmtpSink;
@@ -25,7 +21,7 @@ export async function startMailStack(overrides: ConfigOverrides = {}, env: Recor
   const sink = await startSmtpSink();
   const prefix = `${process.env.TEST_REDIS_PREFIX}mail-${randomBytes(4).toString('hex')}:`;
   const mailEnv = { REDIS_PREFIX: prefix, SMTP_URL: sink.url, MAIL_FROM, MAIL_BACKOFF_MS: '100' };
-  const worker = spawnWorker({ ...mailEnv, REDIS_URL: process.env.TEST_REDIS_URL! });
+  const worker = spawnWorker({ ...mailEnv, REDIS_URL: process.env.TEST_REDIS_URL!, LOG_LEVEL: 'warn' });
   const app = await startTestApp(overrides, { ...mailEnv, ...env });
   const stack: MailStack = {
     ...app,
@@ -38,21 +34,10 @@ export async function startMailStack(overrides: ConfigOverrides = {}, env: Recor
     },
     async close() {
       await app.close();
-      worker.kill('SIGTERM');
-      await new Promise((done) => (worker.exitCode !== null ? done(null) : worker.once('exit', done)));
+      worker.child.kill('SIGTERM');
+      await worker.exited;
       await sink.stop();
     },
   };
   return stack;
-}
-
-function spawnWorker(env: Record<string, string>): ChildProcess {
-  const base: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of ['CONFIG_FILE', 'DATABASE_URL']) delete base[key];
-  const child = spawn(process.execPath, ['dist/worker.js'], {
-    cwd: root,
-    env: { ...base, NODE_ENV: 'test', AUTH_SECRET: TEST_SECRET, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return child;
 }

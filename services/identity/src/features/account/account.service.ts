@@ -76,10 +76,8 @@ export class AccountService {
     this.assertEmailPasswordEnabled();
     const email = normalizeEmail(input.email);
     const user = await this.repo.findUserByEmail(email);
-    const hash = user ? await this.repo.findPasswordHash(user.id) : null;
-    const tooLong = input.password.length > this.config.password.maxLength;
-    const result = await this.hasher.verify(hash, tooLong ? '' : input.password);
-    if (!user || !result.ok || tooLong) fail('INVALID_EMAIL_OR_PASSWORD');
+    const result = await this.checkPassword(user?.id ?? null, input.password);
+    if (!user || !result.ok) fail('INVALID_EMAIL_OR_PASSWORD');
     if (result.needsRehash) await this.rehash(user!.id, input.password);
     if (this.config.emailAndPassword.requireEmailVerification && !user!.emailVerified) {
       await this.emails.sendVerificationMail(user!, input.callbackURL, lang); // only after a correct password
@@ -93,6 +91,17 @@ export class AccountService {
     if (!user) return fail('USER_NOT_FOUND');
     await this.sessions.forgetUser(userId);
     return user;
+  }
+
+  /**
+   * `password` against the user's credential. Without a user or a credential a dummy hash takes the same time;
+   * a password over the maximum length never matches (and is not hashed at its full length).
+   */
+  async checkPassword(userId: string | null, password: string) {
+    const hash = userId ? await this.repo.findPasswordHash(userId) : null;
+    const tooLong = password.length > this.config.password.maxLength;
+    const result = await this.hasher.verify(hash, tooLong ? '' : password);
+    return { ok: result.ok && !tooLong, hasCredential: hash !== null, needsRehash: result.needsRehash };
   }
 
   assertPasswordLength(password: string): void {

@@ -1,11 +1,11 @@
 import type { Config } from '../../config';
-import type { PasswordHasher } from '../../crypto/password';
 import { LOWER_ALPHANUMERIC, randomString } from '../../crypto/random';
 import { fail } from '../../errors';
 import type { Sql } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
 import type { Clock, SessionService } from '../session/session.service';
-import { type AccountMailer, mailLanguage } from './mailer';
+import type { AccountService } from './account.service';
+import type { AccountMailer } from './mailer';
 import type { AccountRepository } from './repository';
 import type { TokenRepository } from './tokens.repository';
 
@@ -27,7 +27,7 @@ export class DeletionService {
       repo: AccountRepository;
       tokens: TokenRepository;
       sessions: SessionService;
-      hasher: PasswordHasher;
+      accounts: Pick<AccountService, 'checkPassword'>;
       mailer: AccountMailer;
       config: Config;
       clock: Clock;
@@ -36,14 +36,12 @@ export class DeletionService {
 
   /** 'deleted' with a correct password, a valid token of this user, or a fresh session; else 'mailed'. */
   async request(auth: SessionWithUser, input: DeleteInput, lang?: string): Promise<'deleted' | 'mailed'> {
-    const { repo, hasher, sessions, config } = this.deps;
+    const { sessions, config } = this.deps;
     if (!config.deleteUser.enabled) fail('DELETE_USER_DISABLED');
     if (input.password !== undefined) {
-      const stored = await repo.findPasswordHash(auth.user.id);
-      if (!stored) fail('CREDENTIAL_ACCOUNT_NOT_FOUND');
-      const tooLong = input.password.length > config.password.maxLength;
-      const check = await hasher.verify(stored, tooLong ? '' : input.password);
-      if (!check.ok || tooLong) fail('INVALID_PASSWORD');
+      const check = await this.deps.accounts.checkPassword(auth.user.id, input.password);
+      if (!check.hasCredential) fail('CREDENTIAL_ACCOUNT_NOT_FOUND');
+      if (!check.ok) fail('INVALID_PASSWORD');
       await this.deleteNow(auth.user.id);
       return 'deleted';
     }
@@ -78,7 +76,7 @@ export class DeletionService {
     const { sql, repo, sessions } = this.deps;
     const forget = await sql.transaction(async (tx) => {
       if (guard && !(await guard(tx))) return null;
-      await this.deps.tokens.deleteByPrefixAndValue('', userId, tx); // its reset and deletion links die too
+      await this.deps.tokens.deleteForValue(userId, '', tx); // its reset and deletion links die too
       const drop = await sessions.endAllForUserIn(tx, userId);
       await repo.deleteUser(userId, tx);
       return drop;
@@ -99,7 +97,6 @@ export class DeletionService {
       new Date(now),
     );
     const url = mailer.link('/delete-user/callback', callbackURL ? { token, callbackURL } : { token });
-    const to = { email: auth.user.email, name: auth.user.name, language: mailLanguage(auth.user.language, lang) };
-    await mailer.send(token, to, { kind: 'delete-account', url });
+    await mailer.send(token, auth.user, lang, { kind: 'delete-account', url });
   }
 }

@@ -6,7 +6,7 @@ import { isUniqueViolation, type Sql } from '../../shared/sql';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { Clock, SessionService } from '../session/session.service';
 import type { ClientInfo } from './account.service';
-import { type AccountMailer, mailLanguage } from './mailer';
+import type { AccountMailer } from './mailer';
 import type { AccountRepository } from './repository';
 import type { TokenRepository } from './tokens.repository';
 
@@ -56,8 +56,7 @@ export class EmailService {
     const { jwt, mailer, config } = this.deps;
     const { token } = await jwt.sign(user.email, config.emailVerification.expiresInSec);
     const url = mailer.link('/verify-email', callbackURL ? { token, callbackURL } : { token });
-    const to = { email: user.email, name: user.name, language: mailLanguage(user.language, lang) };
-    await mailer.send(token, to, { kind: 'verify-email', url });
+    await mailer.send(token, user, lang, { kind: 'verify-email', url });
   }
 
   /** spec §4: a valid token verifies the email, or (change of email) moves the account to the new address. */
@@ -91,13 +90,10 @@ export class EmailService {
     if (auth.user.emailVerified) {
       const { token } = await jwt.sign(auth.user.email, config.emailVerification.expiresInSec, address);
       const url = mailer.link('/verify-email', callbackURL ? { token, callbackURL } : { token });
-      const to = { email: auth.user.email, name: auth.user.name, language: mailLanguage(auth.user.language, lang) };
-      await mailer.send(token, to, { kind: 'change-email', url, newEmail: address });
+      await mailer.send(token, auth.user, lang, { kind: 'change-email', url, newEmail: address });
       return;
     }
-    const moved = await repo
-      .changeEmail(auth.user.id, address, new Date(clock.now()))
-      .catch((error) => (isUniqueViolation(error) ? null : Promise.reject(error)));
+    const moved = await repo.changeEmail(auth.user.id, address, new Date(clock.now()));
     if (!moved) fail('COULDNT_UPDATE_EMAIL');
     await this.deps.sessions.forgetUser(auth.user.id);
     await this.sendVerificationMail(moved!, callbackURL, lang);
@@ -105,9 +101,7 @@ export class EmailService {
 
   private async completeChange(user: UserView, updateTo: string, jti: string, lang?: string) {
     const { repo } = this.deps;
-    const moved = await this.useOnce(jti, (tx, now) => repo.changeEmail(user.id, updateTo, now, tx)).catch((error) =>
-      isUniqueViolation(error) ? null : Promise.reject(error),
-    );
+    const moved = await this.useOnce(jti, (tx, now) => repo.changeEmail(user.id, updateTo, now, tx));
     if (!moved) return { ok: false, error: 'invalid_token' } satisfies VerifyEmailResult;
     await this.deps.sessions.forgetUser(user.id);
     await this.sendVerificationMail(moved, undefined, lang);

@@ -7,6 +7,7 @@ import {
   StatusSchema,
   UserSchema,
 } from '../../shared/schemas';
+import { TokenAndUser } from './schemas';
 
 /** Schemas of the password, email and deletion flows (spec §7 account calls; better-auth shapes where silent). */
 const strict = { additionalProperties: false } as const;
@@ -44,7 +45,7 @@ export const ChangePassword = {
     strict,
   ),
   response: {
-    200: Type.Object({ token: Type.Union([Type.String(), Type.Null()]), user: UserSchema }),
+    200: TokenAndUser,
     ...errorResponses,
   },
 };

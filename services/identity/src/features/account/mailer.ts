@@ -1,18 +1,16 @@
 import type { Config } from '../../config';
-import { DEFAULT_LANGUAGE, LANGUAGE_NAMES, type Language, type MailJob, type MailQueue } from '../../mail/jobs';
+import {
+  DEFAULT_LANGUAGE,
+  LANGUAGE_NAMES,
+  LANGUAGE_TAGS,
+  type Language,
+  type MailJob,
+  type MailQueue,
+} from '../../mail/jobs';
 import { idFor } from '../../mail/queue';
 
-/** Primary language subtags (Accept-Language) of the spec §1 languages. */
-const BY_SUBTAG: Record<string, Language> = {
-  ru: 'RUS',
-  uk: 'UKR',
-  en: 'ENG',
-  es: 'SPA',
-  de: 'GERMAN',
-  pl: 'POL',
-  fr: 'FRA',
-  tr: 'TURKEY',
-};
+/** Accept-Language primary subtag → language of the spec §1 enumeration. */
+const BY_SUBTAG = new Map(LANGUAGE_NAMES.map((name) => [LANGUAGE_TAGS[name], name]));
 
 /** The user's stored language, else the best Accept-Language match, else ENG (issue 3 §5). */
 export function mailLanguage(stored: string | null | undefined, acceptLanguage?: string): Language {
@@ -25,15 +23,16 @@ export function mailLanguage(stored: string | null | undefined, acceptLanguage?:
       const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
       return { tag: tag.toLowerCase().split('-')[0], q: q ? Number(q.slice(2)) : 1, index };
     })
-    .filter((entry) => entry.q > 0 && BY_SUBTAG[entry.tag])
+    .filter((entry) => entry.q > 0 && BY_SUBTAG.has(entry.tag))
     .sort((a, b) => b.q - a.q || a.index - b.index);
-  return ranked[0] ? BY_SUBTAG[ranked[0].tag] : DEFAULT_LANGUAGE;
+  return ranked[0] ? BY_SUBTAG.get(ranked[0].tag)! : DEFAULT_LANGUAGE;
 }
 
+/** Who a mail goes to: a user's address, name and stored language. */
 export interface Recipient {
   email: string;
   name: string;
-  language: Language;
+  language: string | null;
 }
 
 /**
@@ -52,8 +51,15 @@ export class AccountMailer {
     return url.toString();
   }
 
-  async send(token: string, to: Recipient, job: DistributiveOmit<MailJob, 'to' | 'name' | 'language'>) {
-    const full = { ...job, to: to.email, name: to.name, language: to.language } as MailJob;
+  /** Mails `job` to `to` in their language (stored, else `acceptLanguage`, else ENG). */
+  async send(
+    token: string,
+    to: Recipient,
+    acceptLanguage: string | undefined,
+    job: DistributiveOmit<MailJob, 'to' | 'name' | 'language'>,
+  ) {
+    const language = mailLanguage(to.language, acceptLanguage);
+    const full = { ...job, to: to.email, name: to.name, language } as MailJob;
     await this.queue.enqueue(idFor(full.kind, token), full);
   }
 }

@@ -7,7 +7,7 @@ import type { Sql } from '../../shared/sql';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { Clock, SessionService } from '../session/session.service';
 import type { AccountService, ClientInfo } from './account.service';
-import { type AccountMailer, mailLanguage } from './mailer';
+import type { AccountMailer } from './mailer';
 import type { AccountRepository } from './repository';
 import type { TokenRepository } from './tokens.repository';
 
@@ -63,7 +63,7 @@ export class PasswordService {
       const owner = await tokens.take(RESET + token, now, tx);
       if (!owner) return fail('INVALID_TOKEN'); // a concurrent reset used it first
       await repo.upsertPasswordHash(owner, hash, now, tx);
-      await tokens.deleteByPrefixAndValue(RESET, owner, tx); // older links of the same user die with it
+      await tokens.deleteForValue(owner, RESET, tx); // older links of the same user die with it
       return owner;
     });
     if (config.emailAndPassword.revokeSessionsOnPasswordReset) await sessions.revokeAllForUser(userId);
@@ -80,11 +80,9 @@ export class PasswordService {
   ): Promise<{ session: SessionWithUser | null; user: UserView }> {
     const { repo, hasher, sessions, clock } = this.deps;
     this.deps.accounts.assertPasswordLength(input.newPassword);
-    const stored = await repo.findPasswordHash(auth.user.id);
-    if (!stored) fail('CREDENTIAL_ACCOUNT_NOT_FOUND');
-    const tooLong = input.currentPassword.length > this.deps.config.password.maxLength;
-    const check = await hasher.verify(stored, tooLong ? '' : input.currentPassword);
-    if (!check.ok || tooLong) fail('INVALID_PASSWORD');
+    const check = await this.deps.accounts.checkPassword(auth.user.id, input.currentPassword);
+    if (!check.hasCredential) fail('CREDENTIAL_ACCOUNT_NOT_FOUND');
+    if (!check.ok) fail('INVALID_PASSWORD');
     await repo.updatePasswordHash(auth.user.id, await hasher.hash(input.newPassword), new Date(clock.now()));
     if (!input.revokeOtherSessions) return { session: null, user: auth.user };
     await sessions.revokeAllForUser(auth.user.id);
@@ -108,8 +106,7 @@ export class PasswordService {
     const expiresAt = new Date(now + config.emailAndPassword.resetPasswordTokenExpiresInSec * 1000);
     await tokens.put(RESET + token, user.id, expiresAt, new Date(now));
     const url = mailer.link(`/reset-password/${token}`, { callbackURL });
-    const to = { email: user.email, name: user.name, language: mailLanguage(user.language, acceptLanguage) };
-    await mailer.send(token, to, { kind: 'reset-password', url });
+    await mailer.send(token, user, acceptLanguage, { kind: 'reset-password', url });
   }
 
   private assertEnabled(): void {

@@ -1,5 +1,5 @@
 import { newId } from '../../crypto/random';
-import type { Sql } from '../../shared/sql';
+import { isUniqueViolation, type Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
 import { toUserView } from '../session/repository';
 
@@ -90,13 +90,18 @@ export class AccountRepository {
     return rows[0] ? toUserView(rows[0]) : null;
   }
 
-  /** Moves the account to `email` (unverified). Null when the user is gone or the address is taken. */
+  /**
+   * Moves the account to `email` (unverified). Null when the user is gone or the address is taken, also when a
+   * concurrent sign-up takes it between the check and the write (the unique index decides).
+   */
   async changeEmail(userId: string, email: string, now: Date, sql: Sql = this.sql): Promise<UserView | null> {
-    const rows = await sql.query(
-      `UPDATE users SET email = $2, email_verified = false, updated_at = $3
-       WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM users WHERE email = $2) RETURNING ${USER_RETURNING}`,
-      [userId, email, now],
-    );
+    const rows = await sql
+      .query(
+        `UPDATE users SET email = $2, email_verified = false, updated_at = $3
+         WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM users WHERE email = $2) RETURNING ${USER_RETURNING}`,
+        [userId, email, now],
+      )
+      .catch((error) => (isUniqueViolation(error) ? [] : Promise.reject(error)));
     return rows[0] ? toUserView(rows[0]) : null;
   }
 

@@ -18,6 +18,9 @@ export const LanguageField = Type.Union(
 
 const strict = { additionalProperties: false } as const;
 
+/** A session token (null when no session was made) and the user: sign-up and change-password answers. */
+export const TokenAndUser = Type.Object({ token: Type.Union([Type.String(), Type.Null()]), user: UserSchema });
+
 export const SignUpEmail = {
   tags: ['account'],
   summary: 'Create an account with email and password (signs in unless configured otherwise)',
@@ -34,7 +37,7 @@ export const SignUpEmail = {
     strict,
   ),
   response: {
-    200: Type.Object({ token: Type.Union([Type.String(), Type.Null()]), user: UserSchema }),
+    200: TokenAndUser,
     ...errorResponses,
   },
 };

@@ -45,8 +45,8 @@ export class TokenRepository {
     return rows.length > 0 && rows[0].expires_at.getTime() > now.getTime();
   }
 
-  /** Removes every token of one kind for a value (e.g. all reset links of a user once one is used). */
-  async deleteByPrefixAndValue(prefix: string, value: string, sql: Sql = this.sql): Promise<void> {
+  /** Removes the tokens issued for `value` (a user id): of one kind (`prefix`), or of every kind. */
+  async deleteForValue(value: string, prefix = '', sql: Sql = this.sql): Promise<void> {
     await sql.query("DELETE FROM verifications WHERE identifier LIKE $1 || '%' AND value = $2", [prefix, value]);
   }
 }

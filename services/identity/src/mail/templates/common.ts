@@ -1,16 +1,6 @@
 import type { Language } from '../jobs';
 
-/** BCP 47 tags for `<html lang>` and Content-Language (screen readers pick their voice from it). */
-export const LANGUAGE_TAGS: Readonly<Record<Language, string>> = {
-  RUS: 'ru',
-  UKR: 'uk',
-  ENG: 'en',
-  SPA: 'es',
-  GERMAN: 'de',
-  POL: 'pl',
-  FRA: 'fr',
-  TURKEY: 'tr',
-};
+export { LANGUAGE_TAGS } from '../jobs';
 
 export interface CommonCopy {
   /** Greeting with {name}; `greetingNoName` when the name is empty. */
