@@ -2,7 +2,18 @@
  * Every environment variable the service reads: its config path, parser and meaning.
  * The README's settings table mirrors this list (a test checks that it names each one).
  */
-export type Parser = 'int' | 'bool' | 'string' | 'url' | 'origin' | 'list' | 'trustProxy' | 'logLevel' | 'env' | 'path';
+export type Parser =
+  | 'int'
+  | 'bool'
+  | 'string'
+  | 'url'
+  | 'origin'
+  | 'list'
+  | 'csv'
+  | 'trustProxy'
+  | 'logLevel'
+  | 'env'
+  | 'path';
 
 export interface EnvSetting {
   name: string;
@@ -124,4 +135,9 @@ export const ENV_SETTINGS: EnvSetting[] = [
   s('RATE_LIMIT_ENABLED', 'rateLimit.enabled', 'bool', 'Rate limits (global, and stricter on sign-in and sign-up)'),
   s('FEATURE_ORGANIZATION', 'features.organization', 'bool', 'Organization feature'),
   s('FEATURE_ADMIN', 'features.admin', 'bool', 'Admin feature'),
+  s('ORGANIZATION_MEMBERSHIP_LIMIT', 'organization.membershipLimit', 'int', 'Members per organization'),
+  s('INVITATION_TTL_SEC', 'organization.invitationExpiresInSec', 'int', 'Invitation lifetime'),
+  s('INVITATION_LINK_BASE', 'organization.invitationLinkBase', 'url', 'Accept page of the product frontend'),
+  s('ADMIN_USER_IDS', 'admin.adminUserIds', 'csv', 'User ids that pass every admin check'),
+  s('IMPERSONATION_TTL_SEC', 'admin.impersonationSessionDurationSec', 'int', 'Impersonation session lifetime'),
 ];

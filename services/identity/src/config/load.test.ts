@@ -89,4 +89,20 @@ describe('loadConfig', () => {
     for (const setting of ENV_SETTINGS)
       expect([setting.name, readme.includes(`\`${setting.name}\``)]).toEqual([setting.name, true]);
   });
+
+  it('takes custom roles from the config file and refuses unknown resources, actions and role names', () => {
+    const file = join(tmpdir(), `identity-roles-${process.pid}.yaml`);
+    writeFileSync(file, 'organization:\n  roles:\n    billing:\n      organization: [update]\n');
+    expect(loadConfig({ CONFIG_FILE: file }).organization.roles).toEqual({ billing: { organization: ['update'] } });
+    expect(() => loadConfig({}, { organization: { roles: { x: { project: ['create'] } } } })).toThrow(
+      'setting "organization.roles.x": unknown resource "project"',
+    );
+    expect(() => loadConfig({}, { admin: { roles: { support: { user: ['fly'] } } } })).toThrow(
+      'setting "admin.roles.support.user": unknown action "fly"',
+    );
+    expect(() => loadConfig({}, { admin: { defaultRole: 'guest' } })).toThrow(
+      'setting "admin.defaultRole" names the unknown role "guest"',
+    );
+    expect(loadConfig({ ADMIN_USER_IDS: 'a, b' }).admin.adminUserIds).toEqual(['a', 'b']);
+  });
 });

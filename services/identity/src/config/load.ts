@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { Value } from 'typebox/value';
 import { parse as parseYaml } from 'yaml';
+import {
+  ADMIN_DEFAULT_ROLES,
+  ADMIN_STATEMENTS,
+  buildRoles,
+  ORGANIZATION_DEFAULT_ROLES,
+  ORGANIZATION_STATEMENTS,
+  type Permissions,
+  type Statements,
+} from '../access';
 import { DEVELOPMENT_SECRET, defaultConfig } from './defaults';
 import { ENV_SETTINGS, type EnvSetting } from './env-settings';
 import { type Config, ConfigSchema } from './schema';
@@ -75,6 +84,11 @@ function parseEnv(setting: EnvSetting, raw: string): unknown {
         .map((o) => o.trim())
         .filter(Boolean)
         .map((o) => toOrigin(o, bad));
+    case 'csv':
+      return raw
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
     case 'trustProxy':
       if (/^(false|0)$/i.test(raw)) return false;
       if (/^\d+$/.test(raw)) return Number(raw);
@@ -132,7 +146,32 @@ function finish(config: Config): Config {
     throw bad('AUTH_SECRET: required in production (a random value of at least 32 characters)');
   if (config.env === 'production' && config.advanced.disableOriginCheck)
     throw bad('ORIGIN_CHECK_DISABLED: the origin check cannot be disabled in production');
+  checkRoles('organization', ORGANIZATION_STATEMENTS, ORGANIZATION_DEFAULT_ROLES, config.organization.roles, [
+    ['creatorRole', config.organization.creatorRole],
+  ]);
+  checkRoles('admin', ADMIN_STATEMENTS, ADMIN_DEFAULT_ROLES, config.admin.roles, [
+    ['defaultRole', config.admin.defaultRole],
+    ...config.admin.adminRoles.map((r) => ['adminRoles', r] as [string, string]),
+  ]);
   return config;
+}
+
+/** Custom roles name only known resources and actions; the roles other settings name exist. */
+function checkRoles(
+  feature: string,
+  statements: Statements,
+  defaults: Record<string, Permissions>,
+  custom: Record<string, Permissions>,
+  named: Array<[string, string]>,
+): void {
+  try {
+    buildRoles(statements, defaults, custom, `${feature}.roles`);
+  } catch (e) {
+    throw new ConfigError(`setting "${(e as Error).message}`.replace(/: /, '": '));
+  }
+  for (const [setting, role] of named)
+    if (!Object.hasOwn(defaults, role) && !Object.hasOwn(custom, role))
+      throw new ConfigError(`setting "${feature}.${setting}" names the unknown role "${role}"`);
 }
 
 function setPath(target: Plain, path: string, value: unknown): void {

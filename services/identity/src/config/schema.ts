@@ -94,6 +94,49 @@ export const ConfigSchema = Type.Object(
       strict,
     ),
     features: Type.Object({ organization: Type.Boolean(), admin: Type.Boolean() }, strict),
+    organization: Type.Object(
+      {
+        allowUserToCreateOrganization: Type.Boolean(),
+        organizationLimit: Int(0, 'organizations a user may create; 0 = no limit'),
+        creatorRole: Type.String({ minLength: 1, description: 'spec §9: owner' }),
+        membershipLimit: Int(1, 'members per organization (spec §9: 100)'),
+        memberListLimit: Int(1, 'default page size of list-members (spec §9: 100)'),
+        invitationExpiresInSec: Int(60, 'invitation lifetime (spec §9: 172800)'),
+        invitationLimit: Int(0, 'pending invitations per organization; 0 = no limit'),
+        cancelPendingInvitationsOnReInvite: Type.Boolean(),
+        requireEmailVerificationOnInvitation: Type.Boolean(),
+        disableOrganizationDeletion: Type.Boolean(),
+        /** The product frontend's accept page; the invitation id is appended as a path segment. */
+        invitationLinkBase: Type.Optional(Type.String({ minLength: 1 })),
+        teams: Type.Object(
+          {
+            enabled: Type.Boolean(),
+            defaultTeam: Type.Boolean(),
+            maximumTeams: Int(0, 'teams per organization; 0 = no limit'),
+            maximumMembersPerTeam: Int(0, 'members per team; 0 = no limit'),
+            /** Per-team override of maximumMembersPerTeam, keyed by team id. */
+            memberLimitOverrides: Type.Record(Type.String(), Int(0, 'members in this team; 0 = no limit')),
+            allowRemovingAllTeams: Type.Boolean(),
+          },
+          strict,
+        ),
+        roles: Type.Record(Type.String({ minLength: 1 }), Type.Record(Type.String(), Type.Array(Type.String()))),
+      },
+      strict,
+    ),
+    admin: Type.Object(
+      {
+        defaultRole: Type.String({ minLength: 1, description: 'spec §9: user' }),
+        adminRoles: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: 'spec §9: admin' }),
+        adminUserIds: Type.Array(Type.String()),
+        impersonationSessionDurationSec: Int(60, 'spec §9: 3600'),
+        allowImpersonatingAdmins: Type.Boolean(),
+        defaultBanReason: Type.String({ minLength: 1, description: 'spec §9: No reason' }),
+        defaultBanExpiresInSec: Type.Optional(Int(1, 'ban length when banExpiresIn is not given; unset = no expiry')),
+        roles: Type.Record(Type.String({ minLength: 1 }), Type.Record(Type.String(), Type.Array(Type.String()))),
+      },
+      strict,
+    ),
   },
   strict,
 );

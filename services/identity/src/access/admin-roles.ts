@@ -1,0 +1,22 @@
+import type { Permissions, Statements } from './model';
+
+/**
+ * spec §6 "Admin roles". `get` and `update` on user serve the operator calls the spec does not show
+ * (admin get-user and update-user, issue 6); `organization: list` serves the console's organization list.
+ */
+export const ADMIN_STATEMENTS = {
+  user: ['create', 'list', 'set-role', 'ban', 'impersonate', 'delete', 'set-password', 'get', 'update'],
+  session: ['list', 'revoke', 'delete'],
+  organization: ['list'],
+} as const satisfies Statements;
+
+export type AdminResource = keyof typeof ADMIN_STATEMENTS;
+
+export const ADMIN_DEFAULT_ROLES: Readonly<Record<string, Permissions>> = {
+  admin: ADMIN_STATEMENTS,
+  user: {},
+};
+
+/** spec §9: default role and the admin role list. */
+export const ADMIN_DEFAULT_ROLE = 'user';
+export const ADMIN_ROLE_NAMES = ['admin'] as const;

@@ -1,0 +1,3 @@
+export * from './admin-roles';
+export * from './model';
+export * from './organization-roles';

@@ -1,0 +1,28 @@
+import type { Permissions, Statements } from './model';
+
+/** spec §6 "Organization roles": what exists in an organization. */
+export const ORGANIZATION_STATEMENTS = {
+  organization: ['update', 'delete'],
+  member: ['create', 'update', 'delete'],
+  invitation: ['create', 'cancel'],
+  team: ['create', 'update', 'delete'],
+} as const satisfies Statements;
+
+export type OrganizationResource = keyof typeof ORGANIZATION_STATEMENTS;
+
+const OWNER = {
+  organization: ['update', 'delete'],
+  member: ['create', 'update', 'delete'],
+  invitation: ['create', 'cancel'],
+  team: ['create', 'update', 'delete'],
+} as const satisfies Permissions;
+
+/** spec §6 table: owner all; admin the same except organization delete; member nothing. */
+export const ORGANIZATION_DEFAULT_ROLES: Readonly<Record<string, Permissions>> = {
+  owner: OWNER,
+  admin: { ...OWNER, organization: ['update'] },
+  member: {},
+};
+
+/** spec §9: the creator's role. */
+export const ORGANIZATION_CREATOR_ROLE = 'owner';
