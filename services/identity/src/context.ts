@@ -21,6 +21,7 @@ import type { MailQueue } from './mail/jobs';
 import { messageLogger } from './mail/log';
 import { createMailQueue } from './mail/queue';
 import { BackgroundTasks } from './shared/background';
+import { drainBatches } from './shared/drain-batches';
 import { type Sql, sqlFor } from './shared/sql';
 import { type KeyValueStore, MemoryStore, RedisStore } from './store';
 
@@ -49,6 +50,8 @@ export interface AppContext {
   mail: MailQueue;
   /** Work started by requests and not awaited by them (mail for known addresses); drained at close. */
   background: BackgroundTasks;
+  /** Deletes expired rows nobody will present again (sessions, verification tokens); run periodically. */
+  sweepExpired(): Promise<{ sessions: number; verifications: number }>;
   close(): Promise<void>;
 }
 
@@ -106,6 +109,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
       deletion: new DeletionService({ ...flows, accounts }),
       mail,
       background,
+      sweepExpired: async () => ({
+        sessions: await sessions.sweepExpired(),
+        verifications: await drainBatches((batch) => tokens.deleteExpired(new Date(clock.now()), batch)),
+      }),
       close: () => closeAll(closers),
     };
   } catch (error) {

@@ -16,9 +16,12 @@ async function main(): Promise<void> {
   const migrate = process.env.MIGRATE_ON_START ? process.env.MIGRATE_ON_START === 'true' : config.env !== 'production';
   const ctx = await createContext(config, { migrate });
   const app = await buildApp(ctx);
-  // Expired sessions are also deleted when presented; the sweep removes the ones nobody presents again.
+  // Expired sessions and tokens are also deleted when presented; the sweep removes the ones nobody presents again.
   const sweep = setInterval(() => {
-    ctx.sessions.sweepExpired().catch((error) => app.log.warn({ err: error }, 'expired-session sweep failed'));
+    ctx
+      .sweepExpired()
+      .then((removed) => app.log.debug({ removed }, 'expired rows swept'))
+      .catch((error) => app.log.warn({ err: error }, 'expiry sweep failed'));
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
   let closing = false;

@@ -54,18 +54,45 @@ export function createMailQueue(
   logger: MailLogger,
   options: MailQueueOptions = {},
 ): MailQueue {
-  if (!redis) {
-    const transport = options.transport ?? createTransport(config, logger);
-    const queue = new InProcessMailQueue(config, transport, logger);
-    return {
-      enqueue: (id, job) => queue.enqueue(id, job),
-      close: async () => {
-        await queue.close();
-        if (!options.transport) await transport.close();
-      },
-    };
-  }
-  return bullMailQueue(config, bullConnection(config, redis), logger, options.enqueueTimeoutMs ?? 10_000);
+  if (!redis) return inProcessMailQueue(config, logger, options.transport);
+  const connection = bullConnection(config, redis);
+  const bull = bullMailQueue(config, connection, logger, options.enqueueTimeoutMs ?? 10_000);
+  let fallback: MailQueue | null = null;
+  return {
+    // Redis away: this process sends the mail itself rather than failing the request (SECURITY.md faults). The
+    // job id's dedupe then holds within this process only; a mail in flight here is lost if the process dies.
+    async enqueue(id, job) {
+      checkJob(job);
+      if (connection.status === 'ready') {
+        try {
+          return await bull.enqueue(id, job);
+        } catch (error) {
+          logger.warn(
+            { kind: job.kind, error: (error as Error).message },
+            'mail queue unavailable: sending in-process',
+          );
+        }
+      } else logger.warn({ kind: job.kind, redis: connection.status }, 'mail queue unavailable: sending in-process');
+      fallback ??= inProcessMailQueue(config, logger, options.transport);
+      await fallback.enqueue(id, job);
+    },
+    async close() {
+      await fallback?.close();
+      await bull.close();
+    },
+  };
+}
+
+function inProcessMailQueue(config: MailQueueConfig, logger: MailLogger, given?: MailTransport): MailQueue {
+  const transport = given ?? createTransport(config, logger);
+  const queue = new InProcessMailQueue(config, transport, logger);
+  return {
+    enqueue: (id, job) => queue.enqueue(id, job),
+    close: async () => {
+      await queue.close();
+      if (!given) await transport.close();
+    },
+  };
 }
 
 function bullMailQueue(config: MailQueueConfig, connection: Redis, logger: MailLogger, timeoutMs: number): MailQueue {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { createAuthClient } from 'better-auth/client';
 import { PUBLIC_URL, startTestApp, type TestApp } from '../setup/app';
-import { CookieJar, DATA_COOKIE, PASSWORD, TOKEN_COOKIE, uniqueEmail } from '../setup/fixtures';
+import { browserClient } from '../setup/browser-client';
+import { DATA_COOKIE, PASSWORD, TOKEN_COOKIE, uniqueEmail } from '../setup/fixtures';
 
 /**
  * The service driven as a product frontend would drive it: the published better-auth client (ECOSYSTEM §3b)
@@ -20,33 +20,8 @@ beforeAll(async () => {
 // app.close() also closes the listening server.
 afterAll(() => t?.close());
 
-interface Sent {
-  method: string;
-  path: string;
-  body: string | null;
-}
-
-/** A browser of our own: a cookie jar (no domain matching: one server), the page's Origin, and a request log. */
-function browser() {
-  const jar = new CookieJar();
-  const sent: Sent[] = [];
-  const customFetchImpl = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const headers = new Headers(init?.headers);
-    headers.set('origin', PUBLIC_URL);
-    if (jar.cookies.size) headers.set('cookie', jar.header());
-    const url = new URL(input instanceof Request ? input.url : input.toString());
-    sent.push({
-      method: init?.method ?? 'GET',
-      path: url.pathname,
-      body: typeof init?.body === 'string' ? init.body : null,
-    });
-    const response = await fetch(input, { ...init, headers });
-    jar.store(response);
-    return response;
-  };
-  const client = createAuthClient({ baseURL, fetchOptions: { customFetchImpl } });
-  return { client, jar, sent };
-}
+/** A browser of our own: a cookie jar, the page's Origin and a request log (test/setup/browser-client.ts). */
+const browser = () => browserClient(baseURL);
 
 describe('better-auth client (published library) over HTTP', () => {
   const email = uniqueEmail('Client.User');

@@ -49,4 +49,13 @@ export class TokenRepository {
   async deleteForValue(value: string, prefix = '', sql: Sql = this.sql): Promise<void> {
     await sql.query("DELETE FROM verifications WHERE identifier LIKE $1 || '%' AND value = $2", [prefix, value]);
   }
+
+  /** Deletes up to `limit` tokens past their expiry (used JWT ids included); returns how many went. */
+  async deleteExpired(now: Date, limit = 1000): Promise<number> {
+    const rows = await this.sql.query<{ id: string }>(
+      'DELETE FROM verifications WHERE id IN (SELECT id FROM verifications WHERE expires_at <= $1 LIMIT $2) RETURNING id',
+      [now, limit],
+    );
+    return rows.length;
+  }
 }

@@ -1,0 +1,39 @@
+import { createAuthClient } from 'better-auth/client';
+import { PUBLIC_URL } from './app';
+import { CookieJar } from './fixtures';
+
+export interface Sent {
+  method: string;
+  path: string;
+  body: string | null;
+}
+
+/**
+ * A browser of our own for the published better-auth client (ECOSYSTEM §3b) over real HTTP: a cookie jar (no
+ * domain matching: one server), the page's Origin, and a log of what was sent. `plugins` are client plugins.
+ */
+export function browserClient<O extends Parameters<typeof createAuthClient>[0]>(
+  baseURL: string,
+  options?: Omit<O, 'baseURL' | 'fetchOptions'>,
+) {
+  const jar = new CookieJar();
+  const sent: Sent[] = [];
+  const customFetchImpl = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const headers = new Headers(init?.headers);
+    headers.set('origin', PUBLIC_URL);
+    if (jar.cookies.size) headers.set('cookie', jar.header());
+    const url = new URL(input instanceof Request ? input.url : input.toString());
+    sent.push({
+      method: init?.method ?? 'GET',
+      path: url.pathname,
+      body: typeof init?.body === 'string' ? init.body : null,
+    });
+    const response = await fetch(input, { ...init, headers });
+    jar.store(response);
+    return response;
+  };
+  const client = createAuthClient({ ...(options as object), baseURL, fetchOptions: { customFetchImpl } } as O & {
+    baseURL: string;
+  });
+  return { client, jar, sent };
+}
