@@ -143,7 +143,13 @@ async function connect(config: Config, options: ContextOptions, log: Logger, clo
   if (options.migrate) await dataSource.runMigrations({ transaction: 'all' });
   let redis: Redis | null = null;
   if (config.redisUrl) {
-    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 5000, lazyConnect: true });
+    // A hung Redis (accepting, not answering) fails a command after 1 s and PostgreSQL answers instead.
+    redis = new Redis(config.redisUrl, {
+      maxRetriesPerRequest: 1,
+      connectTimeout: 5000,
+      commandTimeout: 1000,
+      lazyConnect: true,
+    });
     closers.unshift(() => redis!.quit().catch(() => redis!.disconnect()));
     await redis.connect();
   } else {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
+import { fallbackStoreFor } from './rate-limit-store';
 
 /** IPv4 as is; IPv6 by its /64, since one client usually holds a whole /64 (SECURITY.md). */
 export function clientKey(ip: string): string {
@@ -21,7 +22,7 @@ export function clientKey(ip: string): string {
 
 /**
  * A global limit plus stricter per-route rules from the config, counted in Redis when configured (atomic across
- * instances) and in process otherwise. Rules attach by route, so path aliases (`//x`, `/x/`) share a bucket.
+ * instances; in process while Redis is away) and in process otherwise. Rules attach by route, so path aliases (`//x`, `/x/`) share a bucket.
  */
 export async function registerRateLimit(app: FastifyInstance, config: Config, redis: Redis | null): Promise<void> {
   if (!config.rateLimit.enabled) return;
@@ -37,9 +38,9 @@ export async function registerRateLimit(app: FastifyInstance, config: Config, re
     global: true,
     max: config.rateLimit.global.max,
     timeWindow: config.rateLimit.global.windowSec * 1000,
-    redis: redis ?? undefined,
-    nameSpace: `${config.redisPrefix}rate-limit:`,
-    skipOnError: true,
+    // Redis while it answers, in-process counters while it does not (rate-limit-store.ts); never off.
+    store: redis ? fallbackStoreFor(redis, `${config.redisPrefix}rate-limit:`) : undefined,
+    skipOnError: false,
     keyGenerator: (request: FastifyRequest) => clientKey(request.ip),
     errorResponseBuilder: () => new ApiError('RATE_LIMITED'),
   });

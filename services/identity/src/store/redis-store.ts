@@ -1,27 +1,114 @@
 import type { Redis } from 'ioredis';
 import type { KeyValueStore } from './key-value-store';
 
+/** Evictions remembered while Redis is away; past this, reads skip the cache entirely until they are flushed. */
+const MAX_PENDING_EVICTIONS = 100_000;
+
+/**
+ * The Redis adapter. A delete that fails (Redis stopped or hung) must not leave a revoked session cached for
+ * when Redis returns (DESIGN §1: losing Redis never resurrects a revoked session). So the failed keys are kept:
+ * reads of them answer "not cached" (PostgreSQL decides), and they are deleted again as soon as the client is
+ * ready or answers again. Another instance could still read such an entry until its TTL (session.redisCacheTtlSec) ends.
+ */
 export class RedisStore implements KeyValueStore {
   readonly kind = 'redis';
+  private readonly pending = new Set<string>();
+  private overflowed = false;
+  private flushing = false;
 
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-  ) {}
+  ) {
+    redis.on('ready', () => void this.flushEvictions());
+  }
 
-  get(key: string): Promise<string | null> {
-    return this.redis.get(this.prefix + key);
+  async get(key: string): Promise<string | null> {
+    if (this.skips(key)) return null;
+    const value = await this.redis.get(this.prefix + key);
+    this.answered();
+    return value;
   }
 
   async set(key: string, value: string, ttlSec: number): Promise<void> {
     await this.redis.set(this.prefix + key, value, 'EX', Math.max(1, Math.ceil(ttlSec)));
+    this.pending.delete(key); // written afresh from PostgreSQL: nothing stale left under it
+    this.answered();
   }
 
-  take(key: string): Promise<string | null> {
-    return this.redis.getdel(this.prefix + key);
+  async take(key: string): Promise<string | null> {
+    if (this.skips(key)) return null;
+    const value = await this.redis.getdel(this.prefix + key);
+    this.answered();
+    return value;
   }
 
   async del(...keys: string[]): Promise<void> {
-    if (keys.length) await this.redis.del(...keys.map((k) => this.prefix + k));
+    if (!keys.length) return;
+    try {
+      await this.redis.del(...keys.map((k) => this.prefix + k));
+      this.answered();
+    } catch {
+      for (const key of keys) {
+        if (this.pending.size >= MAX_PENDING_EVICTIONS) this.overflowed = true;
+        else this.pending.add(key);
+      }
+    }
+  }
+
+  /** Evictions still owed to Redis (for tests and health reporting). */
+  get pendingEvictions(): number {
+    return this.overflowed ? Number.POSITIVE_INFINITY : this.pending.size;
+  }
+
+  /** Redis answers again without having reconnected (it was hung, not down): pay the evictions owed. */
+  private answered(): void {
+    if ((this.pending.size || this.overflowed) && !this.flushing) void this.flushEvictions();
+  }
+
+  private skips(key: string): boolean {
+    return this.overflowed || (this.pending.size > 0 && this.pending.has(key));
+  }
+
+  private async flushEvictions(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      await this.payEvictions();
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  private async payEvictions(): Promise<void> {
+    if (!this.pending.size && !this.overflowed) return;
+    if (this.overflowed) {
+      // Too many to list: the whole session cache goes (keys of session.service.ts; rebuilt from PostgreSQL).
+      try {
+        await this.deleteByPattern(`${this.prefix}session:*`);
+        this.pending.clear();
+        this.overflowed = false;
+      } catch {}
+      return;
+    }
+    const keys = [...this.pending];
+    for (let i = 0; i < keys.length; i += 500) {
+      const chunk = keys.slice(i, i + 500);
+      try {
+        await this.redis.del(...chunk.map((k) => this.prefix + k));
+        for (const key of chunk) this.pending.delete(key);
+      } catch {
+        return; // not ready after all: the next 'ready' tries again
+      }
+    }
+  }
+
+  private async deleteByPattern(pattern: string): Promise<void> {
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      if (keys.length) await this.redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
   }
 }

@@ -2,7 +2,9 @@ import { connect, createServer, type Socket } from 'node:net';
 
 export interface TcpProxy {
   port: number;
-  /** Drops every open connection and refuses new ones until `restore` (the engine behind "goes away"). */
+  /** Keeps connections open but reads nothing (a stopped engine process: the kernel buffers), until `restore`. */
+  hang(): void;
+  /** Drops every open connection and stops listening until `restore` (the engine behind "goes away"). */
   cut(): void;
   restore(): void;
   close(): Promise<void>;
@@ -12,6 +14,7 @@ export interface TcpProxy {
 export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const open = new Set<Socket>();
   let down = false;
+  let hung = false;
   const server = createServer((client) => {
     if (down) return void client.destroy();
     const upstream = connect(targetPort, '127.0.0.1');
@@ -25,22 +28,37 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
         open.delete(a);
         b.destroy();
       });
+      if (hung) a.pause();
       a.pipe(b);
     }
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const port = (server.address() as { port: number }).port;
+  // Like a stopped engine: open connections reset, new ones refused (the port stops listening).
   const cut = () => {
     down = true;
     for (const s of open) s.destroy();
+    if (server.listening) server.close();
   };
   return {
-    port: (server.address() as { port: number }).port,
+    port,
     cut,
-    restore: () => void (down = false),
+    hang: () => {
+      hung = true;
+      for (const s of open) s.pause();
+    },
+    restore: () => {
+      down = false;
+      hung = false;
+      for (const s of open) s.resume();
+      if (!server.listening) server.listen(port, '127.0.0.1');
+    },
     close: () =>
       new Promise<void>((done) => {
-        cut();
-        server.close(() => done());
+        down = true;
+        for (const s of open) s.destroy();
+        if (server.listening) server.close(() => done());
+        else done();
       }),
   };
 }

@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { clientKey } from '../../../src/infra/rate-limit';
 import { PUBLIC_URL, startTestApp, type TestApp } from '../../setup/app';
 import { PASSWORD, type SignedUp, signUp } from '../../setup/fixtures';
+import { startTcpProxy, type TcpProxy } from '../../setup/tcp-proxy';
 
 /** SECURITY.md "Brute force": parallel guesses in one window, path aliases, address normalisation. */
 const freshPrefix = () => `${process.env.TEST_REDIS_PREFIX}rl-${randomBytes(4).toString('hex')}:`;
@@ -184,5 +185,45 @@ describe('clientKey (unit)', () => {
     expect(clientKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
     expect(clientKey('2001:db8::1')).not.toBe(clientKey('2001:db8:1::1'));
     expect(clientKey('::1')).not.toBe(clientKey('2001:db8:1:2::9'));
+  });
+});
+
+describe('with Redis gone (SECURITY.md faults)', () => {
+  let proxy: TcpProxy;
+  let cut: TestApp;
+  beforeAll(async () => {
+    proxy = await startTcpProxy(Number(new URL(process.env.TEST_REDIS_URL!).port || 6379));
+    cut = await startTestApp(
+      { rateLimit: { rules: { '/sign-in/email': { windowSec: 60, max: 3 } } } },
+      { ...limitedEnv(), REDIS_URL: `redis://127.0.0.1:${proxy.port}/0` },
+    );
+  });
+  afterAll(async () => {
+    await cut?.close();
+    await proxy?.close();
+  });
+
+  it.each([
+    ['stopped', () => proxy.cut()],
+    ['hung (accepts, never answers)', () => proxy.hang()],
+  ])('limits fall back to in-process counters instead of switching off: Redis %s', async (_, fault) => {
+    // Start from a connected client, so the hung case exercises the wait for an answer that never comes.
+    for (let i = 0; i < 100 && cut.ctx.redis?.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(cut.ctx.redis?.status).toBe('ready');
+    fault();
+    const ip = newIp();
+    const send = () =>
+      cut.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in/email',
+        remoteAddress: ip,
+        headers: { origin: PUBLIC_URL },
+        payload: { email: user.email, password: 'a wrong guess here' },
+      });
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await send());
+    expect(answers.map((r) => r.statusCode)).toEqual([401, 401, 401, 429, 429]);
+    expectLimited(answers[4]);
+    proxy.restore();
   });
 });
