@@ -30,7 +30,10 @@ export class FallbackRateLimitStore implements FastifyRateLimitStore {
   }
 
   incr(key: string, callback: Parameters<Incr>[1], timeWindow: number, max: number): void {
-    if (this.redis.status !== 'ready') return this.local.incr(key, callback, timeWindow, max);
+    if (this.redis.status !== 'ready') {
+      this.local.incr(key, callback, timeWindow, max);
+      return;
+    }
     let settled = false;
     const settle = (remoteResult: { current: number; ttl: number } | null) => {
       if (settled) return;

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { PUBLIC_URL, startTestApp, type TestApp } from '../setup/app';
+import { startTestApp, type TestApp } from '../setup/app';
 import { browserClient } from '../setup/browser-client';
 import { DATA_COOKIE, PASSWORD, TOKEN_COOKIE, uniqueEmail } from '../setup/fixtures';
 

@@ -4,7 +4,7 @@ import { createMailQueue, idFor } from '../../src/mail/queue';
 import { uniqueEmail } from '../setup/fixtures';
 import { type SmtpSink, startSmtpSink } from '../setup/smtp-sink';
 import { type RunningWorker, spawnWorker } from '../setup/worker-process';
-import { CaptureLogger, MAIL_FROM, mailConfig, sampleJob, TEST_SECRET, token, uniquePrefix, until } from './helpers';
+import { CaptureLogger, mailConfig, sampleJob, token, uniquePrefix, until } from './helpers';
 
 describe('mail worker process (node dist/worker.js)', () => {
   let sink: SmtpSink;
