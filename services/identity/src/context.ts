@@ -12,6 +12,7 @@ import { EmailService } from './features/account/email.service';
 import { AccountMailer } from './features/account/mailer';
 import { PasswordService } from './features/account/password.service';
 import { AccountRepository } from './features/account/repository';
+import { SignInThrottle } from './features/account/sign-in-throttle';
 import { TokenRepository } from './features/account/tokens.repository';
 import { SessionRepository } from './features/session/repository';
 import { type Clock, SessionService } from './features/session/session.service';
@@ -47,6 +48,8 @@ export interface AppContext {
   passwords: PasswordService;
   emails: EmailService;
   deletion: DeletionService;
+  /** Per-account failed sign-in counter (off when rate limits are off). */
+  signInThrottle: SignInThrottle;
   mail: MailQueue;
   /** Work started by requests and not awaited by them (mail for known addresses); drained at close. */
   background: BackgroundTasks;
@@ -107,6 +110,11 @@ export async function createContext(config: Config, options: ContextOptions = {}
       passwords: new PasswordService({ ...flows, accounts }),
       emails,
       deletion: new DeletionService({ ...flows, accounts }),
+      signInThrottle: new SignInThrottle(
+        store,
+        config.rateLimit.enabled ? config.rateLimit.accountFailures : { windowSec: 1, max: 0 },
+        clock.now,
+      ),
       mail,
       background,
       sweepExpired: async () => ({

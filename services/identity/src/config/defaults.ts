@@ -47,6 +47,8 @@ export function defaultConfig(): Config {
     rateLimit: {
       enabled: true,
       global: { windowSec: 60, max: 600 },
+      // SECURITY.md: a per-account failure counter on top of the per-address limits; the window ends it.
+      accountFailures: { windowSec: 900, max: 10 },
       rules: {
         '/sign-in/email': { windowSec: 60, max: 10 },
         '/sign-up/email': { windowSec: 60, max: 5 },

@@ -90,7 +90,15 @@ export const ConfigSchema = Type.Object(
     ),
     advanced: Type.Object({ disableOriginCheck: Type.Boolean() }, strict),
     rateLimit: Type.Object(
-      { enabled: Type.Boolean(), global: Rule, rules: Type.Record(Type.String({ pattern: '^/' }), Rule) },
+      {
+        enabled: Type.Boolean(),
+        global: Rule,
+        rules: Type.Record(Type.String({ pattern: '^/' }), Rule),
+        accountFailures: Type.Object(
+          { windowSec: Int(1, 'window length'), max: Int(0, 'failed sign-ins per account and window; 0 = off') },
+          strict,
+        ),
+      },
       strict,
     ),
     features: Type.Object({ organization: Type.Boolean(), admin: Type.Boolean() }, strict),

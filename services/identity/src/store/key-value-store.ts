@@ -9,4 +9,6 @@ export interface KeyValueStore {
   /** Read and delete in one atomic step: single-use values. */
   take(key: string): Promise<string | null>;
   del(...keys: string[]): Promise<void>;
+  /** Adds one to a counter and answers the new count; the first count starts its `ttlSec` window. */
+  incr(key: string, ttlSec: number): Promise<number>;
 }

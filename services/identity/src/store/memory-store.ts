@@ -36,6 +36,16 @@ export class MemoryStore implements KeyValueStore {
     for (const key of keys) this.entries.delete(key);
   }
 
+  async incr(key: string, ttlSec: number): Promise<number> {
+    const entry = this.entries.get(key);
+    if (!entry || entry.expiresAt <= this.now()) {
+      await this.set(key, '1', ttlSec);
+      return 1;
+    }
+    entry.value = String(Number(entry.value) + 1);
+    return Number(entry.value);
+  }
+
   /** Drop expired entries, then the oldest inserted if still full (Map keeps insertion order). */
   private evict(): void {
     const now = this.now();

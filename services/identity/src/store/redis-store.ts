@@ -4,6 +4,11 @@ import type { KeyValueStore } from './key-value-store';
 /** Evictions remembered while Redis is away; past this, reads skip the cache entirely until they are flushed. */
 const MAX_PENDING_EVICTIONS = 100_000;
 
+/** INCR, and the first count opens the window: one atomic step, so racing requests share one window. */
+const INCR_WITH_WINDOW = `local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return n`;
+
 /**
  * The Redis adapter. A delete that fails (Redis stopped or hung) must not leave a revoked session cached for
  * when Redis returns (DESIGN §1: losing Redis never resurrects a revoked session). So the failed keys are kept:
@@ -25,12 +30,14 @@ export class RedisStore implements KeyValueStore {
 
   async get(key: string): Promise<string | null> {
     if (this.skips(key)) return null;
+    this.assertReady();
     const value = await this.redis.get(this.prefix + key);
     this.answered();
     return value;
   }
 
   async set(key: string, value: string, ttlSec: number): Promise<void> {
+    this.assertReady();
     await this.redis.set(this.prefix + key, value, 'EX', Math.max(1, Math.ceil(ttlSec)));
     this.pending.delete(key); // written afresh from PostgreSQL: nothing stale left under it
     this.answered();
@@ -38,6 +45,7 @@ export class RedisStore implements KeyValueStore {
 
   async take(key: string): Promise<string | null> {
     if (this.skips(key)) return null;
+    this.assertReady();
     const value = await this.redis.getdel(this.prefix + key);
     this.answered();
     return value;
@@ -46,6 +54,7 @@ export class RedisStore implements KeyValueStore {
   async del(...keys: string[]): Promise<void> {
     if (!keys.length) return;
     try {
+      this.assertReady();
       await this.redis.del(...keys.map((k) => this.prefix + k));
       this.answered();
     } catch {
@@ -56,9 +65,21 @@ export class RedisStore implements KeyValueStore {
     }
   }
 
+  async incr(key: string, ttlSec: number): Promise<number> {
+    this.assertReady();
+    const count = (await this.redis.eval(INCR_WITH_WINDOW, 1, this.prefix + key, Math.max(1, ttlSec))) as number;
+    this.answered();
+    return count;
+  }
+
   /** Evictions still owed to Redis (for tests and health reporting). */
   get pendingEvictions(): number {
     return this.overflowed ? Number.POSITIVE_INFINITY : this.pending.size;
+  }
+
+  /** Not connected (stopped, restarting): fail at once instead of queueing behind reconnect attempts. */
+  private assertReady(): void {
+    if (this.redis.status !== 'ready') throw new Error(`Redis is ${this.redis.status}`);
   }
 
   /** Redis answers again without having reconnected (it was hung, not down): pay the evictions owed. */

@@ -15,8 +15,13 @@ let tiny: TestApp; // global: 5 per 60 s per client
 let user: SignedUp;
 beforeAll(async () => {
   plain = await startTestApp();
-  limited = await startTestApp({ rateLimit: { rules: { '/sign-in/email': { windowSec: 60, max: 3 } } } }, limitedEnv());
-  tiny = await startTestApp({ rateLimit: { global: { windowSec: 60, max: 5 } } }, limitedEnv());
+  // The per-address limits alone (the per-account counter has its own tests below).
+  const perAddressOnly = { accountFailures: { windowSec: 60, max: 0 } };
+  limited = await startTestApp(
+    { rateLimit: { ...perAddressOnly, rules: { '/sign-in/email': { windowSec: 60, max: 3 } } } },
+    limitedEnv(),
+  );
+  tiny = await startTestApp({ rateLimit: { ...perAddressOnly, global: { windowSec: 60, max: 5 } } }, limitedEnv());
   user = await signUp(plain.app);
 });
 afterAll(async () => {
@@ -194,7 +199,12 @@ describe('with Redis gone (SECURITY.md faults)', () => {
   beforeAll(async () => {
     proxy = await startTcpProxy(Number(new URL(process.env.TEST_REDIS_URL!).port || 6379));
     cut = await startTestApp(
-      { rateLimit: { rules: { '/sign-in/email': { windowSec: 60, max: 3 } } } },
+      {
+        rateLimit: {
+          accountFailures: { windowSec: 60, max: 0 },
+          rules: { '/sign-in/email': { windowSec: 60, max: 3 } },
+        },
+      },
       { ...limitedEnv(), REDIS_URL: `redis://127.0.0.1:${proxy.port}/0` },
     );
   });
@@ -227,3 +237,62 @@ describe('with Redis gone (SECURITY.md faults)', () => {
     proxy.restore();
   });
 });
+
+describe('per-account failure counter (SECURITY.md: guesses spread over many addresses)', () => {
+  let accountLimited: TestApp;
+  beforeAll(async () => {
+    accountLimited = await startTestApp(
+      {
+        rateLimit: {
+          accountFailures: { windowSec: 2, max: 3 },
+          rules: { '/sign-in/email': { windowSec: 60, max: 100 } },
+        },
+      },
+      limitedEnv(),
+    );
+  });
+  afterAll(() => accountLimited?.close());
+
+  const attempt = (email: string, password: string) =>
+    accountLimited.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      remoteAddress: newIp(), // every guess from another address: the per-address limit never fires
+      headers: { origin: PUBLIC_URL },
+      payload: { email, password },
+    });
+
+  it('throttles one account after its failures, whatever the address, until the window ends', async () => {
+    const target = await signUp(plain.app);
+    const before = await plain.ctx.sql.query('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [
+      target.userId,
+    ]);
+    const codes = [];
+    for (let i = 0; i < 3; i++) codes.push((await attempt(target.email, `wrong guess ${i}`)).statusCode);
+    expect(codes).toEqual([401, 401, 401]);
+    expectLimited429(await attempt(target.email, 'wrong guess 4'));
+    expectLimited429(await attempt(target.email.toUpperCase(), PASSWORD)); // even the right password, any case
+    const after = await plain.ctx.sql.query('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [
+      target.userId,
+    ]);
+    expect(after).toEqual(before);
+    await new Promise((r) => setTimeout(r, 2100)); // Redis keeps real time: the window ends
+    expect((await attempt(target.email, PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('counts an unknown email the same way (no enumeration), and a success clears the count', async () => {
+    const unknown = `nobody-${randomBytes(4).toString('hex')}@example.com`;
+    for (let i = 0; i < 3; i++) expect((await attempt(unknown, 'some guess here')).statusCode).toBe(401);
+    expectLimited429(await attempt(unknown, 'some guess here'));
+
+    const target = await signUp(plain.app);
+    for (let i = 0; i < 2; i++) expect((await attempt(target.email, 'wrong guess')).statusCode).toBe(401);
+    expect((await attempt(target.email, PASSWORD)).statusCode).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await attempt(target.email, 'wrong guess')).statusCode).toBe(401);
+    expect((await attempt(target.email, PASSWORD)).statusCode).toBe(200);
+  });
+});
+
+function expectLimited429(res: LightMyRequestResponse) {
+  expect([res.statusCode, res.json()]).toEqual([429, { code: 'RATE_LIMITED', message: 'Rate limit exceeded.' }]);
+}
