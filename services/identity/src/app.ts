@@ -8,6 +8,7 @@ import { deletionRoutes } from './features/account/deletion.routes';
 import { emailRoutes } from './features/account/email.routes';
 import { passwordRoutes } from './features/account/password.routes';
 import { sessionRoutes } from './features/session/session.routes';
+import { healthRoutes } from './features/system/health.routes';
 import { systemRoutes } from './features/system/system.routes';
 import { registerOriginCheck } from './http/origin-check';
 import { loggerOptions } from './infra/logger';
@@ -48,6 +49,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   await app.register(
     async (api) => {
+      await api.register(healthRoutes, ctx);
       await api.register(systemRoutes);
       await api.register(sessionRoutes, ctx);
       await api.register(accountRoutes, ctx);

@@ -1,0 +1,64 @@
+import { startTestApp, type TestApp } from '../../setup/app';
+import { get, PASSWORD, post, signUp, uniqueEmail } from '../../setup/fixtures';
+import { startTcpProxy, type TcpProxy } from '../../setup/tcp-proxy';
+
+/**
+ * SECURITY.md faults: PostgreSQL restarted under a running API. Requests fail cleanly in bounded time with no
+ * partial writes, readiness says so, and the service recovers without a restart.
+ */
+let proxy: TcpProxy;
+let t: TestApp;
+beforeAll(async () => {
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  proxy = await startTcpProxy(Number(url.port || 5432));
+  url.host = `127.0.0.1:${proxy.port}`;
+  t = await startTestApp({}, { DATABASE_URL: url.toString() });
+});
+afterAll(async () => {
+  proxy.restore();
+  await t?.close();
+  await proxy?.close();
+});
+
+const ready = () => t.app.inject({ method: 'GET', url: '/api/auth/health/ready' });
+
+it('liveness answers without asking any dependency; readiness checks them all', async () => {
+  expect((await t.app.inject({ method: 'GET', url: '/api/auth/health/live' })).json()).toEqual({ status: 'live' });
+  const res = await ready();
+  expect([res.statusCode, res.json()]).toEqual([
+    200,
+    { status: 'ready', checks: { database: 'ok', migrations: 'ok', redis: 'ok' } },
+  ]);
+});
+
+it('PostgreSQL down: clean errors in bounded time, no partial write, readiness 503; back: recovers', async () => {
+  const user = await signUp(t.app);
+  const email = uniqueEmail('during-outage');
+  proxy.cut();
+  try {
+    const started = Date.now();
+    const res = await post(t.app, '/sign-up/email', { name: 'Outage', email, password: PASSWORD });
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect([res.statusCode, res.json()]).toEqual([
+      500,
+      { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' },
+    ]);
+    const signIn = await post(t.app, '/sign-in/email', { email: user.email, password: PASSWORD });
+    expect(signIn.statusCode).toBe(500);
+    const probe = await ready();
+    expect([probe.statusCode, probe.json().checks.database]).toEqual([503, 'failing']);
+  } finally {
+    proxy.restore();
+  }
+  // Recovery without a restart: the pool reconnects, and the refused sign-up left nothing behind.
+  let back = await ready();
+  for (let i = 0; i < 40 && back.statusCode !== 200; i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    back = await ready();
+  }
+  expect(back.statusCode).toBe(200);
+  const again = await post(t.app, '/sign-up/email', { name: 'Outage', email, password: PASSWORD });
+  expect(again.statusCode).toBe(200);
+  const session = await get(t.app, '/get-session', { bearer: again.json().token });
+  expect(session.json().user.email).toBe(email);
+});
