@@ -39,7 +39,7 @@ export async function healthRoutes(fastify: FastifyInstance, ctx: AppContext): P
       ...probe,
       schema: {
         tags: ['system'],
-        summary: 'Readiness: PostgreSQL answers, migrations applied, Redis (when configured) answers',
+        summary: 'Readiness: PostgreSQL answers and migrations are applied; Redis reported, not required',
         response: { 200: ReadinessSchema, 503: ReadinessSchema, ...errorResponses },
       },
     },

@@ -51,6 +51,12 @@ describe.each([
     const answer = await serverSession(token);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(answer?.session.token).toBe(token);
+    // Still ready (degraded, not down): Redis is reported, not required.
+    const probe = await t.app.inject({ method: 'GET', url: '/api/auth/health/ready' });
+    expect([probe.statusCode, probe.json().checks]).toEqual([
+      200,
+      { database: 'ok', migrations: 'ok', redis: 'failing' },
+    ]);
   });
 
   it('a session revoked while Redis is away stays revoked when Redis comes back with its old entry', async () => {
