@@ -53,6 +53,8 @@ export interface AppContext {
   mail: MailQueue;
   /** Work started by requests and not awaited by them (mail for known addresses); drained at close. */
   background: BackgroundTasks;
+  /** Set on SIGTERM: readiness answers 503 so load balancers stop sending while requests in flight finish. */
+  lifecycle: { draining: boolean };
   /** Deletes expired rows nobody will present again (sessions, verification tokens); run periodically. */
   sweepExpired(): Promise<{ sessions: number; verifications: number }>;
   close(): Promise<void>;
@@ -117,6 +119,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       ),
       mail,
       background,
+      lifecycle: { draining: false },
       sweepExpired: async () => ({
         sessions: await sessions.sweepExpired(),
         verifications: await drainBatches((batch) => tokens.deleteExpired(new Date(clock.now()), batch)),

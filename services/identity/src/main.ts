@@ -29,6 +29,11 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     clearInterval(sweep);
+    // Drain: readiness answers 503 while this instance still serves, so the load balancer stops sending before
+    // the listener closes; then close() stops accepting and waits for the requests in flight.
+    ctx.lifecycle.draining = true;
+    app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'draining');
+    await new Promise((done) => setTimeout(done, config.shutdownDrainMs));
     app.log.info({ signal }, 'shutting down');
     await app.close();
     await ctx.close();

@@ -19,6 +19,7 @@ export function defaultConfig(): Config {
     logLevel: 'info',
     dataDir: '.data',
     consoleEnabled: false,
+    shutdownDrainMs: 5000,
     session: {
       expiresInSec: 7 * 24 * 3600,
       updateAgeSec: 24 * 3600,

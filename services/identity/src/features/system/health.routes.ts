@@ -8,7 +8,7 @@ import { ReadinessCheck } from './readiness';
 const State = Type.Union([Type.Literal('ok'), Type.Literal('failing'), Type.Literal('not-configured')]);
 const ReadinessSchema = Type.Object(
   {
-    status: Type.Union([Type.Literal('ready'), Type.Literal('not-ready')]),
+    status: Type.Union([Type.Literal('ready'), Type.Literal('not-ready'), Type.Literal('draining')]),
     checks: Type.Object({ database: State, migrations: State, redis: State }),
   },
   { $id: 'Readiness', title: 'Readiness' },
@@ -17,7 +17,7 @@ const ReadinessSchema = Type.Object(
 /** Probes for orchestrators (under the base path, like every route): liveness (the process answers) and readiness (it can serve). */
 export async function healthRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const readiness = new ReadinessCheck(ctx.dataSource, ctx.redis);
+  const readiness = new ReadinessCheck(ctx.dataSource, ctx.redis, ctx.lifecycle);
   const probe = { config: { rateLimit: false } };
 
   app.get(
@@ -44,8 +44,9 @@ export async function healthRoutes(fastify: FastifyInstance, ctx: AppContext): P
       },
     },
     async (_request, reply) => {
-      const { ready, checks } = await readiness.check();
-      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not-ready', checks });
+      const { ready, draining, checks } = await readiness.check();
+      const status = ready ? 'ready' : draining ? 'draining' : 'not-ready';
+      return reply.code(ready ? 200 : 503).send({ status, checks });
     },
   );
 }

@@ -5,6 +5,7 @@ export type CheckState = 'ok' | 'failing' | 'not-configured';
 
 export interface Readiness {
   ready: boolean;
+  draining: boolean;
   checks: { database: CheckState; migrations: CheckState; redis: CheckState };
 }
 
@@ -26,6 +27,7 @@ export class ReadinessCheck {
   constructor(
     private readonly dataSource: DataSource,
     private readonly redis: Redis | null,
+    private readonly lifecycle: { draining: boolean },
     private readonly timeoutMs = 2000,
   ) {}
 
@@ -33,7 +35,12 @@ export class ReadinessCheck {
     const [database, migrations, redis] = await Promise.all([this.database(), this.migrations(), this.redisState()]);
     // Redis only speeds things up (the API degrades to PostgreSQL and in-process fallbacks): its failure is
     // reported, but taking every instance out of the load balancer for it would turn a slowdown into an outage.
-    return { ready: database === 'ok' && migrations === 'ok', checks: { database, migrations, redis } };
+    const { draining } = this.lifecycle;
+    return {
+      ready: !draining && database === 'ok' && migrations === 'ok',
+      draining,
+      checks: { database, migrations, redis },
+    };
   }
 
   private async database(): Promise<CheckState> {
