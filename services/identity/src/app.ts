@@ -12,6 +12,7 @@ import { healthRoutes } from './features/system/health.routes';
 import { systemRoutes } from './features/system/system.routes';
 import { registerOriginCheck } from './http/origin-check';
 import { loggerOptions } from './infra/logger';
+import { registerMetrics } from './infra/metrics-route';
 import { docsPath, registerOpenApi } from './infra/openapi';
 import { registerRateLimit } from './infra/rate-limit';
 import { registerSecurityHeaders } from './infra/security-headers';
@@ -44,7 +45,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerSecurityHeaders(app, docsPath(config));
   await app.register(cookie, { secret: deriveKey(config.secret, 'cookie'), hook: 'onRequest' });
   registerOriginCheck(app, ctx.trusted, config.advanced.disableOriginCheck);
-  await registerRateLimit(app, config, ctx.redis);
+  if (config.metricsEnabled) registerMetrics(app, ctx.metrics);
+  await registerRateLimit(app, config, ctx.redis, ctx.metrics);
   await registerOpenApi(app, config);
 
   await app.register(

@@ -18,6 +18,7 @@ import { SessionRepository } from './features/session/repository';
 import { type Clock, SessionService } from './features/session/session.service';
 import { TrustedOrigins } from './http/origins';
 import { SessionCookies } from './http/session-cookies';
+import { Metrics } from './infra/metrics';
 import type { MailQueue } from './mail/jobs';
 import { messageLogger } from './mail/log';
 import { createMailQueue } from './mail/queue';
@@ -41,6 +42,7 @@ export interface AppContext {
   redis: Redis | null;
   store: KeyValueStore;
   hasher: PasswordHasher;
+  metrics: Metrics;
   trusted: TrustedOrigins;
   cookies: SessionCookies;
   sessions: SessionService;
@@ -84,11 +86,13 @@ export async function createContext(config: Config, options: ContextOptions = {}
     const sql = sqlFor(dataSource);
     const store: KeyValueStore = redis ? new RedisStore(redis, config.redisPrefix) : new MemoryStore(clock.now);
     const sessionCache = config.session.redisCacheTtlSec > 0 ? store : null;
-    const hasher = new PasswordHasher(config.argon2);
+    const metrics = new Metrics({ defaultMetrics: config.metricsEnabled });
+    const hasher = new PasswordHasher(config.argon2, (op, seconds) => metrics.passwordHash.observe({ op }, seconds));
     const sessions = new SessionService(new SessionRepository(sql), sessionCache, config.session, clock);
     const repo = new AccountRepository(sql);
     const mail = options.offline ? offlineMail : createMailQueue(config, redis, messageLogger(log));
     closers.unshift(() => mail.close());
+    watchDependencies(metrics, dataSource, mail);
     const background = new BackgroundTasks((error, label) => log.error(`${label} failed: ${(error as Error).message}`));
     closers.unshift(() => background.drain());
     const tokens = new TokenRepository(sql);
@@ -105,6 +109,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       redis,
       store,
       hasher,
+      metrics,
       trusted: new TrustedOrigins([config.publicUrl, ...config.trustedOrigins]),
       cookies: new SessionCookies(config, deriveKey(config.secret, 'session-cache')),
       sessions,
@@ -132,9 +137,33 @@ export async function createContext(config: Config, options: ContextOptions = {}
   }
 }
 
+/** Gauges read at scrape time: the PostgreSQL pool and the mail queue. */
+function watchDependencies(metrics: Metrics, dataSource: DataSource, mail: MailQueue): void {
+  metrics.gauge('identity_db_pool_connections', 'PostgreSQL pool connections by state', ['state'], async () => {
+    const pool = (dataSource.driver as unknown as { master?: PoolCounts }).master;
+    if (!pool) return [];
+    const { totalCount, idleCount, waitingCount } = pool;
+    return [
+      [{ state: 'total' }, totalCount],
+      [{ state: 'idle' }, idleCount],
+      [{ state: 'waiting_clients' }, waitingCount],
+    ];
+  });
+  metrics.gauge('identity_mail_jobs', 'Mail jobs by state (waiting, active, delayed, failed)', ['state'], async () =>
+    Object.entries(await mail.counts()).map(([state, n]) => [{ state }, n]),
+  );
+}
+
+interface PoolCounts {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
 /** OpenAPI generation wires the app without connecting: nothing may be sent. */
 const offlineMail: MailQueue = {
   enqueue: () => Promise.reject(new Error('offline: no mail')),
+  counts: async () => ({}),
   close: async () => {},
 };
 

@@ -20,6 +20,7 @@ export function defaultConfig(): Config {
     dataDir: '.data',
     consoleEnabled: false,
     shutdownDrainMs: 5000,
+    metricsEnabled: true,
     session: {
       expiresInSec: 7 * 24 * 3600,
       updateAgeSec: 24 * 3600,

@@ -133,6 +133,7 @@ export const ENV_SETTINGS: EnvSetting[] = [
     'Skip the Origin check on cookie-carrying POSTs (never in production)',
   ),
   s('RATE_LIMIT_ENABLED', 'rateLimit.enabled', 'bool', 'Rate limits (global, and stricter on sign-in and sign-up)'),
+  s('METRICS_ENABLED', 'metricsEnabled', 'bool', 'Serve GET /metrics (Prometheus) at the root of the port'),
   s('SHUTDOWN_DRAIN_MS', 'shutdownDrainMs', 'int', 'On SIGTERM, serve with readiness 503 this long before closing'),
   s('FEATURE_ORGANIZATION', 'features.organization', 'bool', 'Organization feature'),
   s('FEATURE_ADMIN', 'features.admin', 'bool', 'Admin feature'),

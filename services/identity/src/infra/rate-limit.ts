@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
+import type { Metrics } from './metrics';
 import { fallbackStoreFor } from './rate-limit-store';
 
 /** IPv4 as is; IPv6 by its /64, since one client usually holds a whole /64 (SECURITY.md). */
@@ -24,7 +25,12 @@ export function clientKey(ip: string): string {
  * A global limit plus stricter per-route rules from the config, counted in Redis when configured (atomic across
  * instances; in process while Redis is away) and in process otherwise. Rules attach by route, so path aliases (`//x`, `/x/`) share a bucket.
  */
-export async function registerRateLimit(app: FastifyInstance, config: Config, redis: Redis | null): Promise<void> {
+export async function registerRateLimit(
+  app: FastifyInstance,
+  config: Config,
+  redis: Redis | null,
+  metrics: Metrics,
+): Promise<void> {
   if (!config.rateLimit.enabled) return;
   const base = config.basePath;
   app.addHook('onRoute', (route) => {
@@ -43,5 +49,7 @@ export async function registerRateLimit(app: FastifyInstance, config: Config, re
     skipOnError: false,
     keyGenerator: (request: FastifyRequest) => clientKey(request.ip),
     errorResponseBuilder: () => new ApiError('RATE_LIMITED'),
+    onExceeded: (request: FastifyRequest) =>
+      metrics.rateLimited.inc({ route: request.routeOptions.url ?? 'unmatched' }),
   });
 }

@@ -30,6 +30,8 @@ export class InProcessMailQueue implements MailQueue {
   private readonly retries = new Set<NodeJS.Timeout>();
   private readonly idleWaiters = new Set<() => void>();
   private active = 0;
+  /** Mails given up on since start (metrics). */
+  private failed = 0;
   private closed = false;
 
   constructor(
@@ -51,6 +53,10 @@ export class InProcessMailQueue implements MailQueue {
     this.seen.set(id, now + (this.options.dedupeMs ?? 24 * 3600_000));
     this.ready.push({ id, job, attempt: 1 });
     this.pump();
+  }
+
+  async counts(): Promise<Record<string, number>> {
+    return { waiting: this.ready.length, active: this.active, delayed: this.retries.size, failed: this.failed };
   }
 
   async close(): Promise<void> {
@@ -101,7 +107,10 @@ export class InProcessMailQueue implements MailQueue {
     } catch (error) {
       const final = attempt >= attempts || isPermanentFailure(error);
       const fields = failureFields(job, error, attempt, attempts, id);
-      if (final) return this.logger.error(fields, 'mail send failed for good');
+      if (final) {
+        this.failed++;
+        return this.logger.error(fields, 'mail send failed for good');
+      }
       if (this.closed) return this.logger.error(fields, 'mail send failed; the queue is closed: no retry');
       this.logger.warn(fields, 'mail send failed; will retry');
       // BullMQ's exponential backoff: backoffMs × 2^(attempt − 1).

@@ -55,5 +55,7 @@ export interface MailQueue {
    * sends once. Resolves once the job is stored (Redis) or accepted (in-process); sending happens later.
    */
   enqueue(id: string, job: MailJob): Promise<void>;
+  /** Jobs by state (waiting, active, delayed, failed), for metrics. */
+  counts(): Promise<Record<string, number>>;
   close(): Promise<void>;
 }

@@ -76,6 +76,12 @@ export function createMailQueue(
       fallback ??= inProcessMailQueue(config, logger, options.transport);
       await fallback.enqueue(id, job);
     },
+    async counts() {
+      const [remote, local] = await Promise.all([bull.counts(), fallback?.counts() ?? Promise.resolve({})]);
+      const sum: Record<string, number> = { ...remote };
+      for (const [state, n] of Object.entries(local as Record<string, number>)) sum[state] = (sum[state] ?? 0) + n;
+      return sum;
+    },
     async close() {
       await fallback?.close();
       await bull.close();
@@ -88,6 +94,7 @@ function inProcessMailQueue(config: MailQueueConfig, logger: MailLogger, given?:
   const queue = new InProcessMailQueue(config, transport, logger);
   return {
     enqueue: (id, job) => queue.enqueue(id, job),
+    counts: () => queue.counts(),
     close: async () => {
       await queue.close();
       if (!given) await transport.close();
@@ -122,6 +129,10 @@ function bullMailQueue(config: MailQueueConfig, connection: Redis, logger: MailL
         clearTimeout(timer);
         added.catch(() => {}); // a late failure after the timeout was already reported
       }
+    },
+    async counts() {
+      if (connection.status !== 'ready') throw new Error('mail queue: Redis is not connected');
+      return queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
     },
     async close() {
       await queue.close();

@@ -25,8 +25,10 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: AppContext): 
     { schema: SignInEmail, preHandler: checkRedirects(ctx.trusted, 'callbackURL') },
     async (request, reply) => {
       const lang = request.headers['accept-language'];
-      const current = await ctx.signInThrottle.guard(request.body.email, () =>
-        ctx.accounts.signIn(request.body, clientInfo(request), lang),
+      const current = await ctx.metrics.countSignIn('email', () =>
+        ctx.signInThrottle.guard(request.body.email, () =>
+          ctx.accounts.signIn(request.body, clientInfo(request), lang),
+        ),
       );
       ctx.cookies.set(reply, current, ctx.clock.now());
       const url = request.body.callbackURL;

@@ -19,15 +19,22 @@ export async function sessionRoutes(fastify: FastifyInstance, ctx: AppContext): 
     const token = ctx.cookies.readToken(request);
     const viaCookie = request.cookies[ctx.cookies.tokenName] !== undefined;
     if (!token) {
+      ctx.metrics.getSession.inc({ path: 'none' });
       if (viaCookie) ctx.cookies.clear(reply); // forged or tampered cookie
       return null;
     }
     const now = ctx.clock.now();
     if (viaCookie && !request.query.disableCookieCache) {
       const cached = ctx.cookies.readCache(request, token, now);
-      if (cached) return sendJson(reply, cached.json);
+      if (cached) {
+        ctx.metrics.getSession.inc({ path: 'cookie' });
+        return sendJson(reply, cached.json);
+      }
     }
     const resolved = await ctx.sessions.resolve(token, { source: 'cache', refresh: !request.query.disableRefresh });
+    ctx.metrics.getSession.inc({
+      path: resolved.current ? (resolved.from === 'redis' ? 'redis' : 'database') : 'none',
+    });
     if (!resolved.current) {
       if (viaCookie) ctx.cookies.clear(reply);
       return null;

@@ -1,0 +1,82 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+export type SessionPath = 'cookie' | 'redis' | 'database' | 'none';
+
+/**
+ * What SREs watch (issue 8): HTTP latency by route and status, sign-in outcomes, get-session by cache path,
+ * password-hash time, pool usage, mail queue depth, rate-limit rejections. One registry per app instance, so
+ * several apps in one process (tests) never share counters.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly http = new Histogram({
+    name: 'identity_http_request_duration_seconds',
+    help: 'HTTP request duration by route pattern, method and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+  readonly signIns = new Counter({
+    name: 'identity_sign_in_total',
+    help: 'Sign-in attempts by method and outcome (success, or the error code in lower case)',
+    labelNames: ['method', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly getSession = new Counter({
+    name: 'identity_get_session_total',
+    help: 'get-session answers by the path that answered: cookie cache, Redis, PostgreSQL, or none (no session)',
+    labelNames: ['path'] as const,
+    registers: [this.registry],
+  });
+  readonly passwordHash = new Histogram({
+    name: 'identity_password_hash_seconds',
+    help: 'argon2id time by operation (hash, verify)',
+    labelNames: ['op'] as const,
+    buckets: [0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1],
+    registers: [this.registry],
+  });
+  readonly rateLimited = new Counter({
+    name: 'identity_rate_limited_total',
+    help: 'Requests refused by a rate limit, by route pattern',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'identity_' });
+  }
+
+  /** A gauge read at scrape time; a reader that throws (a dependency away) leaves the sample out. */
+  gauge(
+    name: string,
+    help: string,
+    labelNames: string[],
+    read: () => Promise<Array<[Record<string, string>, number]>>,
+  ) {
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        try {
+          for (const [labels, value] of await read()) this.set(labels, value);
+        } catch {}
+      },
+    });
+  }
+
+  /** Counts the outcome of a sign-in attempt, passing its result or error through. */
+  async countSignIn<T>(method: string, attempt: () => Promise<T>): Promise<T> {
+    try {
+      const result = await attempt();
+      this.signIns.inc({ method, outcome: 'success' });
+      return result;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      this.signIns.inc({ method, outcome: typeof code === 'string' ? code.toLowerCase() : 'error' });
+      throw error;
+    }
+  }
+}
