@@ -11,6 +11,7 @@ import { DeletionService } from './features/account/deletion.service';
 import { EmailService } from './features/account/email.service';
 import { AccountMailer } from './features/account/mailer';
 import { PasswordService } from './features/account/password.service';
+import { type AdminServices, createAdmin } from './features/admin/wiring';
 import { AccountRepository } from './features/account/repository';
 import { TokenRepository } from './features/account/tokens.repository';
 import { SessionRepository } from './features/session/repository';
@@ -47,6 +48,8 @@ export interface AppContext {
   emails: EmailService;
   deletion: DeletionService;
   mail: MailQueue;
+  /** The admin feature's services when `features.admin` is on (its hooks are then installed), else null. */
+  admin: AdminServices | null;
   /** Work started by requests and not awaited by them (mail for known addresses); drained at close. */
   background: BackgroundTasks;
   close(): Promise<void>;
@@ -89,6 +92,11 @@ export async function createContext(config: Config, options: ContextOptions = {}
     const flows = { sql, repo, tokens, sessions, hasher, mailer, background, config, clock };
     const emails = new EmailService({ ...flows, jwt });
     const accounts = new AccountService(repo, sessions, hasher, config, clock, emails);
+    const passwords = new PasswordService({ ...flows, accounts });
+    const deletion = new DeletionService({ ...flows, accounts });
+    const admin = config.features.admin
+      ? createAdmin(sql, { accounts, passwords, deletion, sessions, config, clock })
+      : null;
     return {
       config,
       clock,
@@ -101,10 +109,11 @@ export async function createContext(config: Config, options: ContextOptions = {}
       cookies: new SessionCookies(config, deriveKey(config.secret, 'session-cache')),
       sessions,
       accounts,
-      passwords: new PasswordService({ ...flows, accounts }),
+      passwords,
       emails,
-      deletion: new DeletionService({ ...flows, accounts }),
+      deletion,
       mail,
+      admin,
       background,
       close: () => closeAll(closers),
     };

@@ -22,9 +22,12 @@ export interface CreateSessionInput {
   fixedLifetimeSec?: number;
 }
 
-/** Named hook points that optional features plug into (DESIGN §4.4): ban check, impersonation hiding. */
+/**
+ * Named hook points that optional features plug into (DESIGN §4.4): ban check, impersonation hiding.
+ * A beforeCreate hook may refuse (throw) or answer the user as it now is (a lapsed ban lifted, spec §4).
+ */
 export interface SessionHooks {
-  beforeCreate: Array<(user: UserView) => Promise<void>>;
+  beforeCreate: Array<(user: UserView) => Promise<UserView | undefined>>;
   filterList: Array<(sessions: SessionView[]) => SessionView[]>;
 }
 
@@ -80,14 +83,15 @@ export class SessionService {
   ) {}
 
   async create(input: CreateSessionInput): Promise<SessionWithUser> {
-    for (const hook of this.hooks.beforeCreate) await hook(input.user);
+    let user = input.user;
+    for (const hook of this.hooks.beforeCreate) user = (await hook(user)) ?? user;
     const now = this.clock.now();
     const lifetimeSec =
       input.fixedLifetimeSec ?? (input.rememberMe ? this.config.expiresInSec : this.config.notRememberedExpiresInSec);
     const session = await this.repo.insert({
       id: newId(),
       token: newSessionToken(),
-      userId: input.user.id,
+      userId: user.id,
       expiresAt: new Date(now + lifetimeSec * 1000),
       rememberMe: input.rememberMe,
       ipAddress: input.ipAddress,
@@ -96,7 +100,7 @@ export class SessionService {
       activeOrganizationId: null,
       now: new Date(now),
     });
-    return { session, user: input.user };
+    return { session, user };
   }
 
   async resolve(token: string, options: ResolveOptions): Promise<Resolved> {
@@ -142,6 +146,11 @@ export class SessionService {
     let sessions = await this.repo.listActive(userId, new Date(this.clock.now()));
     for (const filter of this.hooks.filterList) sessions = filter(sessions);
     return sessions;
+  }
+
+  /** Every active session of a user, hidden ones included (operators, spec §7 admin list-user-sessions). */
+  listAll(userId: string): Promise<SessionView[]> {
+    return this.repo.listActive(userId, new Date(this.clock.now()));
   }
 
   /** Revokes `token` only if it belongs to `userId`; returns whether anything was revoked. */
