@@ -88,7 +88,8 @@ export class AdminUsersService {
   async remove(auth: SessionWithUser, userId: string): Promise<void> {
     this.d.access.demand(auth, { user: ['delete'] }, 'NOT_ALLOWED_TO_DELETE_USERS');
     if (userId === auth.user.id) fail('CANNOT_REMOVE_YOURSELF');
-    if (!isUserId(userId) || !(await this.d.deletion.removeUser(userId))) fail('FAILED_TO_FIND_USER');
+    if (!isUserId(userId) || !(await this.d.accounts.getUser(userId))) fail('FAILED_TO_FIND_USER');
+    await this.d.deletion.removeUser(userId);
   }
 
   async setPassword(auth: SessionWithUser, userId: string, newPassword: string): Promise<void> {
