@@ -70,7 +70,8 @@ export function planListUsers(q: ListUsersQuery): ListPlan | null {
     const op = q.searchOperator ?? 'contains';
     if (!SEARCHABLE.includes(field)) return null;
     const text = escapeLike(q.searchValue);
-    const pattern = op === 'contains' ? `%${text}%` : op === 'starts_with' ? `${text}%` : op === 'ends_with' ? `%${text}` : null;
+    const pattern =
+      op === 'contains' ? `%${text}%` : op === 'starts_with' ? `${text}%` : op === 'ends_with' ? `%${text}` : null;
     if (pattern === null) return null;
     params.push(pattern);
     where.push(`${FIELDS[field][0]} ILIKE $${params.length}`); // case-insensitive; served by the trigram indexes

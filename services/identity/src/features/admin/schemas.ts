@@ -16,9 +16,12 @@ import { LanguageField } from '../account/schemas';
 const strict = { additionalProperties: false } as const;
 const tags = ['admin'];
 const UserId = Type.String({ minLength: 1, maxLength: 64, description: 'The user id' });
-const RoleField = Type.Union([Type.String({ minLength: 1, maxLength: 256 }), Type.Array(Type.String(), { maxItems: 16 })], {
-  description: 'A role, a comma-separated list of roles, or a list of roles (configured role names only)',
-});
+const RoleField = Type.Union(
+  [Type.String({ minLength: 1, maxLength: 256 }), Type.Array(Type.String(), { maxItems: 16 })],
+  {
+    description: 'A role, a comma-separated list of roles, or a list of roles (configured role names only)',
+  },
+);
 /** What `data` may set (spec §3): never id, email, role, ban fields or emailVerified. */
 const UserData = Type.Object(
   {
@@ -36,7 +39,13 @@ export const CreateUser = {
   tags,
   summary: 'Create a user with a password (role optional; data may set name, image, language only)',
   body: Type.Object(
-    { email: EmailField, password: PasswordField, name: NameField, role: Type.Optional(RoleField), data: Type.Optional(UserData) },
+    {
+      email: EmailField,
+      password: PasswordField,
+      name: NameField,
+      role: Type.Optional(RoleField),
+      data: Type.Optional(UserData),
+    },
     strict,
   ),
   response: user,
@@ -167,10 +176,14 @@ export const SetUserPassword = {
   response: { 200: StatusSchema, ...errorResponses },
 };
 
-const PermissionMap = Type.Record(Type.String({ maxLength: 64 }), Type.Array(Type.String({ maxLength: 64 }), { maxItems: 32 }));
+const PermissionMap = Type.Record(
+  Type.String({ maxLength: 64 }),
+  Type.Array(Type.String({ maxLength: 64 }), { maxItems: 32 }),
+);
 export const HasPermission = {
   tags,
-  summary: "Whether the session's user (or, for servers with the service credential, a user id or role) has permissions",
+  summary:
+    "Whether the session's user (or, for servers with the service credential, a user id or role) has permissions",
   body: Type.Object(
     {
       permissions: Type.Optional(PermissionMap),

@@ -53,7 +53,11 @@ export class AdminUsersService {
   }
 
   /** name, image and language through the account feature; role through set-role's rules. */
-  async update(auth: SessionWithUser, userId: string, data: UserData & { role?: string | string[] }): Promise<UserView> {
+  async update(
+    auth: SessionWithUser,
+    userId: string,
+    data: UserData & { role?: string | string[] },
+  ): Promise<UserView> {
     const { access, accounts } = this.d;
     access.demand(auth, { user: ['update'] }, 'NOT_ALLOWED_TO_UPDATE_USERS');
     const { role, ...profile } = data;

@@ -38,7 +38,12 @@ describe('admin ban-user / unban-user', () => {
   it('a ban with an expiry lapses at the next sign-in attempt after it (controlled clock)', async () => {
     const admin = await signUpAdmin(t);
     const u = await signUp(t.app);
-    const res = await adminPost(t, 'ban-user', { userId: u.userId, banReason: 'cool off', banExpiresIn: 3600 }, admin.jar);
+    const res = await adminPost(
+      t,
+      'ban-user',
+      { userId: u.userId, banReason: 'cool off', banExpiresIn: 3600 },
+      admin.jar,
+    );
     expect(Date.parse(res.json().user.banExpires)).toBe(t.clock.now() + 3600_000);
     t.clock.advance(3599);
     expectError((await signIn(t.app, u.email)).res, 403, 'BANNED_USER');
@@ -52,7 +57,12 @@ describe('admin ban-user / unban-user', () => {
 
   it('an admin cannot ban themselves; an unknown user is "Failed to find user"', async () => {
     const admin = await signUpAdmin(t);
-    expectError(await adminPost(t, 'ban-user', { userId: admin.userId }, admin.jar), 400, 'CANNOT_BAN_YOURSELF', 'You cannot ban yourself');
+    expectError(
+      await adminPost(t, 'ban-user', { userId: admin.userId }, admin.jar),
+      400,
+      'CANNOT_BAN_YOURSELF',
+      'You cannot ban yourself',
+    );
     expect((await userRow(t, admin.userId)).banned).toBe(false);
     expect(await alive(admin.token)).toBe(true);
     const ghost = '00000000-0000-4000-8000-000000000000';
@@ -63,7 +73,11 @@ describe('admin ban-user / unban-user', () => {
   it('banExpiresIn is a number of seconds (text refused)', async () => {
     const admin = await signUpAdmin(t);
     const u = await signUp(t.app);
-    expectError(await adminPost(t, 'ban-user', { userId: u.userId, banExpiresIn: '60' }, admin.jar), 400, 'VALIDATION_ERROR');
+    expectError(
+      await adminPost(t, 'ban-user', { userId: u.userId, banExpiresIn: '60' }, admin.jar),
+      400,
+      'VALIDATION_ERROR',
+    );
     expect((await userRow(t, u.userId)).banned).toBe(false);
   });
 

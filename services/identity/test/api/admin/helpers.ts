@@ -16,7 +16,10 @@ export const adminGet = (t: TestApp, path: string, jar: CookieJar) => get(t.app,
 
 /** Reads a user straight from PostgreSQL (what an admin call must or must not have changed). */
 export async function userRow(t: TestApp, id: string) {
-  const rows = await t.ctx.sql.query('SELECT role, banned, ban_reason, ban_expires, email_verified, name FROM users WHERE id = $1', [id]);
+  const rows = await t.ctx.sql.query(
+    'SELECT role, banned, ban_reason, ban_expires, email_verified, name FROM users WHERE id = $1',
+    [id],
+  );
   return rows[0] ?? null;
 }
 

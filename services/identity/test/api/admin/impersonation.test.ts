@@ -32,12 +32,17 @@ describe('admin impersonate-user / stop-impersonating', () => {
     expect(current.user.id).toBe(target.userId);
   });
 
-  it('is hidden from the target user\'s own session list, visible to admins', async () => {
+  it("is hidden from the target user's own session list, visible to admins", async () => {
     const { target, admin, res } = await impersonating();
     const own = await get(t.app, '/list-sessions', { jar: target.jar });
     expect(own.json().map((s: { token: string }) => s.token)).toEqual([target.token]);
     const listed = await adminPost(t, 'list-user-sessions', { userId: target.userId }, admin.jar);
-    expect(listed.json().sessions.map((s: { token: string }) => s.token).sort()).toEqual([target.token, res.json().session.token].sort());
+    expect(
+      listed
+        .json()
+        .sessions.map((s: { token: string }) => s.token)
+        .sort(),
+    ).toEqual([target.token, res.json().session.token].sort());
   });
 
   it('is never renewed past its fixed lifetime (while a normal session is), then ends', async () => {
@@ -73,15 +78,38 @@ describe('admin impersonate-user / stop-impersonating', () => {
 
   it('stop-impersonating: not impersonating, and a missing or foreign admin session, are refused', async () => {
     const plain = await signUp(t.app);
-    expectError(await adminPost(t, 'stop-impersonating', undefined, plain.jar), 400, 'NOT_IMPERSONATING', 'You are not impersonating anyone');
+    expectError(
+      await adminPost(t, 'stop-impersonating', undefined, plain.jar),
+      400,
+      'NOT_IMPERSONATING',
+      'You are not impersonating anyone',
+    );
     const { jar } = await impersonating();
     const noAdmin = jar.clone();
     noAdmin.cookies.delete(ADMIN_COOKIE);
-    expectError(await adminPost(t, 'stop-impersonating', undefined, noAdmin), 400, 'FAILED_TO_FIND_ADMIN_SESSION', 'Failed to find admin session');
+    expectError(
+      await adminPost(t, 'stop-impersonating', undefined, noAdmin),
+      400,
+      'FAILED_TO_FIND_ADMIN_SESSION',
+      'Failed to find admin session',
+    );
     const other = await signUpAdmin(t);
     const foreign = jar.clone();
-    const otherRes = await adminPost(t, 'impersonate-user', { userId: (await signUp(t.app)).userId }, other.jar.clone());
-    foreign.cookies.set(ADMIN_COOKIE, (otherRes.headers['set-cookie'] as string[]).find((c) => c.startsWith(ADMIN_COOKIE))!.split(';')[0].split('=').slice(1).join('='));
+    const otherRes = await adminPost(
+      t,
+      'impersonate-user',
+      { userId: (await signUp(t.app)).userId },
+      other.jar.clone(),
+    );
+    foreign.cookies.set(
+      ADMIN_COOKIE,
+      (otherRes.headers['set-cookie'] as string[])
+        .find((c) => c.startsWith(ADMIN_COOKIE))!
+        .split(';')[0]
+        .split('=')
+        .slice(1)
+        .join('='),
+    );
     expectError(await adminPost(t, 'stop-impersonating', undefined, foreign), 400, 'FAILED_TO_FIND_ADMIN_SESSION');
     expect((await sessionOf(t.app, { jar })).session.impersonatedBy).not.toBeNull(); // still impersonating
   });
@@ -108,7 +136,11 @@ describe('admin impersonate-user / stop-impersonating', () => {
     const admin = await signUpAdmin(t);
     const jar = new CookieJar();
     for (const [k, v] of admin.jar.cookies) jar.cookies.set(k, v);
-    expectError(await adminPost(t, 'impersonate-user', { userId: '00000000-0000-4000-8000-000000000000' }, jar), 404, 'FAILED_TO_FIND_USER');
+    expectError(
+      await adminPost(t, 'impersonate-user', { userId: '00000000-0000-4000-8000-000000000000' }, jar),
+      404,
+      'FAILED_TO_FIND_USER',
+    );
     expect(jar.get(TOKEN_COOKIE)).toBe(admin.jar.get(TOKEN_COOKIE));
   });
 });

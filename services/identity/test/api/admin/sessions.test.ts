@@ -17,7 +17,10 @@ describe('admin session control', () => {
     const second = await signIn(t.app, u.email);
     const res = await adminPost(t, 'list-user-sessions', { userId: u.userId }, admin.jar);
     expect(res.statusCode).toBe(200);
-    const tokens = res.json().sessions.map((s: { token: string }) => s.token).sort();
+    const tokens = res
+      .json()
+      .sessions.map((s: { token: string }) => s.token)
+      .sort();
     expect(tokens).toEqual([u.token, second.token].sort());
     expect(res.json().sessions[0].rememberMe).toBeUndefined();
     const none = await adminPost(t, 'list-user-sessions', { userId: 'nobody' }, admin.jar);
@@ -39,7 +42,9 @@ describe('admin session control', () => {
     const u = await signUp(t.app);
     const second = await signIn(t.app, u.email);
     expect(await alive(u.token)).toBe(true);
-    expect((await adminPost(t, 'revoke-user-sessions', { userId: u.userId }, admin.jar)).json()).toEqual({ success: true });
+    expect((await adminPost(t, 'revoke-user-sessions', { userId: u.userId }, admin.jar)).json()).toEqual({
+      success: true,
+    });
     expect([await alive(u.token), await alive(second.token!), await alive(admin.token)]).toEqual([false, false, true]);
   });
 });
