@@ -98,7 +98,7 @@ describe('better-auth adminClient() over HTTP', () => {
     const user = await signedUp('Target');
     const started = await admin.client.admin.impersonateUser({ userId: user.id });
     expect(started.error).toBeNull();
-    expect(started.data?.session.impersonatedBy).toBe(admin.id);
+    expect((started.data?.session as { impersonatedBy?: string } | undefined)?.impersonatedBy).toBe(admin.id);
     const during = await admin.client.getSession({ query: { disableCookieCache: true } });
     expect(during.data?.user.id).toBe(user.id);
     const refused = await admin.client.admin.listUsers({ query: {} });

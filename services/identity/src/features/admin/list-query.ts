@@ -23,6 +23,8 @@ export interface ListPlan {
   orderBy: string;
   limit: number;
   offset: number;
+  /** A LIKE condition is present: the trigram index should find the matches before any sorting. */
+  textSearch: boolean;
 }
 
 type Kind = 'text' | 'bool' | 'time' | 'uuid';
@@ -107,5 +109,6 @@ export function planListUsers(q: ListUsersQuery): ListPlan | null {
     orderBy: `ORDER BY ${FIELDS[sortField][0]} ${dir}, id ${dir}`,
     limit: Math.min(limit, MAX_LIMIT),
     offset,
+    textSearch: where.some((w) => w.includes(' ILIKE ')),
   };
 }

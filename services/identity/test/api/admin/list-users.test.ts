@@ -126,6 +126,7 @@ describe('admin list-users', () => {
     expect(locals(page)).toEqual(['carol', 'dan_50%']);
     expect([page.total, page.limit, page.offset]).toEqual([5, 2, 2]);
     expect((await list({ limit: 5000 })).limit).toBe(1000);
+    expect(await list({ offset: 10 })).toEqual({ users: [], total: 5, limit: 100, offset: 10 }); // past the end
   });
 
   it.each([
