@@ -25,6 +25,16 @@ export class BanPolicy {
     }
     return fail('BANNED_USER');
   }
+
+  /**
+   * Again after the session row exists. A ban that committed after `check` read the user is seen here (the
+   * session is then deleted); one that commits later deletes this session itself, as banning ends all sessions.
+   */
+  async recheck(userId: string): Promise<void> {
+    const current = await this.repo.banState(userId);
+    if (current?.banned && !(current.banExpires && Date.parse(current.banExpires) <= this.clock.now()))
+      fail('BANNED_USER');
+  }
 }
 
 /** spec §4 Impersonation: impersonation sessions are hidden from the user's session list. */
@@ -33,5 +43,6 @@ export const hideImpersonation = (sessions: SessionView[]): SessionView[] => ses
 /** Plugs the admin feature into the session feature's named hook points (DESIGN §4.4). */
 export function installAdminHooks(sessions: SessionService, bans: BanPolicy): void {
   sessions.hooks.beforeCreate.push((user) => bans.check(user));
+  sessions.hooks.afterCreate.push(({ user }) => bans.recheck(user.id));
   sessions.hooks.filterList.push(hideImpersonation);
 }

@@ -25,9 +25,12 @@ export interface CreateSessionInput {
 /**
  * Named hook points that optional features plug into (DESIGN §4.4): ban check, impersonation hiding.
  * A beforeCreate hook may refuse (throw) or answer the user as it now is (a lapsed ban lifted, spec §4).
+ * An afterCreate hook may still refuse: the new session is then deleted before the error goes on (a check
+ * repeated after the insert closes the race with a change that committed between the first check and it).
  */
 export interface SessionHooks {
   beforeCreate: Array<(user: UserView) => Promise<UserView | undefined>>;
+  afterCreate: Array<(created: SessionWithUser) => Promise<void>>;
   filterList: Array<(sessions: SessionView[]) => SessionView[]>;
 }
 
@@ -73,7 +76,7 @@ function cacheKey(token: string): string {
  * revocation drops the entry before answering, so the Redis path never serves a revoked session.
  */
 export class SessionService {
-  readonly hooks: SessionHooks = { beforeCreate: [], filterList: [] };
+  readonly hooks: SessionHooks = { beforeCreate: [], afterCreate: [], filterList: [] };
 
   constructor(
     private readonly repo: SessionRepository,
@@ -100,6 +103,12 @@ export class SessionService {
       activeOrganizationId: null,
       now: new Date(now),
     });
+    try {
+      for (const hook of this.hooks.afterCreate) await hook({ session, user });
+    } catch (error) {
+      await this.revokeTokens(await this.repo.deleteByToken(session.token));
+      throw error;
+    }
     return { session, user };
   }
 

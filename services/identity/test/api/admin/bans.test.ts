@@ -28,6 +28,24 @@ describe('admin ban-user / unban-user', () => {
     expect((await t.ctx.sql.query('SELECT 1 FROM sessions WHERE user_id = $1', [u.userId])).length).toBe(0);
   });
 
+  it('a ban that commits between the ban check and the session insert still leaves no session', async () => {
+    const u = await signUp(t.app);
+    const hooks = t.ctx.sessions.hooks.beforeCreate;
+    // Runs after the ban check passed: the ban lands in the window before the insert.
+    const late = async () => {
+      await t.ctx.sql.query('UPDATE users SET banned = true WHERE id = $1', [u.userId]);
+      return undefined;
+    };
+    hooks.push(late);
+    try {
+      expectError((await signIn(t.app, u.email)).res, 403, 'BANNED_USER');
+    } finally {
+      hooks.splice(hooks.indexOf(late), 1);
+    }
+    const rows = await t.ctx.sql.query('SELECT 1 FROM sessions WHERE user_id = $1', [u.userId]);
+    expect(rows).toHaveLength(1); // only the sign-up session, which a real ban would have ended
+  });
+
   it('a wrong password on a banned account answers as for anyone (the ban is not revealed)', async () => {
     const admin = await signUpAdmin(t);
     const u = await signUp(t.app);
