@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config';
 import { createContext } from './context';
-import { ADMIN_COMMANDS, ADMIN_USAGE, describeError, runAdminCommand } from './features/admin/cli';
+import { ADMIN_COMMANDS, ADMIN_USAGE, describeError, parseFlags, runAdminCommand } from './features/admin/cli';
 import { generateOpenApi } from './openapi-document';
 
 const USAGE = `usage: cli <command>
@@ -16,9 +16,10 @@ ${ADMIN_USAGE}`;
 async function run(args: string[]): Promise<void> {
   const [command, arg] = args;
   if (ADMIN_COMMANDS.includes(command)) {
+    const flags = parseFlags(args.slice(1));
     const ctx = await createContext(loadConfig(), { migrate: false });
     try {
-      console.log(await runAdminCommand(ctx, command, args.slice(1)));
+      console.log(await runAdminCommand(ctx, command, flags));
     } finally {
       await ctx.close();
     }

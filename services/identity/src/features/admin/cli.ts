@@ -41,10 +41,14 @@ const line = (u: UserView) =>
     .join('  ')
     .trim();
 
-export async function runAdminCommand(ctx: AppContext, command: string, args: string[]): Promise<string> {
+/** `flags` from parseFlags, read before connecting so a usage error never starts a database. */
+export async function runAdminCommand(
+  ctx: AppContext,
+  command: string,
+  flags: Record<string, string>,
+): Promise<string> {
   const admin = ctx.admin;
   if (!admin) throw new UsageError('the admin feature is off (FEATURE_ADMIN=false)');
-  const flags = parseFlags(args);
   const byEmail = async () => {
     const user = await ctx.accounts.getUserByEmail(need(flags, 'email'));
     if (!user) throw new UsageError(`no user with email ${flags.email}`);
