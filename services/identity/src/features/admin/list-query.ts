@@ -21,6 +21,9 @@ export interface ListPlan {
   where: string;
   params: unknown[];
   orderBy: string;
+  /** The sort column and direction alone (allow-listed), for statements that order in two steps. */
+  sortColumn: string;
+  direction: 'ASC' | 'DESC';
   limit: number;
   offset: number;
   /** A LIKE condition is present: the trigram index should find the matches before any sorting. */
@@ -102,11 +105,13 @@ export function planListUsers(q: ListUsersQuery): ListPlan | null {
   const limit = count(q.limit, DEFAULT_LIMIT);
   const offset = count(q.offset, 0);
   if (limit === null || offset === null) return null;
-  const dir = direction.toUpperCase();
+  const dir = direction === 'asc' ? 'ASC' : 'DESC';
   return {
     where: where.length ? `WHERE ${where.join(' AND ')}` : '',
     params,
     orderBy: `ORDER BY ${FIELDS[sortField][0]} ${dir}, id ${dir}`,
+    sortColumn: FIELDS[sortField][0],
+    direction: dir,
     limit: Math.min(limit, MAX_LIMIT),
     offset,
     textSearch: where.some((w) => w.includes(' ILIKE ')),

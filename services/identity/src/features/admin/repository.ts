@@ -34,8 +34,12 @@ export function listUsersSql(plan: ListPlan) {
   const params = [...plan.params, plan.limit, plan.offset];
   const count = { text: `SELECT count(*) AS total FROM users u ${plan.where}`, params: plan.params };
   if (plan.textSearch) {
-    const text = `WITH m AS MATERIALIZED (SELECT ${USER_COLUMNS} FROM users u ${plan.where})
-      SELECT m.*, count(*) OVER () AS total_count FROM m ${plan.orderBy} ${paging}`;
+    // Only id and the sort key are carried through the count and sort; the page's 100 rows are read at the end.
+    const { sortColumn: key, direction: dir } = plan;
+    const carried = key === 'id' ? 'u.id' : `u.id, u.${key}`;
+    const text = `WITH m AS MATERIALIZED (SELECT ${carried} FROM users u ${plan.where}),
+      p AS (SELECT m.*, count(*) OVER () AS total_count FROM m ${plan.orderBy} ${paging})
+      SELECT ${USER_COLUMNS}, p.total_count FROM p JOIN users u ON u.id = p.id ORDER BY u.${key} ${dir}, u.id ${dir}`;
     return { page: { text, params }, count, windowCount: true };
   }
   const text = `SELECT ${USER_COLUMNS} FROM users u ${plan.where} ${plan.orderBy} ${paging}`;
