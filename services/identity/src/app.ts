@@ -7,6 +7,7 @@ import { accountRoutes } from './features/account/account.routes';
 import { deletionRoutes } from './features/account/deletion.routes';
 import { emailRoutes } from './features/account/email.routes';
 import { passwordRoutes } from './features/account/password.routes';
+import { adminRoutes } from './features/admin';
 import { sessionRoutes } from './features/session/session.routes';
 import { healthRoutes } from './features/system/health.routes';
 import { systemRoutes } from './features/system/system.routes';
@@ -58,6 +59,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await api.register(passwordRoutes, ctx);
       await api.register(emailRoutes, ctx);
       await api.register(deletionRoutes, ctx);
+      if (config.features.admin) await api.register(adminRoutes, ctx);
     },
     { prefix: config.basePath },
   );

@@ -3,16 +3,28 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config';
 import { createContext } from './context';
+import { ADMIN_COMMANDS, ADMIN_USAGE, describeError, parseFlags, runAdminCommand } from './features/admin/cli';
 import { generateOpenApi } from './openapi-document';
 
 const USAGE = `usage: cli <command>
   migrate            apply pending migrations (DATABASE_URL, or the embedded PostgreSQL)
   migrate:status     list applied and pending migrations
   openapi [file]     write the OpenAPI document (default: ../../openapi.yaml)
-  config             print the effective configuration (secrets masked)`;
+  config             print the effective configuration (secrets masked)
+${ADMIN_USAGE}`;
 
 async function run(args: string[]): Promise<void> {
   const [command, arg] = args;
+  if (ADMIN_COMMANDS.includes(command)) {
+    const flags = parseFlags(args.slice(1));
+    const ctx = await createContext(loadConfig(), { migrate: false });
+    try {
+      console.log(await runAdminCommand(ctx, command, flags));
+    } finally {
+      await ctx.close();
+    }
+    return;
+  }
   switch (command) {
     case 'migrate':
     case 'migrate:status': {
@@ -51,6 +63,11 @@ async function run(args: string[]): Promise<void> {
 }
 
 run(process.argv.slice(2)).catch((error) => {
+  const known = describeError(error);
+  if (known) {
+    console.error(known);
+    process.exit(2);
+  }
   console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : error);
   process.exit(1);
 });

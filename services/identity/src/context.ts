@@ -14,6 +14,7 @@ import { PasswordService } from './features/account/password.service';
 import { AccountRepository } from './features/account/repository';
 import { SignInThrottle } from './features/account/sign-in-throttle';
 import { TokenRepository } from './features/account/tokens.repository';
+import { type AdminServices, createAdmin } from './features/admin/wiring';
 import { SessionRepository } from './features/session/repository';
 import { type Clock, SessionService } from './features/session/session.service';
 import { TrustedOrigins } from './http/origins';
@@ -53,6 +54,8 @@ export interface AppContext {
   /** Per-account failed sign-in counter (off when rate limits are off). */
   signInThrottle: SignInThrottle;
   mail: MailQueue;
+  /** The admin feature's services when `features.admin` is on (its hooks are then installed), else null. */
+  admin: AdminServices | null;
   /** Work started by requests and not awaited by them (mail for known addresses); drained at close. */
   background: BackgroundTasks;
   /** Set on SIGTERM: readiness answers 503 so load balancers stop sending while requests in flight finish. */
@@ -101,6 +104,11 @@ export async function createContext(config: Config, options: ContextOptions = {}
     const flows = { sql, repo, tokens, sessions, hasher, mailer, background, config, clock };
     const emails = new EmailService({ ...flows, jwt });
     const accounts = new AccountService(repo, sessions, hasher, config, clock, emails);
+    const passwords = new PasswordService({ ...flows, accounts });
+    const deletion = new DeletionService({ ...flows, accounts });
+    const admin = config.features.admin
+      ? createAdmin(sql, { accounts, passwords, deletion, sessions, config, clock })
+      : null;
     return {
       config,
       clock,
@@ -114,15 +122,16 @@ export async function createContext(config: Config, options: ContextOptions = {}
       cookies: new SessionCookies(config, deriveKey(config.secret, 'session-cache')),
       sessions,
       accounts,
-      passwords: new PasswordService({ ...flows, accounts }),
+      passwords,
       emails,
-      deletion: new DeletionService({ ...flows, accounts }),
+      deletion,
       signInThrottle: new SignInThrottle(
         store,
         config.rateLimit.enabled ? config.rateLimit.accountFailures : { windowSec: 1, max: 0 },
         clock.now,
       ),
       mail,
+      admin,
       background,
       lifecycle: { draining: false },
       sweepExpired: async () => ({

@@ -142,6 +142,19 @@ export const EXTRA_ERRORS = {
   PAYLOAD_TOO_LARGE: e(413, 'Request body too large'),
   UNSUPPORTED_MEDIA_TYPE: e(415, 'Unsupported content type'),
   NOT_FOUND: e(404, 'Not found'),
+  /** issue 6: the operator calls the spec does not show (get-user, update-user, list-organizations). */
+  NOT_ALLOWED_TO_GET_USER: e(403, 'You are not allowed to get user'),
+  NOT_ALLOWED_TO_UPDATE_USERS: e(403, 'You are not allowed to update users'),
+  NOT_ALLOWED_TO_LIST_ORGANIZATIONS: e(403, 'You are not allowed to list organizations'),
+  NO_DATA_TO_UPDATE: e(400, 'No data to update'),
+  /** issue 6 §5: admins cannot impersonate other admins unless configured. */
+  CANNOT_IMPERSONATE_ADMINS: e(403, 'You cannot impersonate admins'),
+  /** An operator cannot delete their own account through remove-user (better-auth's rule). */
+  CANNOT_REMOVE_YOURSELF: e(400, 'You cannot remove yourself'),
+  /** Role escalation guard (SECURITY.md): set-role and create-user accept only configured role names. */
+  NOT_ALLOWED_TO_SET_NON_EXISTENT_ROLE: e(400, 'You are not allowed to set a non-existent role value'),
+  /** spec §5: has-permission needs a user id or role unless a session exists. */
+  USER_ID_OR_ROLE_REQUIRED: e(400, 'user id or role is required'),
   SERVICE_UNAVAILABLE: e(503, 'Service temporarily unavailable'),
   INTERNAL_SERVER_ERROR: e(500, 'Internal server error'),
 } as const;

@@ -3,6 +3,10 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDa
 /** spec §3 User. role, banned, banReason and banExpires are never set from normal input. */
 @Entity('users')
 @Check('users_email_lowercase', '"email" = lower("email")')
+// admin list-users (migration 1795300000100): sorts with a page; the trigram GIN indexes are declared on their
+// columns with synchronize: false, as TypeORM cannot describe an operator class.
+@Index('users_created_at_id_idx', ['createdAt', 'id'])
+@Index('users_name_id_idx', ['name', 'id'])
 @Check('users_language_known', `"language" IN ('RUS', 'UKR', 'ENG', 'SPA', 'GERMAN', 'POL', 'FRA', 'TURKEY')`)
 export class User {
   @PrimaryColumn('uuid')
@@ -10,12 +14,14 @@ export class User {
 
   /** Stored lowercase (spec §3); unique. */
   @Index('users_email_key', { unique: true })
+  @Index('users_email_trgm_idx', { synchronize: false })
   @Column('text')
   email: string;
 
   @Column('boolean', { default: false })
   emailVerified: boolean;
 
+  @Index('users_name_trgm_idx', { synchronize: false })
   @Column('text')
   name: string;
 

@@ -29,6 +29,14 @@ export interface SignInInput {
   callbackURL?: string;
 }
 
+export interface NewUserInput {
+  email: string;
+  name: string;
+  role: string;
+  image?: string | null;
+  language?: string | null;
+}
+
 /** Email+password accounts (spec §4, §5): sign-up, sign-in, profile updates. */
 export class AccountService {
   constructor(
@@ -54,7 +62,14 @@ export class AccountService {
     const hash = await this.hasher.hash(input.password);
     const user = await this.repo
       .createWithPassword(
-        { email, name: input.name, image: input.image ?? null, emailVerified: false, language: input.language ?? null },
+        {
+          email,
+          name: input.name,
+          image: input.image ?? null,
+          emailVerified: false,
+          language: input.language ?? null,
+          role: this.config.admin.defaultRole, // spec §9: default admin role
+        },
         hash,
         new Date(this.clock.now()),
       )
@@ -84,6 +99,29 @@ export class AccountService {
       fail('EMAIL_NOT_VERIFIED');
     }
     return this.sessions.create({ user: user!, rememberMe: input.rememberMe ?? true, ...client });
+  }
+
+  /**
+   * An account made by an operator (admin create-user, the CLI): email, password, name and role; never
+   * emailVerified or ban fields (spec §3). Same password and duplicate rules as sign-up.
+   */
+  async createUser(input: NewUserInput, password: string): Promise<UserView> {
+    const email = normalizeEmail(input.email);
+    this.assertPasswordLength(password);
+    if (await this.repo.findUserByEmail(email)) fail('USER_ALREADY_EXISTS');
+    const hash = await this.hasher.hash(password);
+    const user = { email, name: input.name, image: input.image ?? null, language: input.language ?? null };
+    return this.repo
+      .createWithPassword({ ...user, emailVerified: false, role: input.role }, hash, new Date(this.clock.now()))
+      .catch((error) => (isUniqueViolation(error) ? fail('USER_ALREADY_EXISTS') : Promise.reject(error)));
+  }
+
+  getUser(id: string): Promise<UserView | null> {
+    return this.repo.findUserById(id);
+  }
+
+  getUserByEmail(email: string): Promise<UserView | null> {
+    return this.repo.findUserByEmail(normalizeEmail(email));
   }
 
   async updateProfile(userId: string, fields: ProfileFields): Promise<UserView> {

@@ -68,6 +68,11 @@ export class DeletionService {
     if (!removed) fail('INVALID_TOKEN');
   }
 
+  /** An operator removes a user (admin remove-user): sessions, accounts and tokens go with it. */
+  removeUser(userId: string): Promise<boolean> {
+    return this.deleteNow(userId);
+  }
+
   /**
    * One transaction: the guard (a token use), the sessions, then the user with its accounts (cascade). No
    * session can be added in between; cached copies are dropped after the commit.

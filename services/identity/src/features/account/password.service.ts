@@ -99,6 +99,13 @@ export class PasswordService {
     if (!created) fail('USER_ALREADY_HAS_PASSWORD');
   }
 
+  /** An operator sets a user's password (admin set-user-password): replaces or creates the credential. */
+  async forcePassword(userId: string, newPassword: string): Promise<void> {
+    const { repo, hasher, clock } = this.deps;
+    this.deps.accounts.assertPasswordLength(newPassword);
+    await repo.upsertPasswordHash(userId, await hasher.hash(newPassword), new Date(clock.now()));
+  }
+
   private async sendResetMail(user: UserView, callbackURL: string, acceptLanguage?: string): Promise<void> {
     const { tokens, mailer, config, clock } = this.deps;
     const token = randomString(RESET_TOKEN_LENGTH);

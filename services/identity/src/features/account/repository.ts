@@ -12,6 +12,8 @@ export interface NewUser {
   image: string | null;
   emailVerified: boolean;
   language: string | null;
+  /** Admin role text (spec §3); the column default (user) when absent. */
+  role?: string;
 }
 
 export interface ProfileFields {
@@ -48,9 +50,9 @@ export class AccountRepository {
     return this.sql.transaction(async (tx) => {
       const id = newId();
       const rows = await tx.query(
-        `INSERT INTO users (id, email, email_verified, name, image, language, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${USER_RETURNING}`,
-        [id, user.email, user.emailVerified, user.name, user.image, user.language, now],
+        `INSERT INTO users (id, email, email_verified, name, image, language, role, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $8, $7, $7) RETURNING ${USER_RETURNING}`,
+        [id, user.email, user.emailVerified, user.name, user.image, user.language, now, user.role ?? 'user'],
       );
       await this.insertCredential(id, passwordHash, now, tx);
       return toUserView(rows[0]);

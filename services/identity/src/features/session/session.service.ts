@@ -22,9 +22,15 @@ export interface CreateSessionInput {
   fixedLifetimeSec?: number;
 }
 
-/** Named hook points that optional features plug into (DESIGN §4.4): ban check, impersonation hiding. */
+/**
+ * Named hook points that optional features plug into (DESIGN §4.4): ban check, impersonation hiding.
+ * A beforeCreate hook may refuse (throw) or answer the user as it now is (a lapsed ban lifted, spec §4).
+ * An afterCreate hook may still refuse: the new session is then deleted before the error goes on (a check
+ * repeated after the insert closes the race with a change that committed between the first check and it).
+ */
 export interface SessionHooks {
-  beforeCreate: Array<(user: UserView) => Promise<void>>;
+  beforeCreate: Array<(user: UserView) => Promise<UserView | undefined>>;
+  afterCreate: Array<(created: SessionWithUser) => Promise<void>>;
   filterList: Array<(sessions: SessionView[]) => SessionView[]>;
 }
 
@@ -70,7 +76,7 @@ function cacheKey(token: string): string {
  * revocation drops the entry before answering, so the Redis path never serves a revoked session.
  */
 export class SessionService {
-  readonly hooks: SessionHooks = { beforeCreate: [], filterList: [] };
+  readonly hooks: SessionHooks = { beforeCreate: [], afterCreate: [], filterList: [] };
 
   constructor(
     private readonly repo: SessionRepository,
@@ -80,14 +86,15 @@ export class SessionService {
   ) {}
 
   async create(input: CreateSessionInput): Promise<SessionWithUser> {
-    for (const hook of this.hooks.beforeCreate) await hook(input.user);
+    let user = input.user;
+    for (const hook of this.hooks.beforeCreate) user = (await hook(user)) ?? user;
     const now = this.clock.now();
     const lifetimeSec =
       input.fixedLifetimeSec ?? (input.rememberMe ? this.config.expiresInSec : this.config.notRememberedExpiresInSec);
     const session = await this.repo.insert({
       id: newId(),
       token: newSessionToken(),
-      userId: input.user.id,
+      userId: user.id,
       expiresAt: new Date(now + lifetimeSec * 1000),
       rememberMe: input.rememberMe,
       ipAddress: input.ipAddress,
@@ -96,7 +103,13 @@ export class SessionService {
       activeOrganizationId: null,
       now: new Date(now),
     });
-    return { session, user: input.user };
+    try {
+      for (const hook of this.hooks.afterCreate) await hook({ session, user });
+    } catch (error) {
+      await this.revokeTokens(await this.repo.deleteByToken(session.token));
+      throw error;
+    }
+    return { session, user };
   }
 
   async resolve(token: string, options: ResolveOptions): Promise<Resolved> {
@@ -142,6 +155,11 @@ export class SessionService {
     let sessions = await this.repo.listActive(userId, new Date(this.clock.now()));
     for (const filter of this.hooks.filterList) sessions = filter(sessions);
     return sessions;
+  }
+
+  /** Every active session of a user, hidden ones included (operators, spec §7 admin list-user-sessions). */
+  listAll(userId: string): Promise<SessionView[]> {
+    return this.repo.listActive(userId, new Date(this.clock.now()));
   }
 
   /** Revokes `token` only if it belongs to `userId`; returns whether anything was revoked. */

@@ -1,0 +1,147 @@
+/**
+ * `npm run bench:admin` (issue 6): admin list-users against 200,000 users. A contains search on email or name,
+ * a sort and a page of 100, over real HTTP: p50/p99 with 1 client and with 16 concurrent clients, then the
+ * EXPLAIN ANALYZE plans of the two statements the route runs. Prints figures; asserts nothing.
+ */
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { Client } from 'pg';
+import { buildApp } from '../app';
+import { loadConfig } from '../config';
+import { createContext } from '../context';
+import { planListUsers } from '../features/admin/list-query';
+import { listUsersSql } from '../features/admin/repository';
+
+const USERS = Number(process.env.BENCH_USERS || 200_000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS || 2000);
+const adminUrl = process.env.BENCH_DATABASE_URL_ADMIN || 'postgres://postgres@127.0.0.1:5432/postgres';
+const dbName = `identity_bench_admin_${randomBytes(3).toString('hex')}`;
+
+async function admin(sql: string) {
+  const c = new Client({ connectionString: adminUrl });
+  await c.connect();
+  await c.query(sql).finally(() => c.end());
+}
+
+/** One statement: first names × last names, a numbered email, creation times a minute apart. */
+const SEED = `INSERT INTO users (id, email, name, created_at, updated_at)
+  SELECT gen_random_uuid(),
+         'user' || g || '.' || substr(md5(g::text), 1, 6) || '@example.com',
+         (ARRAY['Alice','Bob','Carol','Dave','Erin','Frank','Grace','Heidi','Ivan','Judy','Mallory','Niaj','Olivia','Peggy','Rupert','Sybil','Trent','Victor','Walter','Yolanda'])[1 + g % 20]
+           || ' ' || (ARRAY['Smith','Jones','Taylor','Brown','Williams','Wilson','Johnson','Davies','Robinson','Wright','Thompson','Evans','Walker','White','Roberts','Green','Hall','Wood','Jackson','Clarke'])[1 + (g / 20) % 20]
+           || ' ' || g,
+         now() - g * interval '1 minute', now() - g * interval '1 minute'
+  FROM generate_series(1, $1) g`;
+
+const SCENARIOS: Array<[string, Record<string, string>]> = [
+  ['email contains "user1234" (111 rows), sort createdAt desc', { searchValue: 'user1234', searchField: 'email' }],
+  [
+    'name contains "walker 19" (≈ 55 rows), sort name asc',
+    { searchValue: 'walker 19', searchField: 'name', sortBy: 'name', sortDirection: 'asc' },
+  ],
+  ['name contains "olivia" (10,000 rows), sort createdAt desc', { searchValue: 'olivia', searchField: 'name' }],
+  ["no search, sort createdAt desc (the console's first page)", {}],
+];
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function measure(url: string, token: string, clients: number): Promise<string> {
+  const times: number[] = [];
+  let left = REQUESTS;
+  const worker = async () => {
+    while (left-- > 0) {
+      const start = performance.now();
+      const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`list-users answered ${res.status}`);
+      times.push(performance.now() - start);
+    }
+  };
+  const began = performance.now();
+  await Promise.all(Array.from({ length: clients }, worker));
+  const seconds = (performance.now() - began) / 1000;
+  times.sort((a, b) => a - b);
+  const f = (n: number) => n.toFixed(2).padStart(7);
+  return `${String(clients).padStart(2)} client(s): p50 ${f(percentile(times, 50))} ms  p99 ${f(percentile(times, 99))} ms  ${Math.round(times.length / seconds)} req/s`;
+}
+
+async function main() {
+  await admin(`CREATE DATABASE "${dbName}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${dbName}`;
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATABASE_URL: url.toString(),
+    REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379/0',
+    REDIS_PREFIX: `bench:${dbName}:`,
+    AUTH_SECRET: randomBytes(32).toString('hex'),
+    PUBLIC_URL: 'http://127.0.0.1',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_ENABLED: 'false',
+  });
+  const ctx = await createContext(config, { migrate: true, logger: { info() {}, warn() {}, error() {} } });
+  const app = await buildApp(ctx, { logger: false });
+  try {
+    const t = performance.now();
+    await ctx.sql.query(SEED, [USERS]);
+    console.log(
+      `seeded ${USERS} users in ${((performance.now() - t) / 1000).toFixed(1)} s (one INSERT … SELECT generate_series)`,
+    );
+    // The GIN indexes took the rows through their pending list; VACUUM merges it as autovacuum would in service.
+    await ctx.sql.query('VACUUM ANALYZE users');
+    const operator = await ctx.admin!.users.create(null, {
+      email: 'ops@bench.test',
+      password: 'bench password 123',
+      name: 'Ops',
+      role: 'admin',
+    });
+    const signedIn = await ctx.accounts.signIn(
+      { email: operator.email, password: 'bench password 123' },
+      { ipAddress: null, userAgent: null },
+    );
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}${config.basePath}/admin/list-users`;
+    const load = (await import('node:fs')).readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+    console.log(`cpus ${(await import('node:os')).cpus().length}; load average before measuring: ${load}`);
+    console.log(
+      `node ${process.version}; ${REQUESTS} requests per row; GET ${config.basePath}/admin/list-users over HTTP (Bearer session)`,
+    );
+    for (const [label, query] of SCENARIOS) {
+      const search: Record<string, string> = query.searchValue ? { searchOperator: 'contains' } : {};
+      const target = `${base}?${new URLSearchParams({ ...query, ...search, limit: '100' })}`;
+      const probe = await (
+        await fetch(target, { headers: { authorization: `Bearer ${signedIn.session.token}` } })
+      ).json();
+      console.log(`\n${label}: total ${probe.total}, page ${probe.users.length}`);
+      await measure(target, signedIn.session.token, 4); // warm-up
+      for (const clients of [1, 16]) console.log(`  ${await measure(target, signedIn.session.token, clients)}`);
+      const plan = planListUsers({ ...query, ...search, limit: 100 })!;
+      const sql = listUsersSql(plan);
+      const statements = sql.windowCount
+        ? [['page + window count', sql.page] as const]
+        : [['page', sql.page] as const, ['count (beside it)', sql.count] as const];
+      for (const [name, stmt] of statements) {
+        const rows = await ctx.sql.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN (ANALYZE, BUFFERS) ${stmt.text}`,
+          stmt.params,
+        );
+        console.log(
+          `  EXPLAIN ANALYZE (${name}): ${stmt.text.replace(/SELECT u\.id.*? FROM/, 'SELECT … FROM').replace(/\s+/g, ' ')}`,
+        );
+        for (const r of rows) console.log(`    ${r['QUERY PLAN']}`);
+      }
+    }
+  } finally {
+    await app.close();
+    await ctx.close();
+    await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

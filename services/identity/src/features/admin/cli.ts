@@ -1,0 +1,99 @@
+import type { AppContext } from '../../context';
+import { ApiError } from '../../errors';
+import type { UserView } from '../../shared/views';
+
+/** Operations commands (issue 6 §6): run with the database credentials, so they need no session. */
+export const ADMIN_USAGE = `  create-admin --email E --password P --name N   create the first admin (role: the first configured admin role)
+  set-role --email E --role R                      set a role (comma-separated for several)
+  list-users [--search TEXT] [--limit N]           list users (email or name contains TEXT)
+  ban --email E [--reason R] [--expires-in-sec S]  ban a user and end their sessions
+  unban --email E                                  lift a ban`;
+
+export const ADMIN_COMMANDS = ['create-admin', 'set-role', 'list-users', 'ban', 'unban'];
+
+export class UsageError extends Error {}
+
+/** `--name value` pairs; a flag without a value is an error. */
+export function parseFlags(args: string[]): Record<string, string> {
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < args.length; i += 2) {
+    const key = args[i];
+    const value = args[i + 1];
+    if (!key?.startsWith('--') || value === undefined) throw new UsageError(`expected --flag value, got "${key}"`);
+    flags[key.slice(2)] = value;
+  }
+  return flags;
+}
+
+const need = (flags: Record<string, string>, name: string): string => {
+  if (!flags[name]) throw new UsageError(`--${name} is required`);
+  return flags[name];
+};
+
+const line = (u: UserView) =>
+  [
+    u.id,
+    u.email,
+    JSON.stringify(u.name),
+    u.role,
+    u.banned ? `banned${u.banExpires ? ` until ${u.banExpires}` : ''}` : '',
+  ]
+    .join('  ')
+    .trim();
+
+/** `flags` from parseFlags, read before connecting so a usage error never starts a database. */
+export async function runAdminCommand(
+  ctx: AppContext,
+  command: string,
+  flags: Record<string, string>,
+): Promise<string> {
+  const admin = ctx.admin;
+  if (!admin) throw new UsageError('the admin feature is off (FEATURE_ADMIN=false)');
+  const byEmail = async () => {
+    const user = await ctx.accounts.getUserByEmail(need(flags, 'email'));
+    if (!user) throw new UsageError(`no user with email ${flags.email}`);
+    return user;
+  };
+  switch (command) {
+    case 'create-admin': {
+      const input = { email: need(flags, 'email'), password: need(flags, 'password'), name: need(flags, 'name') };
+      const user = await admin.users.create(null, { ...input, role: ctx.config.admin.adminRoles[0] });
+      return `created ${line(user)}`;
+    }
+    case 'set-role':
+      return `updated ${line(await admin.users.setRole(null, (await byEmail()).id, need(flags, 'role')))}`;
+    case 'list-users': {
+      const query = flags.search ? { searchValue: flags.search, limit: flags.limit } : { limit: flags.limit };
+      const emailHits = await admin.users.list(null, { ...query, searchField: 'email' });
+      const { users, total } = flags.search
+        ? merge(emailHits, await admin.users.list(null, { ...query, searchField: 'name' }))
+        : emailHits;
+      return [...users.map(line), `${users.length} shown, ${total} in total`].join('\n');
+    }
+    case 'ban': {
+      const expires = flags['expires-in-sec'];
+      if (expires !== undefined && !/^[1-9]\d*$/.test(expires)) throw new UsageError('--expires-in-sec: seconds > 0');
+      const input = {
+        userId: (await byEmail()).id,
+        banReason: flags.reason,
+        banExpiresIn: expires ? Number(expires) : undefined,
+      };
+      return `banned ${line(await admin.bans.ban(null, input))}`;
+    }
+    case 'unban':
+      return `unbanned ${line(await admin.bans.unban(null, (await byEmail()).id))}`;
+    default:
+      throw new UsageError(`unknown command ${command}`);
+  }
+}
+
+/** Users matching by email or by name, once each. */
+function merge(a: { users: UserView[] }, b: { users: UserView[] }) {
+  const seen = new Map(a.users.map((u) => [u.id, u]));
+  for (const u of b.users) seen.set(u.id, u);
+  return { users: [...seen.values()], total: seen.size };
+}
+
+/** A refusal from a service, as the operator should read it. */
+export const describeError = (error: unknown): string | null =>
+  error instanceof UsageError ? error.message : error instanceof ApiError ? `${error.code}: ${error.message}` : null;

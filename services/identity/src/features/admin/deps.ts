@@ -1,0 +1,24 @@
+import type { Config } from '../../config';
+import type { AccountService } from '../account/account.service';
+import type { DeletionService } from '../account/deletion.service';
+import type { PasswordService } from '../account/password.service';
+import type { Clock, SessionService } from '../session/session.service';
+import type { AdminAccess } from './access';
+import type { AdminRepository } from './repository';
+
+/** What the admin services use: their own repository, the access model, and the other features' services. */
+export interface AdminDeps {
+  repo: AdminRepository;
+  access: AdminAccess;
+  accounts: AccountService;
+  passwords: PasswordService;
+  deletion: DeletionService;
+  sessions: SessionService;
+  config: Config;
+  clock: Clock;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** User ids are UUIDs; any other text names no user (and must not reach a uuid column as a query error). */
+export const isUserId = (id: string): boolean => UUID.test(id);

@@ -1,0 +1,40 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context';
+import { clientInfo, requireSession } from '../../http/require-session';
+import { ImpersonateUser, StopImpersonating } from './schemas';
+import type { AdminServices } from './wiring';
+
+/**
+ * spec §4 Impersonation. The impersonation session takes the session cookies; the admin's own token waits in
+ * the signed `<prefix>.admin_session` cookie (better-auth's name) until stop-impersonating puts it back.
+ */
+export async function impersonationRoutes(fastify: FastifyInstance, ctx: AppContext & { admin: AdminServices }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const session = requireSession(ctx);
+  const adminCookie = ctx.cookies.tokenName.replace(/session_token$/, 'admin_session');
+  const attributes = {
+    httpOnly: true,
+    secure: ctx.config.publicUrl.startsWith('https://'),
+    sameSite: 'lax' as const,
+    path: '/',
+  };
+
+  app.post('/admin/impersonate-user', { schema: ImpersonateUser, preHandler: session }, async (request, reply) => {
+    const made = await ctx.admin.sessions.impersonate(request.auth, request.body.userId, clientInfo(request));
+    const maxAge = ctx.config.admin.impersonationSessionDurationSec;
+    reply.setCookie(adminCookie, request.auth.session.token, { ...attributes, signed: true, maxAge });
+    ctx.cookies.set(reply, made, ctx.clock.now());
+    return made;
+  });
+
+  app.post('/admin/stop-impersonating', { schema: StopImpersonating, preHandler: session }, async (request, reply) => {
+    const raw = request.cookies[adminCookie];
+    const unsigned = raw ? request.unsignCookie(raw) : null;
+    const adminToken = unsigned?.valid ? unsigned.value : null;
+    const admin = await ctx.admin.sessions.stop(request.auth, adminToken);
+    ctx.cookies.set(reply, admin, ctx.clock.now());
+    reply.clearCookie(adminCookie, attributes);
+    return admin;
+  });
+}

@@ -1,0 +1,119 @@
+/**
+ * list-users options (spec §5) turned into SQL from allow-lists only: no client text ever becomes SQL, values
+ * are parameters, LIKE wildcards in search text are escaped. Pure: `planListUsers` answers null for a bad query
+ * (an unknown field or operator, a value of the wrong type, a non-numeric limit), and the route then answers
+ * an empty list with total 0 (spec §7).
+ */
+export interface ListUsersQuery {
+  searchValue?: string;
+  searchField?: string;
+  searchOperator?: string;
+  limit?: string | number;
+  offset?: string | number;
+  sortBy?: string;
+  sortDirection?: string;
+  filterField?: string;
+  filterValue?: string | number | boolean;
+  filterOperator?: string;
+}
+
+export interface ListPlan {
+  where: string;
+  params: unknown[];
+  orderBy: string;
+  /** The sort column and direction alone (allow-listed), for statements that order in two steps. */
+  sortColumn: string;
+  direction: 'ASC' | 'DESC';
+  limit: number;
+  offset: number;
+  /** A LIKE condition is present: the trigram index should find the matches before any sorting. */
+  textSearch: boolean;
+}
+
+type Kind = 'text' | 'bool' | 'time' | 'uuid';
+/** Client field name → column and type. */
+const FIELDS: Record<string, [string, Kind]> = {
+  id: ['id', 'uuid'],
+  email: ['email', 'text'],
+  name: ['name', 'text'],
+  role: ['role', 'text'],
+  banned: ['banned', 'bool'],
+  emailVerified: ['email_verified', 'bool'],
+  createdAt: ['created_at', 'time'],
+  updatedAt: ['updated_at', 'time'],
+  banExpires: ['ban_expires', 'time'],
+};
+const SEARCHABLE = ['email', 'name'];
+const COMPARE: Record<string, string> = { eq: '=', ne: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+
+/** `%`, `_` and the escape character itself match literally (ESCAPE '\'). */
+export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function count(value: string | number | undefined, fallback: number): number | null {
+  if (value === undefined || value === '') return fallback;
+  const n = typeof value === 'number' ? value : /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  return Number.isSafeInteger(n) && n >= 0 ? n : null;
+}
+
+function typed(kind: Kind, value: string | number | boolean): unknown {
+  const text = String(value);
+  if (kind === 'bool') return text === 'true' ? true : text === 'false' ? false : undefined;
+  if (kind === 'time') return Number.isNaN(Date.parse(text)) ? undefined : new Date(text);
+  if (kind === 'uuid') return UUID.test(text) ? text : undefined;
+  return text;
+}
+
+export function planListUsers(q: ListUsersQuery): ListPlan | null {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (q.searchValue) {
+    const field = q.searchField ?? 'email';
+    const op = q.searchOperator ?? 'contains';
+    if (!SEARCHABLE.includes(field)) return null;
+    const text = escapeLike(q.searchValue);
+    const pattern =
+      op === 'contains' ? `%${text}%` : op === 'starts_with' ? `${text}%` : op === 'ends_with' ? `%${text}` : null;
+    if (pattern === null) return null;
+    params.push(pattern);
+    where.push(`${FIELDS[field][0]} ILIKE $${params.length}`); // case-insensitive; served by the trigram indexes
+  }
+  if (q.filterValue !== undefined && q.filterValue !== '') {
+    const entry = FIELDS[q.filterField ?? 'email'];
+    const op = q.filterOperator ?? 'eq';
+    if (!entry || !Object.hasOwn(FIELDS, q.filterField ?? 'email')) return null;
+    const [column, kind] = entry;
+    if (op === 'contains') {
+      if (kind !== 'text') return null;
+      params.push(`%${escapeLike(String(q.filterValue))}%`);
+      where.push(`${column} ILIKE $${params.length}`);
+    } else {
+      const sqlOp = Object.hasOwn(COMPARE, op) ? COMPARE[op] : undefined;
+      const value = typed(kind, q.filterValue);
+      if (!sqlOp || value === undefined) return null;
+      params.push(value);
+      where.push(`${column} ${sqlOp} $${params.length}`);
+    }
+  }
+  const sortField = q.sortBy ?? 'createdAt';
+  if (!Object.hasOwn(FIELDS, sortField)) return null;
+  const direction = q.sortDirection ?? (q.sortBy ? 'asc' : 'desc');
+  if (direction !== 'asc' && direction !== 'desc') return null;
+  const limit = count(q.limit, DEFAULT_LIMIT);
+  const offset = count(q.offset, 0);
+  if (limit === null || offset === null) return null;
+  const dir = direction === 'asc' ? 'ASC' : 'DESC';
+  return {
+    where: where.length ? `WHERE ${where.join(' AND ')}` : '',
+    params,
+    orderBy: `ORDER BY ${FIELDS[sortField][0]} ${dir}, id ${dir}`,
+    sortColumn: FIELDS[sortField][0],
+    direction: dir,
+    limit: Math.min(limit, MAX_LIMIT),
+    offset,
+    textSearch: where.some((w) => w.includes(' ILIKE ')),
+  };
+}

@@ -1,0 +1,225 @@
+import { Type } from 'typebox';
+import {
+  EmailField,
+  errorResponses,
+  ImageField,
+  NameField,
+  PasswordField,
+  SessionSchema,
+  StatusSchema,
+  SuccessSchema,
+  UserSchema,
+} from '../../shared/schemas';
+import { LanguageField } from '../account/schemas';
+
+/** better-auth admin plugin names and shapes (issue 6: its admin client works unchanged), spec §7. */
+const strict = { additionalProperties: false } as const;
+const tags = ['admin'];
+const UserId = Type.String({ minLength: 1, maxLength: 64, description: 'The user id' });
+const RoleField = Type.Union(
+  [Type.String({ minLength: 1, maxLength: 256 }), Type.Array(Type.String(), { maxItems: 16 })],
+  {
+    description: 'A role, a comma-separated list of roles, or a list of roles (configured role names only)',
+  },
+);
+/** What `data` may set (spec §3): never id, email, role, ban fields or emailVerified. */
+const UserData = Type.Object(
+  {
+    name: Type.Optional(NameField),
+    image: Type.Optional(Type.Union([ImageField, Type.Null()])),
+    language: Type.Optional(LanguageField),
+  },
+  strict,
+);
+const UserAnswer = Type.Object({ user: UserSchema });
+const user = { 200: UserAnswer, ...errorResponses };
+const byUserId = Type.Object({ userId: UserId }, strict);
+
+export const CreateUser = {
+  tags,
+  summary: 'Create a user with a password (role optional; data may set name, image, language only)',
+  body: Type.Object(
+    {
+      email: EmailField,
+      password: PasswordField,
+      name: NameField,
+      role: Type.Optional(RoleField),
+      data: Type.Optional(UserData),
+    },
+    strict,
+  ),
+  response: user,
+};
+
+export const SetRole = {
+  tags,
+  summary: "Set a user's role; applies at once",
+  body: Type.Object({ userId: UserId, role: RoleField }, strict),
+  response: user,
+};
+
+export const GetUser = {
+  tags,
+  summary: 'One user by id',
+  querystring: Type.Object({ id: UserId }, strict),
+  response: { 200: UserSchema, ...errorResponses },
+};
+
+export const UpdateUser = {
+  tags,
+  summary: "Update a user's name, image, language or role",
+  body: Type.Object(
+    { userId: UserId, data: Type.Object({ ...UserData.properties, role: Type.Optional(RoleField) }, strict) },
+    strict,
+  ),
+  response: { 200: UserSchema, ...errorResponses },
+};
+
+const Text = Type.String({ maxLength: 256 });
+const Count = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ maxLength: 12 })]);
+export const ListUsers = {
+  tags,
+  summary: 'Users, searched, filtered, sorted and paged; an empty list with total 0 on a bad query (spec §7)',
+  description:
+    'searchField email|name, searchOperator contains|starts_with|ends_with (case-insensitive); ' +
+    'filterField id|email|name|role|banned|emailVerified|createdAt|updatedAt|banExpires with filterOperator ' +
+    'eq|ne|lt|lte|gt|gte|contains; sortBy one of the filter fields, sortDirection asc|desc (default createdAt desc); ' +
+    'limit (default 100, at most 1000) and offset as numbers or numeric text.',
+  querystring: Type.Object(
+    {
+      searchValue: Type.Optional(Text),
+      searchField: Type.Optional(Text),
+      searchOperator: Type.Optional(Text),
+      limit: Type.Optional(Count),
+      offset: Type.Optional(Count),
+      sortBy: Type.Optional(Text),
+      sortDirection: Type.Optional(Text),
+      filterField: Type.Optional(Text),
+      filterValue: Type.Optional(Type.Union([Text, Type.Number(), Type.Boolean()])),
+      filterOperator: Type.Optional(Text),
+    },
+    strict,
+  ),
+  response: {
+    200: Type.Object({
+      users: Type.Array(UserSchema),
+      total: Type.Integer(),
+      limit: Type.Optional(Type.Integer()),
+      offset: Type.Optional(Type.Integer()),
+    }),
+    ...errorResponses,
+  },
+};
+
+export const ListUserSessions = {
+  tags,
+  summary: "A user's active sessions, impersonation sessions included",
+  body: byUserId,
+  response: { 200: Type.Object({ sessions: Type.Array(SessionSchema) }), ...errorResponses },
+};
+
+export const BanUser = {
+  tags,
+  summary: 'Ban a user and end all their sessions (reason default "No reason"; banExpiresIn in seconds)',
+  body: Type.Object(
+    {
+      userId: UserId,
+      banReason: Type.Optional(Type.String({ maxLength: 1024 })),
+      banExpiresIn: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 * 365 * 86400 })),
+    },
+    strict,
+  ),
+  response: user,
+};
+
+export const UnbanUser = { tags, summary: 'Lift a ban', body: byUserId, response: user };
+
+const SessionAndUser = { 200: Type.Object({ session: SessionSchema, user: UserSchema }), ...errorResponses };
+export const ImpersonateUser = {
+  tags,
+  summary: 'Sign in as the user for a fixed time; the admin session is kept in the admin_session cookie',
+  body: byUserId,
+  response: SessionAndUser,
+};
+
+export const StopImpersonating = {
+  tags,
+  summary: 'End the impersonation session and restore the admin session',
+  response: SessionAndUser,
+};
+
+export const RevokeUserSession = {
+  tags,
+  summary: 'Revoke one session by its token',
+  body: Type.Object({ sessionToken: Type.String({ minLength: 1, maxLength: 512 }) }, strict),
+  response: { 200: SuccessSchema, ...errorResponses },
+};
+
+export const RevokeUserSessions = {
+  tags,
+  summary: 'Revoke every session of a user',
+  body: byUserId,
+  response: { 200: SuccessSchema, ...errorResponses },
+};
+
+export const RemoveUser = {
+  tags,
+  summary: 'Delete a user with their sessions and accounts',
+  body: byUserId,
+  response: { 200: SuccessSchema, ...errorResponses },
+};
+
+export const SetUserPassword = {
+  tags,
+  summary: "Set a user's password",
+  body: Type.Object({ newPassword: PasswordField, userId: UserId }, strict),
+  response: { 200: StatusSchema, ...errorResponses },
+};
+
+const PermissionMap = Type.Record(
+  Type.String({ maxLength: 64 }),
+  Type.Array(Type.String({ maxLength: 64 }), { maxItems: 32 }),
+);
+export const HasPermission = {
+  tags,
+  summary:
+    "Whether the session's user (or, for servers with the service credential, a user id or role) has permissions",
+  body: Type.Object(
+    {
+      permissions: Type.Optional(PermissionMap),
+      permission: Type.Optional(PermissionMap),
+      userId: Type.Optional(UserId),
+      role: Type.Optional(Type.String({ maxLength: 256 })),
+    },
+    strict,
+  ),
+  response: {
+    200: Type.Object({ error: Type.Union([Type.String(), Type.Null()]), success: Type.Boolean() }),
+    ...errorResponses,
+  },
+};
+
+export const ListOrganizations = {
+  tags,
+  summary: 'All organizations with their member counts (console)',
+  querystring: Type.Object({ limit: Type.Optional(Count), offset: Type.Optional(Count) }, strict),
+  response: {
+    200: Type.Object({
+      organizations: Type.Array(
+        Type.Object({
+          id: Type.String(),
+          name: Type.String(),
+          slug: Type.String(),
+          logo: Type.Union([Type.String(), Type.Null()]),
+          metadata: Type.Union([Type.String(), Type.Null()]),
+          createdAt: Type.String({ format: 'date-time' }),
+          memberCount: Type.Integer(),
+        }),
+      ),
+      total: Type.Integer(),
+      limit: Type.Integer(),
+      offset: Type.Integer(),
+    }),
+    ...errorResponses,
+  },
+};

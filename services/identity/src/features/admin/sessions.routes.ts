@@ -1,0 +1,35 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context';
+import { requireSession } from '../../http/require-session';
+import { BanUser, ListUserSessions, RevokeUserSession, RevokeUserSessions, UnbanUser } from './schemas';
+import type { AdminServices } from './wiring';
+
+/** Session control and bans: each of these ends or lists sessions of another user. */
+export async function adminSessionRoutes(fastify: FastifyInstance, ctx: AppContext & { admin: AdminServices }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const session = requireSession(ctx);
+  const { sessions, bans } = ctx.admin;
+
+  app.post('/admin/list-user-sessions', { schema: ListUserSessions, preHandler: session }, async (request) => ({
+    sessions: await sessions.listFor(request.auth, request.body.userId),
+  }));
+
+  app.post('/admin/revoke-user-session', { schema: RevokeUserSession, preHandler: session }, async (request) => {
+    await sessions.revoke(request.auth, request.body.sessionToken);
+    return { success: true };
+  });
+
+  app.post('/admin/revoke-user-sessions', { schema: RevokeUserSessions, preHandler: session }, async (request) => {
+    await sessions.revokeAll(request.auth, request.body.userId);
+    return { success: true };
+  });
+
+  app.post('/admin/ban-user', { schema: BanUser, preHandler: session }, async (request) => ({
+    user: await bans.ban(request.auth, request.body),
+  }));
+
+  app.post('/admin/unban-user', { schema: UnbanUser, preHandler: session }, async (request) => ({
+    user: await bans.unban(request.auth, request.body.userId),
+  }));
+}

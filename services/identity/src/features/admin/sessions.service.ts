@@ -1,0 +1,64 @@
+import { fail } from '../../errors';
+import type { SessionView, SessionWithUser } from '../../shared/views';
+import { type AdminDeps, isUserId } from './deps';
+
+/**
+ * Operator session control and impersonation (spec §4 Impersonation, §7). Every revocation goes through the
+ * session feature, which drops the Redis entries before answering.
+ */
+export class AdminSessionsService {
+  constructor(private readonly d: AdminDeps) {}
+
+  /** All of the user's active sessions, impersonation sessions included (operators see them). */
+  async listFor(auth: SessionWithUser, userId: string): Promise<SessionView[]> {
+    this.d.access.demand(auth, { session: ['list'] }, 'NOT_ALLOWED_TO_LIST_USERS_SESSIONS');
+    return isUserId(userId) ? this.d.sessions.listAll(userId) : [];
+  }
+
+  async revoke(auth: SessionWithUser, sessionToken: string): Promise<void> {
+    this.d.access.demand(auth, { session: ['revoke'] }, 'NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS');
+    await this.d.sessions.revoke(sessionToken);
+  }
+
+  async revokeAll(auth: SessionWithUser, userId: string): Promise<void> {
+    this.d.access.demand(auth, { session: ['revoke'] }, 'NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS');
+    if (isUserId(userId)) await this.d.sessions.revokeAllForUser(userId);
+  }
+
+  /**
+   * A session of the target with impersonatedBy = the admin, lasting impersonationSessionDurationSec and never
+   * renewed (the session feature does not extend impersonation sessions). Admins only when configured.
+   */
+  async impersonate(auth: SessionWithUser, userId: string, client: ClientInfo): Promise<SessionWithUser> {
+    const { access, accounts, sessions, config } = this.d;
+    access.demand(auth, { user: ['impersonate'] }, 'NOT_ALLOWED_TO_IMPERSONATE_USERS');
+    const target = (isUserId(userId) && (await accounts.getUser(userId))) || fail('FAILED_TO_FIND_USER');
+    if (access.isAdmin(target) && !config.admin.allowImpersonatingAdmins) fail('CANNOT_IMPERSONATE_ADMINS');
+    return sessions.create({
+      user: target,
+      rememberMe: true,
+      ...client,
+      impersonatedBy: auth.user.id,
+      fixedLifetimeSec: config.admin.impersonationSessionDurationSec,
+    });
+  }
+
+  /**
+   * Ends the impersonation session and answers the admin's own session, found by the token kept in the admin
+   * cookie; it must still exist and belong to the admin who started the impersonation.
+   */
+  async stop(auth: SessionWithUser, adminToken: string | null): Promise<SessionWithUser> {
+    const { sessions } = this.d;
+    const adminId = auth.session.impersonatedBy ?? fail('NOT_IMPERSONATING');
+    if (!adminToken) return fail('FAILED_TO_FIND_ADMIN_SESSION');
+    const admin = (await sessions.resolve(adminToken, { source: 'database', refresh: false })).current;
+    if (!admin || admin.user.id !== adminId) return fail('FAILED_TO_FIND_ADMIN_SESSION');
+    await sessions.revoke(auth.session.token);
+    return admin;
+  }
+}
+
+export interface ClientInfo {
+  ipAddress: string | null;
+  userAgent: string | null;
+}

@@ -1,0 +1,42 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context';
+import { requireSession } from '../../http/require-session';
+import { CreateUser, GetUser, ListUsers, RemoveUser, SetRole, SetUserPassword, UpdateUser } from './schemas';
+import type { AdminServices } from './wiring';
+
+export async function adminUserRoutes(fastify: FastifyInstance, ctx: AppContext & { admin: AdminServices }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const session = requireSession(ctx);
+  const { users } = ctx.admin;
+
+  app.post('/admin/create-user', { schema: CreateUser, preHandler: session }, async (request) => ({
+    user: await users.create(request.auth, request.body),
+  }));
+
+  app.get('/admin/get-user', { schema: GetUser, preHandler: session }, async (request) =>
+    users.get(request.auth, request.query.id),
+  );
+
+  app.post('/admin/update-user', { schema: UpdateUser, preHandler: session }, async (request) =>
+    users.update(request.auth, request.body.userId, request.body.data),
+  );
+
+  app.post('/admin/set-role', { schema: SetRole, preHandler: session }, async (request) => ({
+    user: await users.setRole(request.auth, request.body.userId, request.body.role),
+  }));
+
+  app.get('/admin/list-users', { schema: ListUsers, preHandler: session }, async (request) =>
+    users.list(request.auth, request.query),
+  );
+
+  app.post('/admin/remove-user', { schema: RemoveUser, preHandler: session }, async (request) => {
+    await users.remove(request.auth, request.body.userId);
+    return { success: true };
+  });
+
+  app.post('/admin/set-user-password', { schema: SetUserPassword, preHandler: session }, async (request) => {
+    await users.setPassword(request.auth, request.body.userId, request.body.newPassword);
+    return { status: true };
+  });
+}

@@ -1,0 +1,106 @@
+import { fail } from '../../errors';
+import type { SessionWithUser, UserView } from '../../shared/views';
+import { type AdminDeps, isUserId } from './deps';
+import { type ListUsersQuery, planListUsers } from './list-query';
+
+/** Fields `data` may carry on create-user and update-user: never id, email, role, ban fields or emailVerified (spec §3). */
+export const USER_DATA_FIELDS = ['name', 'image', 'language'] as const;
+
+export interface UserData {
+  name?: string;
+  image?: string | null;
+  language?: string;
+}
+
+export interface CreateUserInput {
+  email: string;
+  password: string;
+  name: string;
+  role?: string | string[];
+  data?: UserData;
+}
+
+export interface UserList {
+  users: UserView[];
+  total: number;
+  limit?: number;
+  offset?: number;
+}
+
+/** Operator user management (spec §7 admin calls); every call re-checks the caller's permission. */
+export class AdminUsersService {
+  constructor(private readonly d: AdminDeps) {}
+
+  /** `auth` null: the operations CLI, which runs with the database credentials and needs no session. */
+  async create(auth: SessionWithUser | null, input: CreateUserInput): Promise<UserView> {
+    const { access, accounts, config } = this.d;
+    if (auth) access.demand(auth, { user: ['create'] }, 'NOT_ALLOWED_TO_CREATE_USERS');
+    let role = config.admin.defaultRole;
+    if (input.role !== undefined) {
+      if (auth) access.demand(auth, { user: ['set-role'] }, 'NOT_ALLOWED_TO_CHANGE_USERS_ROLE');
+      role = access.roleText(input.role);
+    }
+    const { data = {} } = input;
+    return accounts.createUser(
+      { email: input.email, name: input.name, role, image: data.image, language: data.language },
+      input.password,
+    );
+  }
+
+  async get(auth: SessionWithUser, id: string): Promise<UserView> {
+    this.d.access.demand(auth, { user: ['get'] }, 'NOT_ALLOWED_TO_GET_USER');
+    return (isUserId(id) && (await this.d.accounts.getUser(id))) || fail('FAILED_TO_FIND_USER');
+  }
+
+  /** name, image and language through the account feature; role through set-role's rules. */
+  async update(
+    auth: SessionWithUser,
+    userId: string,
+    data: UserData & { role?: string | string[] },
+  ): Promise<UserView> {
+    const { access, accounts } = this.d;
+    access.demand(auth, { user: ['update'] }, 'NOT_ALLOWED_TO_UPDATE_USERS');
+    const { role, ...profile } = data;
+    if (role === undefined && Object.keys(profile).length === 0) fail('NO_DATA_TO_UPDATE');
+    if (!isUserId(userId)) fail('FAILED_TO_FIND_USER');
+    if (role !== undefined) await this.setRole(auth, userId, role);
+    if (Object.keys(profile).length === 0) return (await accounts.getUser(userId)) ?? fail('FAILED_TO_FIND_USER');
+    if (!(await accounts.getUser(userId))) fail('FAILED_TO_FIND_USER');
+    return accounts.updateProfile(userId, profile);
+  }
+
+  /** The new role applies at once: cached copies of the user's sessions are dropped. */
+  async setRole(auth: SessionWithUser | null, userId: string, role: string | string[]): Promise<UserView> {
+    const { access, repo, sessions, clock } = this.d;
+    if (auth) access.demand(auth, { user: ['set-role'] }, 'NOT_ALLOWED_TO_CHANGE_USERS_ROLE');
+    const text = access.roleText(role);
+    if (!isUserId(userId)) fail('FAILED_TO_FIND_USER');
+    const user = (await repo.setRole(userId, text, new Date(clock.now()))) ?? fail('FAILED_TO_FIND_USER');
+    await sessions.forgetUser(userId);
+    return user;
+  }
+
+  /** spec §7: a bad query answers an empty list with total 0. */
+  async list(auth: SessionWithUser | null, query: ListUsersQuery): Promise<UserList> {
+    if (auth) this.d.access.demand(auth, { user: ['list'] }, 'NOT_ALLOWED_TO_LIST_USERS');
+    const plan = planListUsers(query);
+    if (!plan) return { users: [], total: 0 };
+    const { users, total } = await this.d.repo.listUsers(plan);
+    return { users, total, limit: plan.limit, offset: plan.offset };
+  }
+
+  async remove(auth: SessionWithUser, userId: string): Promise<void> {
+    this.d.access.demand(auth, { user: ['delete'] }, 'NOT_ALLOWED_TO_DELETE_USERS');
+    if (userId === auth.user.id) fail('CANNOT_REMOVE_YOURSELF');
+    if (!isUserId(userId) || !(await this.d.accounts.getUser(userId))) fail('FAILED_TO_FIND_USER');
+    await this.d.deletion.removeUser(userId);
+  }
+
+  async setPassword(auth: SessionWithUser, userId: string, newPassword: string): Promise<void> {
+    const { access, accounts, passwords } = this.d;
+    access.demand(auth, { user: ['set-password'] }, 'NOT_ALLOWED_TO_SET_USERS_PASSWORD');
+    accounts.assertPasswordLength(newPassword);
+    if (!isUserId(userId) || !(await accounts.getUser(userId))) fail('FAILED_TO_FIND_USER');
+    await passwords.forcePassword(userId, newPassword);
+  }
+}
