@@ -40,6 +40,9 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
   }
   if (env.AUTH_SECRET) merged.secretIsDevelopmentDefault = false;
   deepMerge(merged, overrides as Plain, origin, 'overrides');
+  // The drain only helps behind a load balancer; on a laptop (and with the embedded database, whose own exit hook
+  // stops it at once) SIGTERM and Ctrl-C should stop at once.
+  if (!origin.has('shutdownDrainMs') && merged.env !== 'production') merged.shutdownDrainMs = 0;
   return finish(validate(merged, origin));
 }
 
