@@ -7,6 +7,7 @@ import { accountRoutes } from './features/account/account.routes';
 import { deletionRoutes } from './features/account/deletion.routes';
 import { emailRoutes } from './features/account/email.routes';
 import { passwordRoutes } from './features/account/password.routes';
+import { organizationFeature } from './features/organization';
 import { sessionRoutes } from './features/session/session.routes';
 import { systemRoutes } from './features/system/system.routes';
 import { registerOriginCheck } from './http/origin-check';
@@ -54,6 +55,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await api.register(passwordRoutes, ctx);
       await api.register(emailRoutes, ctx);
       await api.register(deletionRoutes, ctx);
+      if (config.features.organization)
+        await api.register((scope) => organizationFeature(scope, ctx), { prefix: '/organization' });
     },
     { prefix: config.basePath },
   );

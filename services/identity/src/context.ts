@@ -13,6 +13,10 @@ import { AccountMailer } from './features/account/mailer';
 import { PasswordService } from './features/account/password.service';
 import { AccountRepository } from './features/account/repository';
 import { TokenRepository } from './features/account/tokens.repository';
+import { InvitationRepository } from './features/organization/invitations.repository';
+import { OrganizationRepository } from './features/organization/repository';
+import { createOrganizationFeature, type OrganizationFeature } from './features/organization/service';
+import { TeamRepository } from './features/organization/teams.repository';
 import { SessionRepository } from './features/session/repository';
 import { type Clock, SessionService } from './features/session/session.service';
 import { TrustedOrigins } from './http/origins';
@@ -46,6 +50,8 @@ export interface AppContext {
   passwords: PasswordService;
   emails: EmailService;
   deletion: DeletionService;
+  /** Organizations, members, invitations and teams (routes registered only when features.organization). */
+  organization: OrganizationFeature;
   mail: MailQueue;
   /** Work started by requests and not awaited by them (mail for known addresses); drained at close. */
   background: BackgroundTasks;
@@ -89,6 +95,16 @@ export async function createContext(config: Config, options: ContextOptions = {}
     const flows = { sql, repo, tokens, sessions, hasher, mailer, background, config, clock };
     const emails = new EmailService({ ...flows, jwt });
     const accounts = new AccountService(repo, sessions, hasher, config, clock, emails);
+    const organization = createOrganizationFeature({
+      sql,
+      orgs: new OrganizationRepository(sql),
+      invitations: new InvitationRepository(sql),
+      teams: new TeamRepository(sql),
+      sessions,
+      config,
+      clock,
+      mail,
+    });
     return {
       config,
       clock,
@@ -104,6 +120,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       passwords: new PasswordService({ ...flows, accounts }),
       emails,
       deletion: new DeletionService({ ...flows, accounts }),
+      organization,
       mail,
       background,
       close: () => closeAll(closers),
