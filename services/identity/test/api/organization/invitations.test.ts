@@ -351,7 +351,7 @@ describe('accept-invitation', () => {
       const owner = await user(c);
       const org = await createOrg(c, owner);
       const invitees = await Promise.all([1, 2, 3, 4, 5].map(() => user(c)));
-      const ids = [];
+      const ids: string[] = [];
       for (const u of invitees)
         ids.push(
           (await post(c.app, '/organization/invite-member', { email: u.email, role: 'member' }, as(owner.jar))).json()
