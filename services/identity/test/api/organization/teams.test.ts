@@ -312,6 +312,30 @@ describe('add-team-member and remove-team-member', () => {
   });
 });
 
+describe('team member limit under concurrency', () => {
+  it('adds racing for the last place in a team: never more than the limit', async () => {
+    const c = await startOrgApp({ organization: { teams: { maximumMembersPerTeam: 3 } } });
+    try {
+      const o = await user(c);
+      const org = await createOrg(c, o);
+      const others = [];
+      for (let i = 0; i < 4; i++) others.push(await join(c, o, org.id));
+      const team = (await post(c.app, '/organization/create-team', { name: 'Race' }, as(o.jar))).json();
+      const answers = await Promise.all(
+        others.map((m) =>
+          post(c.app, '/organization/add-team-member', { teamId: team.id, userId: m.userId }, as(o.jar)),
+        ),
+      );
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 403]);
+      expect(
+        await c.ctx.sql.query('SELECT count(*)::int AS n FROM team_members WHERE team_id = $1', [team.id]),
+      ).toEqual([{ n: 3 }]);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
 describe('teams disabled', () => {
   it('registers no team route and creates no default team', async () => {
     const c = await startOrgApp({ organization: { teams: { enabled: false } } });
