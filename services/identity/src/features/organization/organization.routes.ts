@@ -2,7 +2,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
 import { requireSession } from '../../http/require-session';
-import { reissue } from './reply';
 import {
   CheckSlug,
   CreateOrganization,
@@ -11,7 +10,8 @@ import {
   ListOrganizations,
   SetActiveOrganization,
   UpdateOrganization,
-} from './schemas';
+} from './organization.schemas';
+import { reissue } from './reply';
 import type { OrganizationFeature } from './service';
 
 export async function organizationRoutes(

@@ -1,10 +1,10 @@
 import { type TSchema, Type } from 'typebox';
-import { errorResponses, ImageField, NameField } from '../../shared/schemas';
+import { errorResponses } from '../../shared/schemas';
 
 /** Models of spec §3 as better-auth's organization client reads them; they double as OpenAPI components. */
 export const strict = { additionalProperties: false } as const;
 const DateTime = Type.String({ format: 'date-time' });
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 export const IdField = Type.String({ minLength: 1, maxLength: 128 });
 export const SlugField = Type.String({ minLength: 1, maxLength: 128 });
 export const RoleField = Type.Union([
@@ -86,87 +86,3 @@ export const MessageSchema = Type.Object({ message: Type.String() });
 export function route<T extends object>(summary: string, parts: T, ok: TSchema) {
   return { tags: ['organization'], summary, ...parts, response: { 200: ok, ...errorResponses } };
 }
-
-export const CreateOrganization = route(
-  'Create an organization (owner membership, default team; becomes active unless keepCurrentActiveOrganization)',
-  {
-    body: Type.Object(
-      {
-        name: NameField,
-        slug: SlugField,
-        userId: Type.Optional(IdField),
-        logo: Type.Optional(Nullable(ImageField)),
-        metadata: Type.Optional(MetadataField),
-        keepCurrentActiveOrganization: Type.Optional(Type.Boolean()),
-      },
-      strict,
-    ),
-  },
-  Type.Object({ ...OrganizationSchema.properties, members: Type.Array(MemberSchema) }),
-);
-
-export const CheckSlug = route(
-  'Check that a slug is free',
-  { body: Type.Object({ slug: SlugField }, strict) },
-  Type.Object({ status: Type.Boolean() }),
-);
-
-export const UpdateOrganization = route(
-  'Update an organization (organization update)',
-  {
-    body: Type.Object(
-      {
-        data: Type.Object(
-          {
-            name: Type.Optional(NameField),
-            slug: Type.Optional(SlugField),
-            logo: Type.Optional(Nullable(ImageField)),
-            metadata: Type.Optional(MetadataField),
-          },
-          strict,
-        ),
-        organizationId: Type.Optional(IdField),
-      },
-      strict,
-    ),
-  },
-  OrganizationSchema,
-);
-
-export const DeleteOrganization = route(
-  'Delete an organization (organization delete); members and invitations first',
-  { body: Type.Object({ organizationId: IdField }, strict) },
-  OrganizationSchema,
-);
-
-export const ListOrganizations = route("The user's organizations", {}, Type.Array(OrganizationSchema));
-
-export const GetFullOrganization = route(
-  'An organization with members, invitations and teams (the active one by default; null when none)',
-  {
-    querystring: Type.Object({
-      organizationId: Type.Optional(IdField),
-      organizationSlug: Type.Optional(SlugField),
-      membersLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-    }),
-  },
-  Nullable(
-    Type.Object({
-      ...OrganizationSchema.properties,
-      members: Type.Array(MemberSchema),
-      invitations: Type.Array(InvitationSchema),
-      teams: Type.Optional(Type.Array(TeamSchema)),
-    }),
-  ),
-);
-
-export const SetActiveOrganization = route(
-  "Set (or with null clear) the session's active organization",
-  {
-    body: Type.Object(
-      { organizationId: Type.Optional(Nullable(IdField)), organizationSlug: Type.Optional(SlugField) },
-      strict,
-    ),
-  },
-  Nullable(OrganizationSchema),
-);
