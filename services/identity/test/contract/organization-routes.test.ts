@@ -17,6 +17,8 @@ const NOT_SHOWN = [
   'GET get-full-organization',
   'POST remove-team-member',
   'POST has-permission',
+  'GET get-active-member-role',
+  'GET list-user-invitations',
 ];
 
 function specCalls(): string[] {

@@ -8,6 +8,7 @@ import {
   GetInvitation,
   InviteMember,
   ListInvitations,
+  ListUserInvitations,
   RejectInvitation,
 } from './invitation.schemas';
 import { reissue, requireAuthenticated } from './reply';
@@ -43,5 +44,9 @@ export async function invitationRoutes(fastify: FastifyInstance, opts: { ctx: Ap
 
   app.get('/list-invitations', { schema: ListInvitations, preHandler: authenticated }, async (request) =>
     org.invitations.list(request.auth, request.query.organizationId),
+  );
+
+  app.get('/list-user-invitations', { schema: ListUserInvitations, preHandler: authenticated }, async (request) =>
+    org.invitations.listForUser(request.auth),
   );
 }

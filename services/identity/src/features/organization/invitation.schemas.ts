@@ -55,3 +55,9 @@ export const ListInvitations = route(
   { querystring: Type.Object({ organizationId: Type.Optional(IdField) }) },
   Type.Array(InvitationSchema),
 );
+
+export const ListUserInvitations = route(
+  'The live pending invitations addressed to the caller, with organization names',
+  {},
+  Type.Array(Type.Object({ ...InvitationSchema.properties, organizationName: Type.String() })),
+);

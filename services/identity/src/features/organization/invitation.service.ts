@@ -91,6 +91,13 @@ export class InvitationService {
     return this.d.invitations.listForOrganization(id);
   }
 
+  /** better-auth list-user-invitations: the live pending invitations addressed to the caller (verified email). */
+  async listForUser(auth: SessionWithUser) {
+    if (this.d.config.organization.requireEmailVerificationOnInvitation && !auth.user.emailVerified)
+      fail('EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION');
+    return this.d.invitations.listPendingForEmail(auth.user.email.toLowerCase(), new Date(this.d.clock.now()));
+  }
+
   /**
    * spec §4: accept, reject and get see only a pending, unexpired invitation; only its recipient (email compared
    * case-insensitively) may act on it, by default only with a verified email.

@@ -74,6 +74,16 @@ export class InvitationRepository {
     return rows[0] ? toInvitation(rows[0]) : null;
   }
 
+  /** Live pending invitations addressed to `email`, with their organization's name. */
+  async listPendingForEmail(email: string, now: Date): Promise<Array<InvitationView & { organizationName: string }>> {
+    const rows = await this.sql.query(
+      `SELECT i.*, o.name AS organization_name FROM invitations i JOIN organizations o ON o.id = i.organization_id
+       WHERE i.email = $1 AND i.status = 'pending' AND i.expires_at > $2 ORDER BY i.created_at, i.id`,
+      [email, now],
+    );
+    return rows.map((r) => ({ ...toInvitation(r), organizationName: r.organization_name as string }));
+  }
+
   async listForOrganization(organizationId: string): Promise<InvitationView[]> {
     const rows = await this.sql.query('SELECT * FROM invitations WHERE organization_id = $1 ORDER BY created_at, id', [
       organizationId,

@@ -6,6 +6,7 @@ import { fail } from '../../errors';
 import { requireSession } from '../../http/require-session';
 import {
   GetActiveMember,
+  GetActiveMemberRole,
   HasPermission,
   LeaveOrganization,
   ListMembers,
@@ -26,6 +27,10 @@ export async function memberRoutes(fastify: FastifyInstance, opts: { ctx: AppCon
 
   app.get('/get-active-member', { schema: GetActiveMember, preHandler }, async (request) =>
     org.reads.activeMember(request.auth),
+  );
+
+  app.get('/get-active-member-role', { schema: GetActiveMemberRole, preHandler }, async (request) =>
+    org.reads.activeMemberRole(request.auth, request.query),
   );
 
   app.post('/remove-member', { schema: RemoveMember, preHandler }, async (request, reply) => {

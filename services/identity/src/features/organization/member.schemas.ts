@@ -74,3 +74,15 @@ export const HasPermission = route(
   },
   Type.Object({ error: Type.Union([Type.String(), Type.Null()]), success: Type.Boolean() }),
 );
+
+export const GetActiveMemberRole = route(
+  "The caller's role (or a fellow member's) in the active or named organization",
+  {
+    querystring: Type.Object({
+      userId: Type.Optional(IdField),
+      organizationId: Type.Optional(IdField),
+      organizationSlug: Type.Optional(SlugField),
+    }),
+  },
+  Type.Object({ role: Type.String() }),
+);

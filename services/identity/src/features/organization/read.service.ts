@@ -76,6 +76,23 @@ export class OrganizationReadService {
     return this.access.member(organizationId, auth.user.id, 'MEMBER_NOT_FOUND');
   }
 
+  /** better-auth get-active-member-role: the caller's role, or a fellow member's (userId) in the same organization. */
+  async activeMemberRole(
+    auth: SessionWithUser,
+    query: { userId?: string; organizationId?: string; organizationSlug?: string },
+  ) {
+    let organizationId = query.organizationId || auth.session.activeOrganizationId;
+    if (query.organizationSlug) {
+      const organization = await this.d.orgs.findBySlug(query.organizationSlug);
+      organizationId = organization?.id ?? fail('ORGANIZATION_NOT_FOUND');
+    }
+    if (!organizationId) return fail('NO_ACTIVE_ORGANIZATION');
+    const caller = await this.access.member(organizationId, auth.user.id, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
+    if (!query.userId || query.userId === auth.user.id) return { role: caller.role };
+    const other = await this.access.member(organizationId, query.userId, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
+    return { role: other.role };
+  }
+
   async hasPermission(auth: SessionWithUser, organizationId: string | undefined, permissions: Permissions) {
     const id = this.access.organizationId(organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
     const member = await this.access.member(id, auth.user.id, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');

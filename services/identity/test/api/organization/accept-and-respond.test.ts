@@ -318,4 +318,19 @@ describe('reject, cancel, get and list invitations', () => {
     );
     expectError(await get(t.app, '/organization/list-invitations'), 401, 'NOT_AUTHENTICATED');
   });
+
+  it('list-user-invitations: live pending invitations addressed to the caller, verified email only', async () => {
+    const owner = await user(t);
+    const org = await createOrg(t, owner);
+    const invitee = await user(t);
+    const inv = (await invite(owner, { email: invitee.email, role: 'member' })).json();
+    const res = await get(t.app, '/organization/list-user-invitations', as(invitee.jar));
+    expect(res.json()).toEqual([{ ...inv, organizationName: org.name }]);
+    expect((await get(t.app, '/organization/list-user-invitations', as(owner.jar))).json()).toEqual([]);
+    const unverified = await user(t, { verified: false });
+    await invite(owner, { email: unverified.email, role: 'member' });
+    const refused = await get(t.app, '/organization/list-user-invitations', as(unverified.jar));
+    expectError(refused, 403, 'EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION');
+    expectError(await get(t.app, '/organization/list-user-invitations'), 401, 'NOT_AUTHENTICATED');
+  });
 });

@@ -89,6 +89,22 @@ describe('get-active-member', () => {
   });
 });
 
+describe('get-active-member-role (better-auth)', () => {
+  it("answers the caller's role, a fellow member's by userId, and refuses outsiders", async () => {
+    const owner = await user(t);
+    const org = await createOrg(t, owner);
+    const m = await join(t, owner, org.id, 'admin');
+    expect((await get(t.app, '/organization/get-active-member-role', as(owner.jar))).json()).toEqual({ role: 'owner' });
+    const other = await get(t.app, `/organization/get-active-member-role?userId=${m.userId}`, as(owner.jar));
+    expect(other.json()).toEqual({ role: 'admin' });
+    const outsider = await user(t);
+    const foreign = await get(t.app, `/organization/get-active-member-role?userId=${outsider.userId}`, as(owner.jar));
+    expectError(foreign, 403, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
+    const res = await get(t.app, `/organization/get-active-member-role?organizationId=${org.id}`, as(outsider.jar));
+    expectError(res, 403, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
+  });
+});
+
 describe('remove-member', () => {
   it('removes by id and by email; the removed user loses the active organization', async () => {
     const owner = await user(t);
