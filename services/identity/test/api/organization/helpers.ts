@@ -13,8 +13,8 @@ export interface OrgApp extends TestApp {
 }
 
 /** The real service with the mail queue observed (jobs are recorded; none is sent). */
-export async function startOrgApp(overrides: ConfigOverrides = {}): Promise<OrgApp> {
-  const t = await startTestApp(overrides);
+export async function startOrgApp(overrides: ConfigOverrides = {}, env: Record<string, string> = {}): Promise<OrgApp> {
+  const t = await startTestApp(overrides, env);
   const mails: MailJob[] = [];
   t.ctx.mail.enqueue = async (_id, job) => {
     mails.push(job);

@@ -261,3 +261,29 @@ describe('custom roles from the configuration (spec §6)', () => {
     }
   });
 });
+
+describe('rate limit (SECURITY.md: routes that send mail)', () => {
+  it('invite-member is limited per address by default; the refused call stores and sends nothing', async () => {
+    const prefix = `${process.env.TEST_REDIS_PREFIX}rl-org-${Date.now()}:`;
+    const c = await startOrgApp(
+      { rateLimit: { rules: { '/organization/invite-member': { windowSec: 60, max: 2 } } } },
+      { RATE_LIMIT_ENABLED: 'true', REDIS_PREFIX: prefix },
+    );
+    try {
+      expect(c.config.rateLimit.rules['/organization/invite-member']).toEqual({ windowSec: 60, max: 2 });
+      const owner = await user(c);
+      const org = await createOrg(c, owner);
+      const send = () =>
+        post(c.app, '/organization/invite-member', { email: uniqueEmail(), role: 'member' }, as(owner.jar));
+      expect((await send()).statusCode).toBe(200);
+      expect((await send()).statusCode).toBe(200);
+      await refusedWithoutChange(c, org.id, send, 429, 'RATE_LIMITED');
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('the default configuration limits invite-member to 30 per minute per address', async () => {
+    expect(t.config.rateLimit.rules['/organization/invite-member']).toEqual({ windowSec: 60, max: 30 });
+  });
+});
