@@ -135,9 +135,9 @@ export class OrganizationRepository {
   }
 
   /**
-   * One page in (created_at, id) order by default. The page is cut from members alone, in the order of
-   * members_organization_created_idx (organization_id first, so the index yields rows already sorted and the
-   * offset walks the index instead of sorting every member); users are joined for those rows only.
+   * One page in (created_at, id) order by default. The page's ids are cut in the order of
+   * members_organization_created_idx (organization_id first) by an index-only scan, so an offset walks index
+   * entries instead of sorting or fetching every member; the page's rows and users are then read by primary key.
    */
   async listMembers(organizationId: string, page: MemberPage): Promise<{ members: MemberView[]; total: number }> {
     const params: unknown[] = [organizationId];
@@ -150,22 +150,12 @@ export class OrganizationRepository {
     }
     const dir = page.direction === 'desc' ? 'DESC' : 'ASC';
     const order = `m.organization_id ${dir}, ${SORT_COLUMNS[page.sortBy]} ${dir}, m.id ${dir}`;
-    const pageSql = `SELECT m.* FROM members m WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`;
+    const ids = `SELECT m.id FROM members m WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`;
     const [rows, count] = await Promise.all([
-      this.sql.query(pageSql, params),
+      this.sql.query(`${MEMBER_WITH_USER} WHERE m.id = ANY(ARRAY(${ids})) ORDER BY ${order}`, params),
       this.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM members m WHERE ${where}`, params),
     ]);
-    // Users by primary key for this page only (a join would let the planner hash the whole users table).
-    const users = await this.sql.query<{ id: string; name: string; email: string; image: string | null }>(
-      'SELECT id, name, email, image FROM users WHERE id = ANY($1::uuid[])',
-      [rows.map((r) => r.user_id)],
-    );
-    const byId = new Map(users.map((u) => [u.id, u]));
-    const members = rows.map((r) => {
-      const u = byId.get(r.user_id as string);
-      return toMember({ ...r, u_name: u?.name, u_email: u?.email, u_image: u?.image });
-    });
-    return { members, total: count[0].n };
+    return { members: rows.map(toMember), total: count[0].n };
   }
 
   async updateRole(memberId: string, role: string, sql: Sql = this.sql): Promise<MemberView | null> {
