@@ -15,6 +15,10 @@ import { AccountRepository } from './features/account/repository';
 import { SignInThrottle } from './features/account/sign-in-throttle';
 import { TokenRepository } from './features/account/tokens.repository';
 import { type AdminServices, createAdmin } from './features/admin/wiring';
+import { InvitationRepository } from './features/organization/invitations.repository';
+import { OrganizationRepository } from './features/organization/repository';
+import { createOrganizationFeature, type OrganizationFeature } from './features/organization/service';
+import { TeamRepository } from './features/organization/teams.repository';
 import { SessionRepository } from './features/session/repository';
 import { type Clock, SessionService } from './features/session/session.service';
 import { TrustedOrigins } from './http/origins';
@@ -53,6 +57,8 @@ export interface AppContext {
   deletion: DeletionService;
   /** Per-account failed sign-in counter (off when rate limits are off). */
   signInThrottle: SignInThrottle;
+  /** Organizations, members, invitations and teams (routes registered only when features.organization). */
+  organization: OrganizationFeature;
   mail: MailQueue;
   /** The admin feature's services when `features.admin` is on (its hooks are then installed), else null. */
   admin: AdminServices | null;
@@ -109,6 +115,16 @@ export async function createContext(config: Config, options: ContextOptions = {}
     const admin = config.features.admin
       ? createAdmin(sql, { accounts, passwords, deletion, sessions, config, clock })
       : null;
+    const organization = createOrganizationFeature({
+      sql,
+      orgs: new OrganizationRepository(sql),
+      invitations: new InvitationRepository(sql),
+      teams: new TeamRepository(sql),
+      sessions,
+      config,
+      clock,
+      mail,
+    });
     return {
       config,
       clock,
@@ -130,6 +146,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
         config.rateLimit.enabled ? config.rateLimit.accountFailures : { windowSec: 1, max: 0 },
         clock.now,
       ),
+      organization,
       mail,
       admin,
       background,

@@ -62,6 +62,8 @@ export function defaultConfig(): Config {
         '/change-email': { windowSec: 60, max: 5 },
         '/change-password': { windowSec: 60, max: 10 },
         '/delete-user': { windowSec: 60, max: 5 },
+        // every invitation may send a mail (issue 5): bounded per address like the other mail routes
+        '/organization/invite-member': { windowSec: 60, max: 30 },
       },
     },
     features: { organization: true, admin: true },

@@ -157,6 +157,29 @@ export const EXTRA_ERRORS = {
   USER_ID_OR_ROLE_REQUIRED: e(400, 'user id or role is required'),
   SERVICE_UNAVAILABLE: e(503, 'Service temporarily unavailable'),
   INTERNAL_SERVER_ERROR: e(500, 'Internal server error'),
+  /**
+   * Organization refusals the spec's rules imply but §8 does not list (issue 5 §3); texts and codes as
+   * better-auth's organization plugin has them, so its client's error codes match.
+   */
+  NOT_ALLOWED_TO_INVITE_USERS: e(403, 'You are not allowed to invite users to this organization'),
+  NOT_ALLOWED_TO_INVITE_WITH_ROLE: e(403, 'You are not allowed to invite a user with this role'),
+  USER_IS_ALREADY_A_MEMBER: e(400, 'User is already a member of this organization'),
+  USER_IS_ALREADY_INVITED: e(400, 'User is already invited to this organization'),
+  INVITATION_LIMIT_REACHED: e(403, 'Invitation limit reached'),
+  EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION: e(
+    403,
+    'Email verification required before accepting or rejecting invitation',
+  ),
+  NOT_ALLOWED_TO_UPDATE_MEMBER: e(403, 'You are not allowed to update this member'),
+  CANNOT_LEAVE_WITHOUT_AN_OWNER: e(400, 'You cannot leave the organization without an owner'),
+  ROLE_NOT_FOUND: e(400, 'Role not found'),
+  NOT_ALLOWED_TO_CREATE_TEAMS: e(403, 'You are not allowed to create teams in this organization'),
+  TEAM_LIMIT_REACHED: e(400, 'You have reached the maximum number of teams'),
+  NOT_ALLOWED_TO_ADD_TEAM_MEMBER: e(403, 'You are not allowed to create a new member'),
+  NOT_ALLOWED_TO_REMOVE_TEAM_MEMBER: e(403, 'You are not allowed to remove a team member'),
+  USER_IS_NOT_A_MEMBER_OF_THE_TEAM: e(400, 'User is not a member of the team'),
+  /** issue 5 §2: deletion "can be disabled" (better-auth answers 404 with this text). */
+  ORGANIZATION_DELETION_DISABLED: e(404, 'Organization deletion is disabled'),
 } as const;
 
 export const CATALOGUE = {
@@ -175,6 +198,7 @@ export const MESSAGES = {
   USER_DELETED: 'User deleted',
   VERIFICATION_EMAIL_SENT: 'Verification email sent',
   TEAM_REMOVED: 'Team removed successfully.',
+  TEAM_MEMBER_REMOVED: 'Team member removed successfully.',
   DEFAULT_BAN_REASON: 'No reason',
 } as const;
 

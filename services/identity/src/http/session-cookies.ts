@@ -98,6 +98,15 @@ export class SessionCookies {
     if (cookie) reply.setCookie(this.dataName, cookie, { ...this.base, maxAge });
   }
 
+  /**
+   * After a change to the caller's session (active organization): a browser holding the token cookie gets a
+   * new cache cookie, so get-session does not serve the old body from it for up to its max age.
+   */
+  reissueCache(request: FastifyRequest, reply: FastifyReply, value: SessionWithUser, now: number): void {
+    if (request.cookies[this.tokenName] !== undefined)
+      this.setCache(reply, value.session.token, sessionJson(value), now);
+  }
+
   clear(reply: FastifyReply): void {
     reply.clearCookie(this.tokenName, this.base);
     reply.clearCookie(this.dataName, this.base);

@@ -54,8 +54,23 @@ describe('migrations ↔ entities', () => {
         ['accounts', 'user_id'],
         ['accounts', 'provider_id, account_id'],
         ['verifications', 'identifier'],
+        ['organizations', 'slug'],
+        ['members', 'organization_id, user_id'],
+        ['members', 'organization_id, created_at, id'],
+        ['members', 'user_id'],
+        ['invitations', 'organization_id'],
+        ['teams', 'organization_id'],
+        ['team_members', 'team_id, user_id'],
       ])
-        expect(defs.some((d) => d.includes(`ON public.${table} USING btree (${column})`))).toBe(true);
+        expect([table, column, defs.some((d) => d.includes(`ON public.${table} USING btree (${column})`))]).toEqual([
+          table,
+          column,
+          true,
+        ]);
+      // issue 5 §6: one pending invitation per organization and (lowercase-stored) email.
+      expect(defs).toContain(
+        "CREATE UNIQUE INDEX invitations_pending_email_key ON public.invitations USING btree (organization_id, email) WHERE (status = 'pending'::text)",
+      );
     } finally {
       await ds.destroy();
     }

@@ -1,7 +1,12 @@
 import { Account } from './account.entity';
+import { Invitation } from './invitation.entity';
+import { Member } from './member.entity';
+import { Organization } from './organization.entity';
 import { Session } from './session.entity';
+import { Team } from './team.entity';
+import { TeamMember } from './team-member.entity';
 import { User } from './user.entity';
 import { Verification } from './verification.entity';
 
-export { Account, Session, User, Verification };
-export const ENTITIES = [User, Session, Account, Verification];
+export { Account, Invitation, Member, Organization, Session, Team, TeamMember, User, Verification };
+export const ENTITIES = [User, Session, Account, Verification, Organization, Member, Team, TeamMember, Invitation];

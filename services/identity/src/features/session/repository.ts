@@ -123,6 +123,25 @@ export class SessionRepository {
     return rows.map((r) => r.token);
   }
 
+  /** Organization feature: the session's active organization; returns the updated session, null when gone. */
+  async setActiveOrganization(token: string, organizationId: string | null): Promise<SessionWithUser | null> {
+    const rows = await this.sql.query<{ token: string }>(
+      'UPDATE sessions SET active_organization_id = $2 WHERE token = $1 RETURNING token',
+      [token, organizationId],
+    );
+    return rows.length ? this.findWithUser(token) : null;
+  }
+
+  /** Clears an active organization on the sessions pointing at it (of one user, or all); returns their tokens. */
+  async clearActiveOrganization(organizationId: string, userId: string | null, sql: Sql = this.sql): Promise<string[]> {
+    const rows = await sql.query<{ token: string }>(
+      `UPDATE sessions SET active_organization_id = NULL
+       WHERE active_organization_id = $1 AND ($2::uuid IS NULL OR user_id = $2::uuid) RETURNING token`,
+      [organizationId, userId],
+    );
+    return rows.map((r) => r.token);
+  }
+
   async tokensOf(userId: string): Promise<string[]> {
     const rows = await this.sql.query<{ token: string }>('SELECT token FROM sessions WHERE user_id = $1', [userId]);
     return rows.map((r) => r.token);

@@ -193,6 +193,29 @@ export class SessionService {
     if (this.cache) await this.revokeTokens(await this.repo.tokensOf(userId));
   }
 
+  /**
+   * Organization feature: sets the active organization of the session `token` and drops its Redis entry, so
+   * get-session never answers the old value. Returns the updated session (null when it is gone).
+   */
+  async setActiveOrganization(token: string, organizationId: string | null): Promise<SessionWithUser | null> {
+    const updated = await this.repo.setActiveOrganization(token, organizationId);
+    await this.revokeTokens([token]);
+    return updated;
+  }
+
+  /**
+   * Clears `organizationId` as the active organization of every session of `userId` (null: of everyone) inside
+   * the caller's transaction; returns the step that drops their Redis entries, to run after the commit.
+   */
+  async clearActiveOrganizationIn(
+    tx: Sql,
+    organizationId: string,
+    userId: string | null,
+  ): Promise<() => Promise<void>> {
+    const tokens = await this.repo.clearActiveOrganization(organizationId, userId, tx);
+    return () => this.revokeTokens(tokens);
+  }
+
   /** Deletes sessions past their expiry in batches; returns how many went. Run periodically by the API process. */
   async sweepExpired(batch = 1000): Promise<number> {
     let total = 0;
@@ -248,8 +271,11 @@ export class SessionService {
       return; // Redis unavailable: PostgreSQL keeps answering
     }
     const latest = await this.repo.findWithUser(value.session.token);
-    if (!latest || JSON.stringify(latest.user) !== JSON.stringify(value.user))
-      await this.cache!.del(key).catch(() => {});
+    const stale =
+      !latest ||
+      latest.session.activeOrganizationId !== value.session.activeOrganizationId ||
+      JSON.stringify(latest.user) !== JSON.stringify(value.user);
+    if (stale) await this.cache!.del(key).catch(() => {});
   }
 
   private async revokeTokens(tokens: string[]): Promise<void> {

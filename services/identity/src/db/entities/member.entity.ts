@@ -1,0 +1,33 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Organization } from './organization.entity';
+import { User } from './user.entity';
+
+/** spec §3 Member: one row per (organization, user); `role` may hold several comma-separated roles. */
+@Entity('members')
+@Index('members_organization_user_key', ['organizationId', 'userId'], { unique: true })
+@Index('members_organization_created_idx', ['organizationId', 'createdAt', 'id'])
+export class Member {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column('uuid')
+  organizationId: string;
+
+  @ManyToOne(() => Organization, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'organization_id' })
+  organization?: Relation<Organization>;
+
+  @Index('members_user_id_idx')
+  @Column('uuid')
+  userId: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: Relation<User>;
+
+  @Column('text')
+  role: string;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,25 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/** spec §3 Organization. `metadata` is an object stored as JSON text. */
+@Entity('organizations')
+export class Organization {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column('text')
+  name: string;
+
+  /** spec §5: unique ("Organization already exists" / "slug is taken"). */
+  @Index('organizations_slug_key', { unique: true })
+  @Column('text')
+  slug: string;
+
+  @Column('text', { nullable: true })
+  logo: string | null;
+
+  @Column('text', { nullable: true })
+  metadata: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,61 @@
+import { fail } from '../../errors';
+import { isUniqueViolation, type Sql } from '../../shared/sql';
+import type { SessionWithUser } from '../../shared/views';
+import type { OrganizationDeps } from './access';
+import { type InvitationService, teamMemberLimit } from './invitation.service';
+import type { WithSession } from './organization.service';
+import type { InvitationView, MemberView } from './views';
+
+/**
+ * spec §4 accept: pending and unexpired → accepted, the membership with the invited role and team, then the
+ * organization becomes the session's active one. One transaction; the organization row is locked first, so
+ * racing accepts of one invitation, or of several against the membership limit, are decided one at a time.
+ */
+export class AcceptService {
+  constructor(
+    private readonly d: OrganizationDeps,
+    private readonly invitations: InvitationService,
+  ) {}
+
+  async accept(
+    auth: SessionWithUser,
+    invitationId: string,
+  ): Promise<WithSession<{ invitation: InvitationView; member: MemberView }>> {
+    const found = await this.invitations.live(auth, invitationId);
+    await this.invitations.inviterOf(found);
+    const result = await this.d.sql
+      .transaction(async (tx) => {
+        await this.lockOrganization(found.organizationId, tx);
+        const now = new Date(this.d.clock.now());
+        const invitation =
+          (await this.d.invitations.settle(found.id, 'accepted', now, tx)) ?? fail('INVITATION_NOT_FOUND');
+        const count = await this.d.orgs.countMembers(invitation.organizationId, tx);
+        if (count >= this.d.config.organization.membershipLimit) fail('ORGANIZATION_MEMBERSHIP_LIMIT_REACHED');
+        const member = await this.d.orgs.insertMember(
+          invitation.organizationId,
+          auth.user.id,
+          invitation.role,
+          now,
+          tx,
+        );
+        if (invitation.teamId && this.d.config.organization.teams.enabled)
+          await this.joinTeam(invitation, auth, now, tx);
+        return { invitation, member };
+      })
+      .catch((error) => (isUniqueViolation(error) ? fail('USER_IS_ALREADY_A_MEMBER') : Promise.reject(error)));
+    const session = await this.d.sessions.setActiveOrganization(auth.session.token, result.invitation.organizationId);
+    return { result, session };
+  }
+
+  private async lockOrganization(organizationId: string, tx: Sql): Promise<void> {
+    if (!(await this.d.orgs.findById(organizationId, tx, true))) fail('INVITATION_NOT_FOUND');
+  }
+
+  private async joinTeam(invitation: InvitationView, auth: SessionWithUser, now: Date, tx: Sql): Promise<void> {
+    const team = await this.d.teams.findIn(invitation.organizationId, invitation.teamId!, tx, true);
+    if (!team) return fail('TEAM_NOT_FOUND');
+    const limit = teamMemberLimit(this.d.config.organization.teams, team.id);
+    if (limit > 0 && (await this.d.teams.countMembers(team.id, tx)) >= limit) fail('TEAM_MEMBER_LIMIT_REACHED');
+    await this.d.teams.addMember(team.id, auth.user.id, now, tx);
+  }
+}

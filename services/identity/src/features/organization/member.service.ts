@@ -1,0 +1,83 @@
+import { fail } from '../../errors';
+import type { Sql } from '../../shared/sql';
+import type { SessionWithUser } from '../../shared/views';
+import type { OrganizationAccess, OrganizationDeps } from './access';
+import { type WithSession, withoutActive } from './organization.service';
+import type { MemberView } from './views';
+
+/** spec §7 remove-member, update-member-role, leave; §5 "the only owner can neither leave nor be removed". */
+export class MemberService {
+  constructor(
+    private readonly d: OrganizationDeps,
+    private readonly access: OrganizationAccess,
+  ) {}
+
+  async remove(
+    auth: SessionWithUser,
+    body: { memberIdOrEmail: string; organizationId?: string },
+  ): Promise<WithSession<{ member: MemberView }>> {
+    const organizationId = this.access.organizationId(body.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
+    const caller = await this.access.member(organizationId, auth.user.id, 'MEMBER_NOT_FOUND');
+    // Foreign member ids and emails of non-members find nothing in this organization (issue 5 §4).
+    const target = (await this.d.orgs.findMemberIn(organizationId, body.memberIdOrEmail)) ?? fail('MEMBER_NOT_FOUND');
+    this.access.require(caller, { member: ['delete'] }, 'NOT_ALLOWED_TO_DELETE_MEMBER');
+    if (this.access.isCreator(target.role) && !this.access.isCreator(caller.role)) fail('NOT_ALLOWED_TO_DELETE_MEMBER');
+    await this.removeMembership(target);
+    const { user: _user, ...member } = target;
+    const session = target.userId === auth.user.id ? withoutActive(auth, organizationId) : undefined;
+    return { result: { member }, session };
+  }
+
+  async leave(auth: SessionWithUser, organizationId: string): Promise<WithSession<MemberView>> {
+    const member = await this.access.member(organizationId, auth.user.id, 'MEMBER_NOT_FOUND');
+    await this.removeMembership(member);
+    const { user: _user, ...result } = member;
+    return { result, session: withoutActive(auth, organizationId) };
+  }
+
+  async updateRole(
+    auth: SessionWithUser,
+    body: { role: string | string[]; memberId: string; organizationId?: string },
+  ): Promise<MemberView> {
+    const role = this.access.normalizeRoles(body.role);
+    const organizationId = this.access.organizationId(body.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
+    const caller = await this.access.member(organizationId, auth.user.id, 'MEMBER_NOT_FOUND');
+    const target = (await this.d.orgs.findMemberIn(organizationId, body.memberId)) ?? fail('MEMBER_NOT_FOUND');
+    this.access.require(caller, { member: ['update'] }, 'NOT_ALLOWED_TO_UPDATE_MEMBER');
+    // No escalation: an owner's role is changed only by an owner, and nobody grants more than they hold.
+    if (this.access.isCreator(target.role) && !this.access.isCreator(caller.role)) fail('NOT_ALLOWED_TO_UPDATE_MEMBER');
+    if (!this.access.mayGrant(caller, role)) fail('NOT_ALLOWED_TO_UPDATE_MEMBER');
+    return this.d.sql.transaction(async (tx) => {
+      await this.lockOrganization(organizationId, tx);
+      if (this.access.isCreator(target.role) && !this.access.isCreator(role)) await this.assertAnotherOwner(target, tx);
+      return (await this.d.orgs.updateRole(target.id, role, tx)) ?? fail('MEMBER_NOT_FOUND');
+    });
+  }
+
+  /**
+   * One transaction: the organization row is locked so two owners leaving at once cannot both pass the
+   * "another owner remains" check; the user's sessions lose this active organization.
+   */
+  private async removeMembership(target: MemberView): Promise<void> {
+    const evict = await this.d.sql.transaction(async (tx) => {
+      await this.lockOrganization(target.organizationId, tx);
+      if (this.access.isCreator(target.role)) await this.assertAnotherOwner(target, tx, 'CANNOT_LEAVE_AS_ONLY_OWNER');
+      await this.d.orgs.deleteMember(target, tx);
+      return this.d.sessions.clearActiveOrganizationIn(tx, target.organizationId, target.userId);
+    });
+    await evict();
+  }
+
+  private async lockOrganization(organizationId: string, tx: Sql): Promise<void> {
+    if (!(await this.d.orgs.findById(organizationId, tx, true))) fail('ORGANIZATION_NOT_FOUND');
+  }
+
+  private async assertAnotherOwner(
+    target: MemberView,
+    tx: Sql,
+    code: 'CANNOT_LEAVE_AS_ONLY_OWNER' | 'CANNOT_LEAVE_WITHOUT_AN_OWNER' = 'CANNOT_LEAVE_WITHOUT_AN_OWNER',
+  ): Promise<void> {
+    const owners = await this.d.orgs.countWithRole(target.organizationId, this.access.creatorRole, tx);
+    if (owners <= 1) fail(code);
+  }
+}

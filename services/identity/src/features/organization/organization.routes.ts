@@ -1,0 +1,58 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context';
+import { requireSession } from '../../http/require-session';
+import {
+  CheckSlug,
+  CreateOrganization,
+  DeleteOrganization,
+  GetFullOrganization,
+  ListOrganizations,
+  SetActiveOrganization,
+  UpdateOrganization,
+} from './organization.schemas';
+import { reissue } from './reply';
+import type { OrganizationFeature } from './service';
+
+export async function organizationRoutes(
+  fastify: FastifyInstance,
+  opts: { ctx: AppContext; org: OrganizationFeature },
+) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { ctx, org } = opts;
+  const preHandler = requireSession(ctx);
+
+  app.post('/create', { schema: CreateOrganization, preHandler }, async (request, reply) => {
+    const { result, session } = await org.organizations.create(request.auth, request.body);
+    reissue(ctx, request, reply, session);
+    return result;
+  });
+
+  app.post('/check-slug', { schema: CheckSlug, preHandler }, async (request) =>
+    org.organizations.checkSlug(request.body.slug),
+  );
+
+  app.post('/update', { schema: UpdateOrganization, preHandler }, async (request) =>
+    org.organizations.update(request.auth, request.body),
+  );
+
+  app.post('/delete', { schema: DeleteOrganization, preHandler }, async (request, reply) => {
+    const { result, session } = await org.organizations.delete(request.auth, request.body.organizationId);
+    reissue(ctx, request, reply, session);
+    return result;
+  });
+
+  app.get('/list', { schema: ListOrganizations, preHandler }, async (request) =>
+    org.organizations.list(request.auth.user.id),
+  );
+
+  app.get('/get-full-organization', { schema: GetFullOrganization, preHandler }, async (request) =>
+    org.reads.getFull(request.auth, request.query),
+  );
+
+  app.post('/set-active', { schema: SetActiveOrganization, preHandler }, async (request, reply) => {
+    const { result, session } = await org.organizations.setActive(request.auth, request.body);
+    reissue(ctx, request, reply, session);
+    return result;
+  });
+}

@@ -1,0 +1,98 @@
+import { Type } from 'typebox';
+import { ImageField, NameField } from '../../shared/schemas';
+import {
+  IdField,
+  InvitationSchema,
+  MemberSchema,
+  MetadataField,
+  Nullable,
+  OrganizationSchema,
+  route,
+  SlugField,
+  strict,
+  TeamSchema,
+} from './schemas';
+
+export const CreateOrganization = route(
+  'Create an organization (owner membership, default team; becomes active unless keepCurrentActiveOrganization)',
+  {
+    body: Type.Object(
+      {
+        name: NameField,
+        slug: SlugField,
+        userId: Type.Optional(IdField),
+        logo: Type.Optional(Nullable(ImageField)),
+        metadata: Type.Optional(MetadataField),
+        keepCurrentActiveOrganization: Type.Optional(Type.Boolean()),
+      },
+      strict,
+    ),
+  },
+  Type.Object({ ...OrganizationSchema.properties, members: Type.Array(MemberSchema) }),
+);
+
+export const CheckSlug = route(
+  'Check that a slug is free',
+  { body: Type.Object({ slug: SlugField }, strict) },
+  Type.Object({ status: Type.Boolean() }),
+);
+
+export const UpdateOrganization = route(
+  'Update an organization (organization update)',
+  {
+    body: Type.Object(
+      {
+        data: Type.Object(
+          {
+            name: Type.Optional(NameField),
+            slug: Type.Optional(SlugField),
+            logo: Type.Optional(Nullable(ImageField)),
+            metadata: Type.Optional(MetadataField),
+          },
+          strict,
+        ),
+        organizationId: Type.Optional(IdField),
+      },
+      strict,
+    ),
+  },
+  OrganizationSchema,
+);
+
+export const DeleteOrganization = route(
+  'Delete an organization (organization delete); members and invitations first',
+  { body: Type.Object({ organizationId: IdField }, strict) },
+  OrganizationSchema,
+);
+
+export const ListOrganizations = route("The user's organizations", {}, Type.Array(OrganizationSchema));
+
+export const GetFullOrganization = route(
+  'An organization with members, invitations and teams (the active one by default; null when none)',
+  {
+    querystring: Type.Object({
+      organizationId: Type.Optional(IdField),
+      organizationSlug: Type.Optional(SlugField),
+      membersLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    }),
+  },
+  Nullable(
+    Type.Object({
+      ...OrganizationSchema.properties,
+      members: Type.Array(MemberSchema),
+      invitations: Type.Array(InvitationSchema),
+      teams: Type.Optional(Type.Array(TeamSchema)),
+    }),
+  ),
+);
+
+export const SetActiveOrganization = route(
+  "Set (or with null clear) the session's active organization",
+  {
+    body: Type.Object(
+      { organizationId: Type.Optional(Nullable(IdField)), organizationSlug: Type.Optional(SlugField) },
+      strict,
+    ),
+  },
+  Nullable(OrganizationSchema),
+);

@@ -1,0 +1,131 @@
+import { fail } from '../../errors';
+import { isUniqueViolation } from '../../shared/sql';
+import type { SessionWithUser } from '../../shared/views';
+import type { OrganizationAccess, OrganizationDeps } from './access';
+import type { MemberView, OrganizationView } from './views';
+
+export interface CreateInput {
+  name: string;
+  slug: string;
+  userId?: string;
+  logo?: string | null;
+  metadata?: Record<string, unknown>;
+  keepCurrentActiveOrganization?: boolean;
+}
+
+export interface UpdateInput {
+  data: { name?: string; slug?: string; logo?: string | null; metadata?: Record<string, unknown> };
+  organizationId?: string;
+}
+
+/** A result plus the caller's session when its active organization changed (the route re-issues the cookie). */
+export interface WithSession<T> {
+  result: T;
+  session?: SessionWithUser | null;
+}
+
+/** spec §7 create, check-slug, update, delete, list and set-active; §5 organization rules. */
+export class OrganizationService {
+  constructor(
+    private readonly d: OrganizationDeps,
+    private readonly access: OrganizationAccess,
+  ) {}
+
+  async create(auth: SessionWithUser, input: CreateInput) {
+    const { user } = auth;
+    // A userId in a body never lets one user act for another (DESIGN §3).
+    if (input.userId !== undefined && input.userId !== user.id) fail('FIELD_NOT_ALLOWED');
+    const settings = this.d.config.organization;
+    if (!settings.allowUserToCreateOrganization) fail('NOT_ALLOWED_TO_CREATE_ORGANIZATION');
+    if (settings.organizationLimit > 0 && (await this.d.orgs.countForUser(user.id)) >= settings.organizationLimit)
+      fail('ORGANIZATION_LIMIT_REACHED');
+    if (await this.d.orgs.findBySlug(input.slug)) fail('ORGANIZATION_ALREADY_EXISTS');
+    const now = new Date(this.d.clock.now());
+    const { organization, member } = await this.d.sql
+      .transaction(async (tx) => {
+        const metadata = input.metadata ? JSON.stringify(input.metadata) : null;
+        const org = { name: input.name, slug: input.slug, logo: input.logo ?? null, metadata };
+        const organization = await this.d.orgs.insertOrganization(org, now, tx);
+        const member = await this.d.orgs.insertMember(organization.id, user.id, this.access.creatorRole, now, tx);
+        if (settings.teams.enabled && settings.teams.defaultTeam) {
+          const team = await this.d.teams.insert(organization.id, organization.name, now, tx);
+          await this.d.teams.addMember(team.id, user.id, now, tx);
+        }
+        return { organization, member };
+      })
+      .catch((error) => (isUniqueViolation(error) ? fail('ORGANIZATION_ALREADY_EXISTS') : Promise.reject(error)));
+    const session = input.keepCurrentActiveOrganization
+      ? undefined
+      : await this.d.sessions.setActiveOrganization(auth.session.token, organization.id);
+    return { result: { ...organization, members: [member] }, session };
+  }
+
+  async checkSlug(slug: string): Promise<{ status: true }> {
+    if (await this.d.orgs.findBySlug(slug)) fail('SLUG_IS_TAKEN');
+    return { status: true };
+  }
+
+  async update(auth: SessionWithUser, input: UpdateInput): Promise<OrganizationView> {
+    const organizationId = this.access.organizationId(input.organizationId, auth, 'ORGANIZATION_NOT_FOUND');
+    const member = await this.access.member(organizationId, auth.user.id, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
+    this.access.require(member, { organization: ['update'] }, 'NOT_ALLOWED_TO_UPDATE_ORGANIZATION');
+    const { slug, metadata, ...rest } = input.data;
+    if (slug !== undefined) {
+      const holder = await this.d.orgs.findBySlug(slug);
+      if (holder && holder.id !== organizationId) fail('SLUG_IS_TAKEN');
+    }
+    const data = { ...rest, slug, metadata: metadata ? JSON.stringify(metadata) : undefined };
+    const updated = await this.d.orgs
+      .updateOrganization(organizationId, data)
+      .catch((error) => (isUniqueViolation(error) ? fail('SLUG_IS_TAKEN') : Promise.reject(error)));
+    return updated ?? fail('ORGANIZATION_NOT_FOUND');
+  }
+
+  /** spec §4: members and invitations go first; every session that had it active loses it. */
+  async delete(auth: SessionWithUser, organizationId: string): Promise<WithSession<OrganizationView>> {
+    if (this.d.config.organization.disableOrganizationDeletion) fail('ORGANIZATION_DELETION_DISABLED');
+    const member = await this.access.member(organizationId, auth.user.id, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
+    this.access.require(member, { organization: ['delete'] }, 'NOT_ALLOWED_TO_DELETE_ORGANIZATION');
+    const { organization, evict } = await this.d.sql.transaction(async (tx) => {
+      const organization = (await this.d.orgs.findById(organizationId, tx, true)) ?? fail('ORGANIZATION_NOT_FOUND');
+      const evict = await this.d.sessions.clearActiveOrganizationIn(tx, organizationId, null);
+      await this.d.orgs.deleteOrganization(organizationId, tx);
+      return { organization, evict };
+    });
+    await evict();
+    return { result: organization, session: withoutActive(auth, organizationId) };
+  }
+
+  list(userId: string): Promise<OrganizationView[]> {
+    return this.d.orgs.listForUser(userId);
+  }
+
+  /** better-auth set-active: null clears; no id and no slug keeps (and returns) the current one. */
+  async setActive(
+    auth: SessionWithUser,
+    body: { organizationId?: string | null; organizationSlug?: string },
+  ): Promise<WithSession<OrganizationView | null>> {
+    if (body.organizationId === null || (!body.organizationId && !body.organizationSlug)) {
+      const current = auth.session.activeOrganizationId;
+      if (body.organizationId === null && current) {
+        return { result: null, session: await this.d.sessions.setActiveOrganization(auth.session.token, null) };
+      }
+      if (!current) return { result: null };
+      return { result: await this.d.orgs.findById(current) };
+    }
+    const organization = body.organizationId
+      ? await this.d.orgs.findById(body.organizationId)
+      : await this.d.orgs.findBySlug(body.organizationSlug!);
+    const member: MemberView | null = organization && (await this.d.orgs.findMember(organization.id, auth.user.id));
+    // A foreign or unknown organization answers the same: nothing about it leaks.
+    if (!organization || !member) return fail('USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
+    const session = await this.d.sessions.setActiveOrganization(auth.session.token, organization.id);
+    return { result: organization, session };
+  }
+}
+
+/** The caller's session as it is after `organizationId` stopped being active (undefined: it was not active). */
+export function withoutActive(auth: SessionWithUser, organizationId: string): SessionWithUser | undefined {
+  if (auth.session.activeOrganizationId !== organizationId) return undefined;
+  return { session: { ...auth.session, activeOrganizationId: null }, user: auth.user };
+}

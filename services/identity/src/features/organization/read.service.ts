@@ -1,0 +1,101 @@
+import type { Permissions } from '../../access';
+import { fail } from '../../errors';
+import type { SessionWithUser } from '../../shared/views';
+import type { OrganizationAccess, OrganizationDeps } from './access';
+import type { MemberPage } from './repository';
+import type { InvitationView, MemberView, OrganizationView, TeamView } from './views';
+
+export interface FullOrganization extends OrganizationView {
+  members: MemberView[];
+  invitations: InvitationView[];
+  teams?: TeamView[];
+}
+
+export interface ListMembersQuery {
+  limit?: number;
+  offset?: number;
+  sortBy?: MemberPage['sortBy'];
+  sortDirection?: MemberPage['direction'];
+  filterField?: NonNullable<MemberPage['filter']>['field'];
+  filterOperator?: NonNullable<MemberPage['filter']>['operator'];
+  filterValue?: string;
+  organizationId?: string;
+  organizationSlug?: string;
+}
+
+/** Reads that need membership: get-full-organization, list-members, get-active-member, has-permission. */
+export class OrganizationReadService {
+  constructor(
+    private readonly d: OrganizationDeps,
+    private readonly access: OrganizationAccess,
+  ) {}
+
+  /** better-auth: no organization named and none active → null. */
+  async getFull(
+    auth: SessionWithUser,
+    query: { organizationId?: string; organizationSlug?: string; membersLimit?: number },
+  ): Promise<FullOrganization | null> {
+    const wanted = query.organizationSlug || query.organizationId || auth.session.activeOrganizationId;
+    if (!wanted) return null;
+    const organization = query.organizationSlug
+      ? await this.d.orgs.findBySlug(query.organizationSlug)
+      : await this.d.orgs.findById(wanted);
+    if (!organization) return fail('ORGANIZATION_NOT_FOUND');
+    await this.access.member(organization.id, auth.user.id, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
+    const limit = query.membersLimit ?? this.d.config.organization.memberListLimit;
+    const page: MemberPage = { limit, offset: 0, sortBy: 'createdAt', direction: 'asc' };
+    const [{ members }, invitations, teams] = await Promise.all([
+      this.d.orgs.listMembers(organization.id, page),
+      this.d.invitations.listForOrganization(organization.id),
+      this.d.config.organization.teams.enabled ? this.d.teams.list(organization.id) : undefined,
+    ]);
+    return { ...organization, members, invitations, ...(teams ? { teams } : {}) };
+  }
+
+  async listMembers(auth: SessionWithUser, query: ListMembersQuery) {
+    let organizationId = query.organizationId || auth.session.activeOrganizationId;
+    if (query.organizationSlug) {
+      const organization = await this.d.orgs.findBySlug(query.organizationSlug);
+      organizationId = organization?.id ?? fail('ORGANIZATION_NOT_FOUND');
+    }
+    if (!organizationId) return fail('NO_ACTIVE_ORGANIZATION');
+    await this.access.member(organizationId, auth.user.id, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
+    const page: MemberPage = {
+      limit: query.limit ?? this.d.config.organization.memberListLimit,
+      offset: query.offset ?? 0,
+      sortBy: query.sortBy ?? 'createdAt',
+      direction: query.sortDirection ?? 'asc',
+    };
+    if (query.filterField && query.filterValue !== undefined)
+      page.filter = { field: query.filterField, operator: query.filterOperator ?? 'eq', value: query.filterValue };
+    return this.d.orgs.listMembers(organizationId, page);
+  }
+
+  async activeMember(auth: SessionWithUser): Promise<MemberView> {
+    const organizationId = this.access.organizationId(null, auth, 'NO_ACTIVE_ORGANIZATION');
+    return this.access.member(organizationId, auth.user.id, 'MEMBER_NOT_FOUND');
+  }
+
+  /** better-auth get-active-member-role: the caller's role, or a fellow member's (userId) in the same organization. */
+  async activeMemberRole(
+    auth: SessionWithUser,
+    query: { userId?: string; organizationId?: string; organizationSlug?: string },
+  ) {
+    let organizationId = query.organizationId || auth.session.activeOrganizationId;
+    if (query.organizationSlug) {
+      const organization = await this.d.orgs.findBySlug(query.organizationSlug);
+      organizationId = organization?.id ?? fail('ORGANIZATION_NOT_FOUND');
+    }
+    if (!organizationId) return fail('NO_ACTIVE_ORGANIZATION');
+    const caller = await this.access.member(organizationId, auth.user.id, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
+    if (!query.userId || query.userId === auth.user.id) return { role: caller.role };
+    const other = await this.access.member(organizationId, query.userId, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
+    return { role: other.role };
+  }
+
+  async hasPermission(auth: SessionWithUser, organizationId: string | undefined, permissions: Permissions) {
+    const id = this.access.organizationId(organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
+    const member = await this.access.member(id, auth.user.id, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
+    return { error: null, success: this.access.can(member, permissions) };
+  }
+}

@@ -1,0 +1,183 @@
+import { newId } from '../../crypto/random';
+import type { Sql } from '../../shared/sql';
+import { isId, type MemberView, type OrganizationView, toMember, toOrganization } from './views';
+
+const MEMBER_WITH_USER = `SELECT m.*, u.name AS u_name, u.email AS u_email, u.image AS u_image
+  FROM members m JOIN users u ON u.id = m.user_id`;
+
+export interface NewOrganization {
+  name: string;
+  slug: string;
+  logo: string | null;
+  metadata: string | null;
+}
+
+export interface MemberPage {
+  limit: number;
+  offset: number;
+  sortBy: 'createdAt' | 'role';
+  direction: 'asc' | 'desc';
+  filter?: { field: 'role' | 'userId' | 'id'; operator: 'eq' | 'ne' | 'contains'; value: string };
+}
+
+const SORT_COLUMNS = { createdAt: 'm.created_at', role: 'm.role' } as const;
+const FILTER_COLUMNS = { role: 'm.role', userId: 'm.user_id::text', id: 'm.id::text' } as const;
+
+/** Organizations and members. Every lookup is served by an index of the organizations migration. */
+export class OrganizationRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async insertOrganization(o: NewOrganization, now: Date, sql: Sql = this.sql): Promise<OrganizationView> {
+    const rows = await sql.query(
+      'INSERT INTO organizations (id, name, slug, logo, metadata, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
+      [newId(), o.name, o.slug, o.logo, o.metadata, now],
+    );
+    return toOrganization(rows[0]);
+  }
+
+  async findById(id: string, sql: Sql = this.sql, lock = false): Promise<OrganizationView | null> {
+    if (!isId(id)) return null;
+    const rows = await sql.query(`SELECT * FROM organizations WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+    return rows[0] ? toOrganization(rows[0]) : null;
+  }
+
+  async findBySlug(slug: string): Promise<OrganizationView | null> {
+    const rows = await this.sql.query('SELECT * FROM organizations WHERE slug = $1', [slug]);
+    return rows[0] ? toOrganization(rows[0]) : null;
+  }
+
+  async updateOrganization(id: string, data: Partial<NewOrganization>): Promise<OrganizationView | null> {
+    const rows = await this.sql.query(
+      `UPDATE organizations SET name = COALESCE($2, name), slug = COALESCE($3, slug),
+         logo = CASE WHEN $4::boolean THEN $5 ELSE logo END, metadata = COALESCE($6, metadata)
+       WHERE id = $1 RETURNING *`,
+      [id, data.name ?? null, data.slug ?? null, data.logo !== undefined, data.logo ?? null, data.metadata ?? null],
+    );
+    return rows[0] ? toOrganization(rows[0]) : null;
+  }
+
+  /** spec §4: members and invitations first, then the organization (teams go with it by cascade). */
+  async deleteOrganization(id: string, sql: Sql): Promise<void> {
+    await sql.query('DELETE FROM invitations WHERE organization_id = $1', [id]);
+    await sql.query('DELETE FROM members WHERE organization_id = $1', [id]);
+    await sql.query('DELETE FROM organizations WHERE id = $1', [id]);
+  }
+
+  async listForUser(userId: string): Promise<OrganizationView[]> {
+    const rows = await this.sql.query(
+      `SELECT o.* FROM organizations o JOIN members m ON m.organization_id = o.id
+       WHERE m.user_id = $1 ORDER BY o.created_at, o.id`,
+      [userId],
+    );
+    return rows.map(toOrganization);
+  }
+
+  async countForUser(userId: string): Promise<number> {
+    const rows = await this.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM members WHERE user_id = $1', [
+      userId,
+    ]);
+    return rows[0].n;
+  }
+
+  async insertMember(organizationId: string, userId: string, role: string, now: Date, sql: Sql = this.sql) {
+    const rows = await sql.query(
+      'INSERT INTO members (id, organization_id, user_id, role, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING *',
+      [newId(), organizationId, userId, role, now],
+    );
+    return toMember(rows[0]);
+  }
+
+  /** The caller's membership (with user), or null. */
+  async findMember(organizationId: string, userId: string, sql: Sql = this.sql): Promise<MemberView | null> {
+    if (!isId(organizationId) || !isId(userId)) return null;
+    const rows = await sql.query(`${MEMBER_WITH_USER} WHERE m.organization_id = $1 AND m.user_id = $2`, [
+      organizationId,
+      userId,
+    ]);
+    return rows[0] ? toMember(rows[0]) : null;
+  }
+
+  /** A member of `organizationId` by member id, or by email (case-insensitive); foreign ids find nothing. */
+  async findMemberIn(organizationId: string, idOrEmail: string, sql: Sql = this.sql): Promise<MemberView | null> {
+    const byEmail = idOrEmail.includes('@');
+    if (!isId(organizationId) || (!byEmail && !isId(idOrEmail))) return null;
+    const where = byEmail ? 'u.email = lower($2)' : 'm.id = $2::uuid';
+    const rows = await sql.query(`${MEMBER_WITH_USER} WHERE m.organization_id = $1 AND ${where}`, [
+      organizationId,
+      idOrEmail,
+    ]);
+    return rows[0] ? toMember(rows[0]) : null;
+  }
+
+  async isMemberByEmail(organizationId: string, email: string): Promise<boolean> {
+    const rows = await this.sql.query(
+      'SELECT 1 FROM members m JOIN users u ON u.id = m.user_id WHERE m.organization_id = $1 AND u.email = $2',
+      [organizationId, email],
+    );
+    return rows.length > 0;
+  }
+
+  async countMembers(organizationId: string, sql: Sql = this.sql): Promise<number> {
+    const rows = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM members WHERE organization_id = $1', [
+      organizationId,
+    ]);
+    return rows[0].n;
+  }
+
+  /** Members holding `role` among their comma-separated roles. */
+  async countWithRole(organizationId: string, role: string, sql: Sql = this.sql): Promise<number> {
+    const rows = await sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM members
+       WHERE organization_id = $1 AND $2 = ANY (SELECT btrim(r) FROM unnest(string_to_array(role, ',')) r)`,
+      [organizationId, role],
+    );
+    return rows[0].n;
+  }
+
+  /**
+   * One page in (created_at, id) order by default. The page's ids are cut in the order of
+   * members_organization_created_idx (organization_id first) by an index-only scan, so an offset walks index
+   * entries instead of sorting or fetching every member; the page's rows and users are then read by primary key.
+   */
+  async listMembers(organizationId: string, page: MemberPage): Promise<{ members: MemberView[]; total: number }> {
+    const params: unknown[] = [organizationId];
+    let where = 'm.organization_id = $1';
+    if (page.filter) {
+      const { field, operator, value } = page.filter;
+      params.push(operator === 'contains' ? `%${value.replace(/[\\%_]/g, '\\$&')}%` : value);
+      const op = operator === 'eq' ? '=' : operator === 'ne' ? '<>' : 'LIKE';
+      where += ` AND ${FILTER_COLUMNS[field]} ${op} $${params.length}`;
+    }
+    const dir = page.direction === 'desc' ? 'DESC' : 'ASC';
+    const order = `m.organization_id ${dir}, ${SORT_COLUMNS[page.sortBy]} ${dir}, m.id ${dir}`;
+    const ids = `SELECT m.id FROM members m WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`;
+    const [rows, count] = await Promise.all([
+      this.sql.query(`${MEMBER_WITH_USER} WHERE m.id = ANY(ARRAY(${ids})) ORDER BY ${order}`, params),
+      this.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM members m WHERE ${where}`, params),
+    ]);
+    return { members: rows.map(toMember), total: count[0].n };
+  }
+
+  async updateRole(memberId: string, role: string, sql: Sql = this.sql): Promise<MemberView | null> {
+    const rows = await sql.query('UPDATE members SET role = $2 WHERE id = $1 RETURNING *', [memberId, role]);
+    return rows[0] ? toMember(rows[0]) : null;
+  }
+
+  /** Removes a membership and the user's places in this organization's teams. */
+  async deleteMember(member: MemberView, sql: Sql): Promise<void> {
+    await sql.query(
+      'DELETE FROM team_members WHERE user_id = $1 AND team_id IN (SELECT id FROM teams WHERE organization_id = $2)',
+      [member.userId, member.organizationId],
+    );
+    await sql.query('DELETE FROM members WHERE id = $1', [member.id]);
+  }
+
+  /** The invitee's name and stored language, if they have an account. */
+  async recipient(email: string): Promise<{ name: string; language: string | null }> {
+    const rows = await this.sql.query<{ name: string; language: string | null }>(
+      'SELECT name, language FROM users WHERE email = $1',
+      [email],
+    );
+    return rows[0] ?? { name: '', language: null };
+  }
+}

@@ -1,0 +1,32 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context';
+import { requireSession } from '../../http/require-session';
+import type { OrganizationFeature } from './service';
+import { AddTeamMember, CreateTeam, ListTeams, RemoveTeam, RemoveTeamMember, UpdateTeam } from './team.schemas';
+
+/** Registered only when teams are enabled (organization.teams.enabled). */
+export async function teamRoutes(fastify: FastifyInstance, opts: { ctx: AppContext; org: OrganizationFeature }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { ctx, org } = opts;
+  const preHandler = requireSession(ctx);
+
+  app.post('/create-team', { schema: CreateTeam, preHandler }, async (request) =>
+    org.teams.create(request.auth, request.body),
+  );
+  app.post('/update-team', { schema: UpdateTeam, preHandler }, async (request) =>
+    org.teams.update(request.auth, request.body),
+  );
+  app.post('/remove-team', { schema: RemoveTeam, preHandler }, async (request) =>
+    org.teams.remove(request.auth, request.body),
+  );
+  app.get('/list-teams', { schema: ListTeams, preHandler }, async (request) =>
+    org.teams.list(request.auth, request.query.organizationId),
+  );
+  app.post('/add-team-member', { schema: AddTeamMember, preHandler }, async (request) =>
+    org.teams.addMember(request.auth, request.body),
+  );
+  app.post('/remove-team-member', { schema: RemoveTeamMember, preHandler }, async (request) =>
+    org.teams.removeMember(request.auth, request.body),
+  );
+}

@@ -1,0 +1,94 @@
+import { fail, MESSAGES } from '../../errors';
+import type { SessionWithUser } from '../../shared/views';
+import type { OrganizationAccess, OrganizationDeps } from './access';
+import { teamMemberLimit } from './invitation.service';
+import type { TeamMemberView, TeamView } from './views';
+
+/** spec §7 team calls; §5: name only on update, the last team stays, nobody removes their own team. */
+export class TeamService {
+  constructor(
+    private readonly d: OrganizationDeps,
+    private readonly access: OrganizationAccess,
+  ) {}
+
+  async create(auth: SessionWithUser, body: { name: string; organizationId?: string }): Promise<TeamView> {
+    const organizationId = this.access.organizationId(body.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
+    const member = await this.access.member(organizationId, auth.user.id, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
+    this.access.require(member, { team: ['create'] }, 'NOT_ALLOWED_TO_CREATE_TEAMS');
+    const maximum = this.d.config.organization.teams.maximumTeams;
+    if (maximum > 0 && (await this.d.teams.count(organizationId)) >= maximum) fail('TEAM_LIMIT_REACHED');
+    return this.d.teams.insert(organizationId, body.name, new Date(this.d.clock.now()));
+  }
+
+  async update(
+    auth: SessionWithUser,
+    body: { teamId: string; data: { name?: string; organizationId?: string } },
+  ): Promise<TeamView> {
+    const organizationId = this.access.organizationId(body.data.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
+    const member = await this.access.member(organizationId, auth.user.id, 'NOT_ALLOWED_TO_UPDATE_TEAM');
+    this.access.require(member, { team: ['update'] }, 'NOT_ALLOWED_TO_UPDATE_TEAM');
+    const team = (await this.d.teams.findIn(organizationId, body.teamId)) ?? fail('TEAM_NOT_FOUND');
+    if (body.data.name === undefined) return team;
+    return (await this.d.teams.rename(team.id, body.data.name, new Date(this.d.clock.now()))) ?? fail('TEAM_NOT_FOUND');
+  }
+
+  async remove(auth: SessionWithUser, body: { teamId: string; organizationId?: string }) {
+    const organizationId = this.access.organizationId(body.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
+    const member = await this.access.member(organizationId, auth.user.id, 'NOT_ALLOWED_TO_DELETE_TEAM');
+    this.access.require(member, { team: ['delete'] }, 'NOT_ALLOWED_TO_DELETE_TEAMS');
+    await this.d.sql.transaction(async (tx) => {
+      const team = (await this.d.teams.findIn(organizationId, body.teamId, tx, true)) ?? fail('TEAM_NOT_FOUND');
+      if (await this.d.teams.findMember(team.id, auth.user.id, tx)) fail('NOT_ALLOWED_TO_DELETE_TEAM');
+      if (
+        !this.d.config.organization.teams.allowRemovingAllTeams &&
+        (await this.d.teams.count(organizationId, tx)) <= 1
+      )
+        fail('UNABLE_TO_REMOVE_LAST_TEAM');
+      await this.d.teams.delete(team.id, tx);
+    });
+    return { message: MESSAGES.TEAM_REMOVED };
+  }
+
+  async list(auth: SessionWithUser, organizationId?: string): Promise<TeamView[]> {
+    const id = this.access.organizationId(organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
+    await this.access.member(id, auth.user.id, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
+    return this.d.teams.list(id);
+  }
+
+  async addMember(
+    auth: SessionWithUser,
+    body: { teamId: string; userId: string; organizationId?: string },
+  ): Promise<TeamMemberView> {
+    const { organizationId } = await this.authorize(auth, body, 'update', 'NOT_ALLOWED_TO_ADD_TEAM_MEMBER');
+    const now = new Date(this.d.clock.now());
+    return this.d.sql.transaction(async (tx) => {
+      const team = (await this.d.teams.findIn(organizationId, body.teamId, tx, true)) ?? fail('TEAM_NOT_FOUND');
+      const existing = await this.d.teams.findMember(team.id, body.userId, tx);
+      if (existing) return existing;
+      const limit = teamMemberLimit(this.d.config.organization.teams, team.id);
+      if (limit > 0 && (await this.d.teams.countMembers(team.id, tx)) >= limit) fail('TEAM_MEMBER_LIMIT_REACHED');
+      return this.d.teams.addMember(team.id, body.userId, now, tx);
+    });
+  }
+
+  async removeMember(auth: SessionWithUser, body: { teamId: string; userId: string; organizationId?: string }) {
+    const { organizationId } = await this.authorize(auth, body, 'delete', 'NOT_ALLOWED_TO_REMOVE_TEAM_MEMBER');
+    const team = (await this.d.teams.findIn(organizationId, body.teamId)) ?? fail('TEAM_NOT_FOUND');
+    if (!(await this.d.teams.removeMember(team.id, body.userId))) fail('USER_IS_NOT_A_MEMBER_OF_THE_TEAM');
+    return { message: MESSAGES.TEAM_MEMBER_REMOVED };
+  }
+
+  /** The caller may change members (better-auth: member update to add, member delete to remove); the user is a member here. */
+  private async authorize(
+    auth: SessionWithUser,
+    body: { userId: string; organizationId?: string },
+    action: 'update' | 'delete',
+    refusal: 'NOT_ALLOWED_TO_ADD_TEAM_MEMBER' | 'NOT_ALLOWED_TO_REMOVE_TEAM_MEMBER',
+  ) {
+    const organizationId = this.access.organizationId(body.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
+    const caller = await this.access.member(organizationId, auth.user.id, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
+    this.access.require(caller, { member: [action] }, refusal);
+    if (!(await this.d.orgs.findMember(organizationId, body.userId))) fail('USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
+    return { organizationId };
+  }
+}

@@ -1,0 +1,84 @@
+import { newId } from '../../crypto/random';
+import type { Sql } from '../../shared/sql';
+import { isId, type TeamMemberView, type TeamView, toTeam, toTeamMember } from './views';
+
+/** Teams and their members. */
+export class TeamRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async insert(organizationId: string, name: string, now: Date, sql: Sql = this.sql): Promise<TeamView> {
+    const rows = await sql.query(
+      'INSERT INTO teams (id, name, organization_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $4) RETURNING *',
+      [newId(), name, organizationId, now],
+    );
+    return toTeam(rows[0]);
+  }
+
+  /** A team of `organizationId` (locked when asked); a foreign team id finds nothing. */
+  async findIn(organizationId: string, teamId: string, sql: Sql = this.sql, lock = false): Promise<TeamView | null> {
+    if (!isId(teamId) || !isId(organizationId)) return null;
+    const rows = await sql.query(
+      `SELECT * FROM teams WHERE id = $1 AND organization_id = $2${lock ? ' FOR UPDATE' : ''}`,
+      [teamId, organizationId],
+    );
+    return rows[0] ? toTeam(rows[0]) : null;
+  }
+
+  async list(organizationId: string): Promise<TeamView[]> {
+    const rows = await this.sql.query('SELECT * FROM teams WHERE organization_id = $1 ORDER BY created_at, id', [
+      organizationId,
+    ]);
+    return rows.map(toTeam);
+  }
+
+  async count(organizationId: string, sql: Sql = this.sql): Promise<number> {
+    const rows = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM teams WHERE organization_id = $1', [
+      organizationId,
+    ]);
+    return rows[0].n;
+  }
+
+  async rename(teamId: string, name: string, now: Date): Promise<TeamView | null> {
+    const rows = await this.sql.query('UPDATE teams SET name = $2, updated_at = $3 WHERE id = $1 RETURNING *', [
+      teamId,
+      name,
+      now,
+    ]);
+    return rows[0] ? toTeam(rows[0]) : null;
+  }
+
+  async delete(teamId: string, sql: Sql = this.sql): Promise<void> {
+    await sql.query('DELETE FROM teams WHERE id = $1', [teamId]);
+  }
+
+  async countMembers(teamId: string, sql: Sql = this.sql): Promise<number> {
+    const rows = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM team_members WHERE team_id = $1', [
+      teamId,
+    ]);
+    return rows[0].n;
+  }
+
+  async findMember(teamId: string, userId: string, sql: Sql = this.sql): Promise<TeamMemberView | null> {
+    if (!isId(teamId) || !isId(userId)) return null;
+    const rows = await sql.query('SELECT * FROM team_members WHERE team_id = $1 AND user_id = $2', [teamId, userId]);
+    return rows[0] ? toTeamMember(rows[0]) : null;
+  }
+
+  /** Adds the pair, or returns the row that already holds it. */
+  async addMember(teamId: string, userId: string, now: Date, sql: Sql = this.sql): Promise<TeamMemberView> {
+    await sql.query(
+      `INSERT INTO team_members (id, team_id, user_id, created_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (team_id, user_id) DO NOTHING`,
+      [newId(), teamId, userId, now],
+    );
+    return (await this.findMember(teamId, userId, sql))!;
+  }
+
+  async removeMember(teamId: string, userId: string): Promise<boolean> {
+    const rows = await this.sql.query('DELETE FROM team_members WHERE team_id = $1 AND user_id = $2 RETURNING id', [
+      teamId,
+      userId,
+    ]);
+    return rows.length > 0;
+  }
+}

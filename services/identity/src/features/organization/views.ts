@@ -1,0 +1,127 @@
+/** What clients see of organizations, members, invitations and teams (better-auth's shapes; ISO dates). */
+
+type Row = Record<string, unknown>;
+const iso = (d: unknown): string => (d as Date).toISOString();
+
+/** Ids are UUIDs: anything else names nothing (and must not reach a uuid column as a 500). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isId = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
+
+export interface OrganizationView {
+  id: string;
+  name: string;
+  slug: string;
+  logo: string | null;
+  metadata: Record<string, unknown> | null;
+  createdAt: string;
+}
+
+export interface MemberUser {
+  id: string;
+  name: string;
+  email: string;
+  image: string | null;
+}
+
+export interface MemberView {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: string;
+  createdAt: string;
+  user?: MemberUser;
+}
+
+export type InvitationStatus = 'pending' | 'accepted' | 'rejected' | 'canceled';
+
+export interface InvitationView {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: string;
+  status: InvitationStatus;
+  teamId: string | null;
+  inviterId: string;
+  expiresAt: string;
+  createdAt: string;
+}
+
+export interface TeamView {
+  id: string;
+  name: string;
+  organizationId: string;
+  createdAt: string;
+  updatedAt: string | null;
+}
+
+export interface TeamMemberView {
+  id: string;
+  teamId: string;
+  userId: string;
+  createdAt: string;
+}
+
+function parseMetadata(text: unknown): Record<string, unknown> | null {
+  if (typeof text !== 'string') return null;
+  try {
+    const value = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export const toOrganization = (r: Row): OrganizationView => ({
+  id: r.id as string,
+  name: r.name as string,
+  slug: r.slug as string,
+  logo: (r.logo as string | null) ?? null,
+  metadata: parseMetadata(r.metadata),
+  createdAt: iso(r.created_at),
+});
+
+/** A member row; with the user's public fields when the row was joined with users (u_* columns). */
+export function toMember(r: Row): MemberView {
+  const member: MemberView = {
+    id: r.id as string,
+    organizationId: r.organization_id as string,
+    userId: r.user_id as string,
+    role: r.role as string,
+    createdAt: iso(r.created_at),
+  };
+  if (r.u_email !== undefined)
+    member.user = {
+      id: r.user_id as string,
+      name: r.u_name as string,
+      email: r.u_email as string,
+      image: (r.u_image as string | null) ?? null,
+    };
+  return member;
+}
+
+export const toInvitation = (r: Row): InvitationView => ({
+  id: r.id as string,
+  organizationId: r.organization_id as string,
+  email: r.email as string,
+  role: r.role as string,
+  status: r.status as InvitationStatus,
+  teamId: (r.team_id as string | null) ?? null,
+  inviterId: r.inviter_id as string,
+  expiresAt: iso(r.expires_at),
+  createdAt: iso(r.created_at),
+});
+
+export const toTeam = (r: Row): TeamView => ({
+  id: r.id as string,
+  name: r.name as string,
+  organizationId: r.organization_id as string,
+  createdAt: iso(r.created_at),
+  updatedAt: r.updated_at ? iso(r.updated_at) : null,
+});
+
+export const toTeamMember = (r: Row): TeamMemberView => ({
+  id: r.id as string,
+  teamId: r.team_id as string,
+  userId: r.user_id as string,
+  createdAt: iso(r.created_at),
+});
