@@ -112,9 +112,6 @@ export async function createContext(config: Config, options: ContextOptions = {}
     const accounts = new AccountService(repo, sessions, hasher, config, clock, emails);
     const passwords = new PasswordService({ ...flows, accounts });
     const deletion = new DeletionService({ ...flows, accounts });
-    const admin = config.features.admin
-      ? createAdmin(sql, { accounts, passwords, deletion, sessions, config, clock })
-      : null;
     const organization = createOrganizationFeature({
       sql,
       orgs: new OrganizationRepository(sql),
@@ -125,6 +122,17 @@ export async function createContext(config: Config, options: ContextOptions = {}
       clock,
       mail,
     });
+    const admin = config.features.admin
+      ? createAdmin(sql, {
+          accounts,
+          passwords,
+          deletion,
+          sessions,
+          config,
+          clock,
+          organizations: config.features.organization ? organization.reads : null,
+        })
+      : null;
     return {
       config,
       clock,

@@ -2,6 +2,7 @@ import type { Config } from '../../config';
 import type { AccountService } from '../account/account.service';
 import type { DeletionService } from '../account/deletion.service';
 import type { PasswordService } from '../account/password.service';
+import type { OrganizationSummary } from '../organization/repository';
 import type { Clock, SessionService } from '../session/session.service';
 import type { AdminAccess } from './access';
 import type { AdminRepository } from './repository';
@@ -16,6 +17,13 @@ export interface AdminDeps {
   sessions: SessionService;
   config: Config;
   clock: Clock;
+  /** The organization feature's operator listing; null when that feature is off. */
+  organizations: { listAllForOperators(limit: number, offset: number): Promise<OrganizationPage> } | null;
+}
+
+export interface OrganizationPage {
+  organizations: OrganizationSummary[];
+  total: number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

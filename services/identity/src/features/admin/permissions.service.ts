@@ -1,8 +1,8 @@
 import { hasAnyPermission, type Permissions } from '../../access';
 import { fail } from '../../errors';
 import type { SessionWithUser } from '../../shared/views';
+import type { OrganizationSummary } from '../organization/repository';
 import { type AdminDeps, isUserId } from './deps';
-import type { OrganizationRow } from './repository';
 
 export interface PermissionCheck {
   permissions?: Permissions;
@@ -40,9 +40,9 @@ export class AdminPermissionsService {
     auth: SessionWithUser,
     limit: number,
     offset: number,
-  ): Promise<{ organizations: OrganizationRow[]; total: number; limit: number; offset: number }> {
+  ): Promise<{ organizations: OrganizationSummary[]; total: number; limit: number; offset: number }> {
     this.d.access.demand(auth, { organization: ['list'] }, 'NOT_ALLOWED_TO_LIST_ORGANIZATIONS');
-    const page = await this.d.repo.listOrganizations(limit, offset);
+    const page = (await this.d.organizations?.listAllForOperators(limit, offset)) ?? { organizations: [], total: 0 };
     return { ...page, limit, offset };
   }
 }

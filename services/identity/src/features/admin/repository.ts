@@ -9,16 +9,6 @@ export interface BanFields {
   banExpires: Date | null;
 }
 
-export interface OrganizationRow {
-  id: string;
-  name: string;
-  slug: string;
-  logo: string | null;
-  metadata: string | null;
-  createdAt: string;
-  memberCount: number;
-}
-
 /**
  * list-users statements (exported for the benchmark's EXPLAIN ANALYZE).
  *
@@ -92,30 +82,5 @@ export class AdminRepository {
     const rows = await this.sql.query(page.text, page.params);
     if (rows.length) return { users: rows.map(toUserView), total: Number(rows[0].total_count) };
     return { users: [], total: plan.offset === 0 ? 0 : await counting() }; // a page past the end carries no count
-  }
-
-  /** Organizations with member counts (tables of the organization feature); empty when that feature's tables are absent. */
-  async listOrganizations(limit: number, offset: number): Promise<{ organizations: OrganizationRow[]; total: number }> {
-    const [exists] = await this.sql.query<{ t: string | null }>("SELECT to_regclass('public.organizations') AS t");
-    if (!exists.t) return { organizations: [], total: 0 };
-    const [rows, counted] = await Promise.all([
-      this.sql.query<Record<string, unknown>>(
-        `SELECT o.id, o.name, o.slug, o.logo, o.metadata, o.created_at,
-                (SELECT count(*) FROM members m WHERE m.organization_id = o.id) AS member_count
-         FROM organizations o ORDER BY o.created_at DESC, o.id LIMIT $1 OFFSET $2`,
-        [limit, offset],
-      ),
-      this.sql.query<{ total: string }>('SELECT count(*) AS total FROM organizations'),
-    ]);
-    const organizations = rows.map((r) => ({
-      id: r.id as string,
-      name: r.name as string,
-      slug: r.slug as string,
-      logo: (r.logo as string | null) ?? null,
-      metadata: (r.metadata as string | null) ?? null,
-      createdAt: (r.created_at as Date).toISOString(),
-      memberCount: Number(r.member_count),
-    }));
-    return { organizations, total: Number(counted[0].total) };
   }
 }

@@ -30,6 +30,11 @@ export class OrganizationReadService {
     private readonly access: OrganizationAccess,
   ) {}
 
+  /** Every organization with member counts, for operators; the caller (admin feature) checks its own permission. */
+  listAllForOperators(limit: number, offset: number) {
+    return this.d.orgs.listAllWithMemberCounts(limit, offset);
+  }
+
   /** better-auth: no organization named and none active → null. */
   async getFull(
     auth: SessionWithUser,

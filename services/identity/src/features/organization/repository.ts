@@ -180,4 +180,41 @@ export class OrganizationRepository {
     );
     return rows[0] ?? { name: '', language: null };
   }
+
+  /** Every organization with its member count, newest first (operators: admin list-organizations). */
+  async listAllWithMemberCounts(
+    limit: number,
+    offset: number,
+  ): Promise<{ organizations: OrganizationSummary[]; total: number }> {
+    const [rows, counted] = await Promise.all([
+      this.sql.query<Record<string, unknown>>(
+        `SELECT o.id, o.name, o.slug, o.logo, o.metadata, o.created_at,
+                (SELECT count(*) FROM members m WHERE m.organization_id = o.id) AS member_count
+         FROM organizations o ORDER BY o.created_at DESC, o.id LIMIT $1 OFFSET $2`,
+        [limit, offset],
+      ),
+      this.sql.query<{ total: string }>('SELECT count(*) AS total FROM organizations'),
+    ]);
+    const organizations = rows.map((r) => ({
+      id: r.id as string,
+      name: r.name as string,
+      slug: r.slug as string,
+      logo: (r.logo as string | null) ?? null,
+      metadata: (r.metadata as string | null) ?? null,
+      createdAt: (r.created_at as Date).toISOString(),
+      memberCount: Number(r.member_count),
+    }));
+    return { organizations, total: Number(counted[0].total) };
+  }
+}
+
+/** An organization as operators list it: its stored fields and how many members it has. */
+export interface OrganizationSummary {
+  id: string;
+  name: string;
+  slug: string;
+  logo: string | null;
+  metadata: string | null;
+  createdAt: string;
+  memberCount: number;
 }
