@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { createAuthClient } from 'better-auth/client';
 import { adminClient } from 'better-auth/client/plugins';
-import { PUBLIC_URL, startTestApp, type TestApp } from '../setup/app';
-import { CookieJar, PASSWORD, uniqueEmail } from '../setup/fixtures';
+import { startTestApp, type TestApp } from '../setup/app';
+import { browserFetch } from '../setup/browser-client';
+import { PASSWORD, uniqueEmail } from '../setup/fixtures';
 
 /** The admin flows through the published better-auth client with its admin plugin, over real HTTP. */
 let t: TestApp;
@@ -16,17 +17,8 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 function browser() {
-  const jar = new CookieJar();
-  const customFetchImpl = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const headers = new Headers(init?.headers);
-    headers.set('origin', PUBLIC_URL);
-    if (jar.cookies.size) headers.set('cookie', jar.header());
-    const response = await fetch(input, { ...init, headers });
-    jar.store(response);
-    return response;
-  };
-  const client = createAuthClient({ baseURL, fetchOptions: { customFetchImpl }, plugins: [adminClient()] });
-  return { client, jar };
+  const { jar, fetchOptions } = browserFetch();
+  return { client: createAuthClient({ baseURL, fetchOptions, plugins: [adminClient()] }), jar };
 }
 
 async function signedUp(name: string) {

@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { createAuthClient } from 'better-auth/client';
 import { organizationClient } from 'better-auth/client/plugins';
-import { PUBLIC_URL, startTestApp, type TestApp } from '../setup/app';
-import { CookieJar, PASSWORD, uniqueEmail } from '../setup/fixtures';
+import { startTestApp, type TestApp } from '../setup/app';
+import { browserFetch } from '../setup/browser-client';
+import { PASSWORD, uniqueEmail } from '../setup/fixtures';
 
 /**
  * The organization flows as a product frontend drives them: the published better-auth client with its
@@ -19,20 +20,8 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 function browser() {
-  const jar = new CookieJar();
-  const customFetchImpl = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const headers = new Headers(init?.headers);
-    headers.set('origin', PUBLIC_URL);
-    if (jar.cookies.size) headers.set('cookie', jar.header());
-    const response = await fetch(input, { ...init, headers });
-    jar.store(response);
-    return response;
-  };
-  return createAuthClient({
-    baseURL,
-    fetchOptions: { customFetchImpl },
-    plugins: [organizationClient({ teams: { enabled: true } })],
-  });
+  const { fetchOptions } = browserFetch();
+  return createAuthClient({ baseURL, fetchOptions, plugins: [organizationClient({ teams: { enabled: true } })] });
 }
 
 async function signedUp(name: string) {

@@ -10,12 +10,10 @@ export interface Sent {
 
 /**
  * A browser of our own for the published better-auth client (ECOSYSTEM §3b) over real HTTP: a cookie jar (no
- * domain matching: one server), the page's Origin, and a log of what was sent. `plugins` are client plugins.
+ * domain matching: one server), the page's Origin, and a log of what was sent. Pass `fetchOptions` to
+ * `createAuthClient` together with the plugins a test needs.
  */
-export function browserClient<O extends Parameters<typeof createAuthClient>[0]>(
-  baseURL: string,
-  options?: Omit<O, 'baseURL' | 'fetchOptions'>,
-) {
+export function browserFetch() {
   const jar = new CookieJar();
   const sent: Sent[] = [];
   const customFetchImpl = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -32,8 +30,11 @@ export function browserClient<O extends Parameters<typeof createAuthClient>[0]>(
     jar.store(response);
     return response;
   };
-  const client = createAuthClient({ ...(options as object), baseURL, fetchOptions: { customFetchImpl } } as O & {
-    baseURL: string;
-  });
-  return { client, jar, sent };
+  return { jar, sent, fetchOptions: { customFetchImpl } };
+}
+
+/** The plain client (no plugins) in a browser of its own. */
+export function browserClient(baseURL: string) {
+  const { jar, sent, fetchOptions } = browserFetch();
+  return { client: createAuthClient({ baseURL, fetchOptions }), jar, sent };
 }
