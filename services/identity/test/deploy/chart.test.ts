@@ -1,7 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import { parse } from 'yaml';
+import { loadConfig } from '../../src/config';
 import { renderChart } from './helm-render';
 import { CHART_DIR, KNOWN_ENV, parseDocs, read } from './repo';
 
@@ -169,7 +171,8 @@ describe('chart templates', () => {
 
   it('API probes hit the health routes; the grace period covers the drain', () => {
     const values = installable();
-    const api = byName(manifests(values), 'Deployment', '-api');
+    const docs = manifests(values);
+    const api = byName(docs, 'Deployment', '-api');
     const c = podSpec(api).containers[0];
     expect(c.livenessProbe.httpGet).toEqual({ path: '/api/auth/health/live', port: 'http' });
     expect(c.readinessProbe.httpGet).toEqual({ path: '/api/auth/health/ready', port: 'http' });
@@ -202,6 +205,36 @@ describe('chart templates', () => {
       expect(env).toContainEqual({ name: 'MIGRATE_ON_START', value: 'false' });
       expect(env).toContainEqual({ name: 'NODE_ENV', value: 'production' });
     }
+  });
+
+  it('the environment and config file the chart sets (with the Secret filled in) load as a valid production configuration', () => {
+    const values = everything();
+    const docs = manifests(values);
+    const api = byName(docs, 'Deployment', '-api');
+    const secret: Record<string, string> = {
+      AUTH_SECRET: 'x'.repeat(48),
+      DATABASE_URL: 'postgres://identity:pw@postgres:5432/identity',
+      REDIS_URL: 'redis://redis:6379/0',
+      SMTP_URL: 'smtp://mail.example.com:587',
+      SERVICE_API_KEY: 'k'.repeat(40),
+    };
+    const env = Object.fromEntries(
+      podSpec(api).containers[0].env.map((e: Obj) => [e.name, e.valueFrom ? secret[e.name] : e.value]),
+    );
+    // The ConfigMap's file, where the pod would find it mounted.
+    const dir = mkdtempSync(join(tmpdir(), 'identity-chart-'));
+    env.CONFIG_FILE = join(dir, 'config.yaml');
+    writeFileSync(env.CONFIG_FILE, byName(docs, 'ConfigMap', '-config').data['config.yaml']);
+    const config = (() => {
+      try {
+        return loadConfig(env);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    })();
+    expect(config.rateLimit.global).toEqual(values.config.rateLimit.global);
+    expect(config).toMatchObject({ env: 'production', port: 3000, basePath: values.basePath, shutdownDrainMs: 5000 });
+    expect(config.trustedOrigins).toEqual(values.settings.trustedOrigins);
   });
 
   it('the config file: a ConfigMap mounted read-only and named by CONFIG_FILE on the API and the worker', () => {
