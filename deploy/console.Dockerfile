@@ -1,0 +1,28 @@
+# syntax=docker/dockerfile:1
+# Admin console image: the react-admin SPA (console/, built by vite into console/dist) served by unprivileged nginx
+# on :8080 with an SPA fallback to index.html. Build from the repository root once console/ exists:
+#   docker build -f deploy/console.Dockerfile -t identity-console .
+# The console calls the API on the same origin (/api/auth): route /api/auth to the identity Service and / to this
+# one (the chart's Ingress does so when console.enabled), or list the console origin in TRUSTED_ORIGINS.
+
+FROM node:22.21.1-bookworm-slim AS build
+WORKDIR /app
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
+    NPM_CONFIG_FUND=false \
+    NPM_CONFIG_AUDIT=false
+COPY package.json package-lock.json ./
+COPY services/identity/package.json services/identity/
+COPY console/package.json console/
+RUN npm install --workspace console --ignore-scripts
+COPY openapi.yaml ./
+COPY console console
+RUN npm run build -w console
+
+FROM nginxinc/nginx-unprivileged:1.28.0-alpine AS runtime
+COPY deploy/nginx/console.conf /etc/nginx/conf.d/default.conf
+COPY --from=build /app/console/dist /usr/share/nginx/html
+# uid 101 is the image's unprivileged nginx user; nginx writes only under /tmp (an emptyDir in the chart).
+USER 101:101
+EXPOSE 8080
+HEALTHCHECK --interval=15s --timeout=3s --start-period=5s --retries=3 \
+  CMD ["wget", "-q", "-O", "/dev/null", "http://127.0.0.1:8080/healthz"]

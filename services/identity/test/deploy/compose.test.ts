@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { loadConfig } from '../../src/config';
+import { composeDefault, KNOWN_ENV, read, readYaml } from './repo';
+
+interface Service {
+  image?: string;
+  build?: { context: string; dockerfile: string };
+  command?: string[];
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test?: string[] | string; disable?: boolean };
+  profiles?: string[];
+  stop_grace_period?: string;
+}
+
+const compose = readYaml<{ services: Record<string, Service> }>('docker-compose.yml');
+const services = compose.services;
+const APP = ['migrate', 'identity', 'worker'];
+const scripts = JSON.parse(read('services/identity/package.json')).scripts;
+
+describe('docker-compose.yml', () => {
+  it('has the whole system', () => {
+    expect(Object.keys(services).sort()).toEqual(
+      ['console', 'identity', 'mailpit', 'migrate', 'postgres', 'redis', 'worker'].sort(),
+    );
+  });
+
+  it.each(Object.keys(services))('%s: the image is pinned to a tag other than latest', (name) => {
+    const image = composeDefault(services[name].image ?? '');
+    const match = /^(?<repo>[a-z0-9./_-]+):(?<tag>[\w.-]+)$/.exec(image);
+    expect(match?.groups?.tag).toBeDefined();
+    expect(match?.groups?.tag).not.toBe('latest');
+  });
+
+  it('identity, worker and migrate run one image (built from deploy/Dockerfile) with the package scripts', () => {
+    expect(new Set(APP.map((s) => services[s].image)).size).toBe(1);
+    for (const s of APP) expect(services[s].build).toEqual({ context: '.', dockerfile: 'deploy/Dockerfile' });
+    expect(services.identity.command).toBeUndefined(); // the image's CMD is the API
+    expect(services.worker.command?.join(' ')).toBe(scripts.worker);
+    expect(services.migrate.command?.join(' ')).toBe(scripts.migrate);
+  });
+
+  it('health-checked start order: engines healthy, migrations done, then API and worker', () => {
+    for (const name of ['postgres', 'redis', 'identity', 'mailpit', 'console'])
+      expect(services[name].healthcheck?.test).toBeDefined();
+    // No HTTP listener in these two: the image's liveness HEALTHCHECK would always fail, so it is switched off.
+    expect(services.worker.healthcheck).toEqual({ disable: true });
+    expect(services.migrate.healthcheck).toEqual({ disable: true });
+    expect(services.migrate.depends_on).toEqual({
+      postgres: { condition: 'service_healthy' },
+      redis: { condition: 'service_healthy' },
+    });
+    for (const s of ['identity', 'worker'])
+      expect(services[s].depends_on).toMatchObject({
+        postgres: { condition: 'service_healthy' },
+        redis: { condition: 'service_healthy' },
+        migrate: { condition: 'service_completed_successfully' },
+      });
+    expect(String(services.identity.healthcheck?.test)).toContain('/api/auth/health/ready');
+  });
+
+  it('redis is append-only and never evicts; the console waits behind a profile', () => {
+    const redis = services.redis.command?.join(' ');
+    expect(redis).toContain('--appendonly yes');
+    expect(redis).toContain('--maxmemory-policy noeviction');
+    expect(services.console.profiles).toEqual(['console']);
+    expect(services.console.build?.dockerfile).toBe('deploy/console.Dockerfile');
+  });
+
+  it('the app services get only variables the service reads, mail goes to mailpit, no migration on start', () => {
+    for (const s of APP) {
+      const env = services[s].environment ?? {};
+      for (const name of Object.keys(env)) expect(KNOWN_ENV).toContain(name);
+      expect(env).toMatchObject({ NODE_ENV: 'production', MIGRATE_ON_START: 'false', SMTP_URL: 'smtp://mailpit:1025' });
+    }
+    expect(services.identity.stop_grace_period).toBe('30s');
+    expect(services.worker.stop_grace_period).toBe('30s');
+  });
+
+  it('the environment compose builds is a valid production configuration once AUTH_SECRET is set', () => {
+    const env = Object.fromEntries(
+      Object.entries(services.identity.environment ?? {}).map(([k, v]) => [k, composeDefault(String(v))]),
+    );
+    expect(env.AUTH_SECRET).toBe(''); // `${AUTH_SECRET:?…}`: compose refuses to start without it
+    env.AUTH_SECRET = randomBytes(36).toString('base64');
+    const config = loadConfig(env);
+    expect(config).toMatchObject({ env: 'production', port: 3000, redisUrl: 'redis://redis:6379/0' });
+    expect(config.databaseUrl).toBe('postgres://identity:identity@postgres:5432/identity');
+  });
+});
+
+describe('.env.example', () => {
+  const example = read('.env.example');
+  const defined = new Set([...example.matchAll(/^([A-Z_][A-Z0-9_]*)=/gm)].map((m) => m[1]));
+
+  it('lists every variable docker-compose.yml reads', () => {
+    const used = new Set([...read('docker-compose.yml').matchAll(/(?<!\$)\$\{(\w+)/g)].map((m) => m[1]));
+    expect([...used].filter((v) => !defined.has(v))).toEqual([]);
+    expect([...defined].filter((v) => !used.has(v))).toEqual([]);
+  });
+
+  it('ships no usable AUTH_SECRET and says how to make one', () => {
+    expect(example).toMatch(/^AUTH_SECRET=$/m);
+    expect(example).toContain('openssl rand');
+    expect(read('docker-compose.yml')).toMatch(/AUTH_SECRET: \$\{AUTH_SECRET:\?/);
+  });
+});

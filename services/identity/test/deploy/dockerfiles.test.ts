@@ -1,0 +1,140 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ValidationSeverity, validate } from 'dockerfile-utils';
+import { ROOT, read } from './repo';
+
+/**
+ * Dockerfile lint: dockerfile-utils (the validator behind the VS Code Docker language server; npm, offline) with
+ * every optional rule raised to an error, then the hadolint-style rules it does not cover, checked here.
+ */
+const STRICT = {
+  deprecatedMaintainer: ValidationSeverity.ERROR,
+  directiveCasing: ValidationSeverity.ERROR,
+  emptyContinuationLine: ValidationSeverity.ERROR,
+  instructionCasing: ValidationSeverity.ERROR,
+  instructionCmdMultiple: ValidationSeverity.ERROR,
+  instructionEntrypointMultiple: ValidationSeverity.ERROR,
+  instructionHealthcheckMultiple: ValidationSeverity.ERROR,
+  instructionJSONInSingleQuotes: ValidationSeverity.ERROR,
+  instructionWorkdirRelative: ValidationSeverity.ERROR,
+};
+
+interface Instruction {
+  keyword: string;
+  args: string;
+}
+
+/** Logical instructions (continuations joined, comments dropped), grouped by stage. */
+function stages(text: string): Instruction[][] {
+  const lines = text.replace(/\\\n/g, ' ').split('\n');
+  const out: Instruction[][] = [];
+  for (const line of lines) {
+    const m = /^\s*([A-Za-z]+)\s+(.*)$/.exec(line);
+    if (!m || line.trim().startsWith('#')) continue;
+    const ins = { keyword: m[1].toUpperCase(), args: m[2].trim() };
+    if (ins.keyword === 'FROM') out.push([]);
+    out[out.length - 1].push(ins);
+  }
+  return out;
+}
+
+const FILES = ['deploy/Dockerfile', 'deploy/console.Dockerfile'];
+
+describe.each(FILES)('%s', (file) => {
+  const text = read(file);
+  const all = stages(text);
+  const last = all[all.length - 1];
+  const stageNames = all.map((s) => /\bAS\s+(\S+)/i.exec(s[0].args)?.[1]).filter(Boolean);
+  const find = (keyword: string) => last.filter((i) => i.keyword === keyword);
+
+  it('passes dockerfile-utils with every rule as an error', () => {
+    const problems = validate(text, STRICT).map((d) => `line ${d.range.start.line + 1}: ${d.message}`);
+    expect(problems).toEqual([]);
+  });
+
+  it('is multi-stage and every base image is pinned to a version tag (no latest, no untagged)', () => {
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    for (const stage of all) {
+      const image = stage[0].args.split(/\s+/)[0];
+      if (stageNames.includes(image)) continue;
+      expect(image).toMatch(/^[a-z0-9./_-]+:[\w.-]*\d+\.\d+[\w.-]*$/);
+      expect(image).not.toMatch(/:latest$/);
+    }
+  });
+
+  it('the runtime stage runs as a numeric non-root user, with a HEALTHCHECK and an exec-form CMD', () => {
+    const user = find('USER').at(-1)?.args ?? '';
+    expect(user).toMatch(/^\d+(:\d+)?$/);
+    expect(Number(user.split(':')[0])).toBeGreaterThan(0);
+    expect(find('HEALTHCHECK')).toHaveLength(1);
+    expect(find('HEALTHCHECK')[0].args).toMatch(/CMD \[/);
+    expect(find('EXPOSE')).toHaveLength(1);
+    for (const cmd of find('CMD')) expect(cmd.args).toMatch(/^\[/);
+  });
+
+  it('uses COPY, never ADD, sudo or curl|sh', () => {
+    const ins = all.flat();
+    expect(ins.filter((i) => i.keyword === 'ADD')).toEqual([]);
+    expect(ins.filter((i) => /\bsudo\b|curl[^|]*\|\s*(ba)?sh/.test(i.args))).toEqual([]);
+  });
+});
+
+describe('deploy/Dockerfile', () => {
+  const all = stages(read('deploy/Dockerfile'));
+  const runtime = all[all.length - 1];
+  const scripts = JSON.parse(read('services/identity/package.json')).scripts;
+
+  it('installs production dependencies only for the runtime, from the lockfile', () => {
+    const runs = all
+      .flat()
+      .filter((i) => i.keyword === 'RUN')
+      .map((i) => i.args);
+    expect(runs.some((r) => /npm (ci|install) --omit=dev --workspace services\/identity/.test(r))).toBe(true);
+    expect(runs.every((r) => !/npm (ci|install) [^&]*\b[a-z@][\w@/.-]*@/.test(r))).toBe(true);
+    // The runtime stage runs no package manager: it only copies node_modules and dist.
+    expect(runtime.filter((i) => i.keyword === 'RUN')).toEqual([]);
+    expect(all.flat().some((i) => i.keyword === 'COPY' && i.args.includes('package-lock.json'))).toBe(true);
+  });
+
+  it('defaults to the API, in production, with migrations left to the migrate command', () => {
+    const cmd = JSON.parse(runtime.find((i) => i.keyword === 'CMD')?.args ?? '[]');
+    expect(cmd.join(' ')).toBe(scripts.start);
+    const env = runtime
+      .filter((i) => i.keyword === 'ENV')
+      .map((i) => i.args)
+      .join(' ');
+    expect(env).toMatch(/NODE_ENV=production/);
+    expect(env).toMatch(/MIGRATE_ON_START=false/);
+    expect(runtime.find((i) => i.keyword === 'HEALTHCHECK')?.args).toContain('/health/live');
+  });
+
+  it('copies only files that exist and are not excluded by .dockerignore', () => {
+    const ignore = read('.dockerignore');
+    const sources = all
+      .flat()
+      .filter((i) => i.keyword === 'COPY' && !i.args.startsWith('--from'))
+      .flatMap((i) => i.args.split(/\s+/).slice(0, -1));
+    expect(sources.length).toBeGreaterThan(0);
+    for (const src of sources) {
+      expect(existsSync(join(ROOT, src))).toBe(true);
+      expect(ignore).not.toMatch(new RegExp(`^${src.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+    }
+  });
+});
+
+describe('console image', () => {
+  it('nginx listens on 8080 and falls back to index.html', () => {
+    const conf = read('deploy/nginx/console.conf');
+    expect(conf).toMatch(/listen 8080;/);
+    expect(conf).toMatch(/try_files \$uri \$uri\/ \/index\.html;/);
+    expect(conf).toMatch(/location = \/healthz/);
+    expect(read('deploy/console.Dockerfile')).toMatch(/^FROM nginxinc\/nginx-unprivileged:/m);
+  });
+});
+
+describe('.dockerignore', () => {
+  it('keeps secrets, dependencies, build output and git out of the build context', () => {
+    const lines = read('.dockerignore').split('\n');
+    for (const entry of ['**/node_modules', '**/dist', '.env', '.git', '**/.data']) expect(lines).toContain(entry);
+  });
+});
