@@ -36,6 +36,7 @@ export async function startIdentity(infra: BenchInfra, secret: string, extraEnv:
       RATE_LIMIT_ENABLED: 'false',
       NODE_ENV: 'production',
       MIGRATE_ON_START: 'true',
+      ...serverEnvFromBench(),
       ...extraEnv,
     },
   });
@@ -43,6 +44,12 @@ export async function startIdentity(infra: BenchInfra, secret: string, extraEnv:
   await waitReady(child, `${base}/ok`, (body) => (JSON.parse(body) as { ok?: unknown }).ok === true);
   assertNodePid(child);
   return { child, base, origin } satisfies Identity;
+}
+
+/** BENCH_SERVER_ENV='METRICS_ENABLED=false A=b': settings for an A/B run of the server (space-separated). */
+function serverEnvFromBench(): Record<string, string> {
+  const pairs = (process.env.BENCH_SERVER_ENV ?? '').split(/\s+/).filter((p) => p.includes('='));
+  return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
 }
 
 export const randomSecret = (): string => randomBytes(36).toString('base64url'); // 48 characters
