@@ -1,0 +1,42 @@
+import {
+  BooleanField,
+  CreateButton,
+  DataTable,
+  DateField,
+  List,
+  NullableBooleanInput,
+  SearchInput,
+  TextInput,
+  TopToolbar,
+} from 'react-admin';
+
+const filters = [
+  <SearchInput key="q" source="q" alwaysOn placeholder="Search email or name" />,
+  <TextInput key="role" source="role" label="resources.users.fields.role" />,
+  <NullableBooleanInput key="banned" source="banned" label="resources.users.fields.banned" />,
+  <NullableBooleanInput key="emailVerified" source="emailVerified" label="resources.users.fields.emailVerified" />,
+];
+
+function ListActions() {
+  return (
+    <TopToolbar>
+      <CreateButton />
+    </TopToolbar>
+  );
+}
+
+/** Users: search (email when the text has an @, else name), one filter at a time, sort, pages, total. */
+export function UserList() {
+  return (
+    <List filters={filters} actions={<ListActions />} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25}>
+      <DataTable rowClick="show" bulkActionButtons={false}>
+        <DataTable.Col source="email" />
+        <DataTable.Col source="name" />
+        <DataTable.Col source="role" />
+        <DataTable.Col source="banned" field={BooleanField} />
+        <DataTable.Col source="emailVerified" field={BooleanField} />
+        <DataTable.Col source="createdAt" field={DateField} />
+      </DataTable>
+    </List>
+  );
+}
