@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.test.ts'],
     environment: 'node',
-    testTimeout: 30_000,
+    testTimeout: 15_000,
     hookTimeout: 120_000,
     fileParallelism: false,
   },

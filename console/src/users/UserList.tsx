@@ -3,6 +3,7 @@ import {
   CreateButton,
   DataTable,
   DateField,
+  FilterButton,
   List,
   NullableBooleanInput,
   SearchInput,
@@ -20,6 +21,7 @@ const filters = [
 function ListActions() {
   return (
     <TopToolbar>
+      <FilterButton />
       <CreateButton />
     </TopToolbar>
   );
