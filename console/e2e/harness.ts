@@ -41,10 +41,7 @@ export interface World {
   apiPort: number;
   browser: Browser;
   /** POST/GET against the API from Node with a trusted Origin; `cookie` to act as a signed-in user. */
-  api(
-    path: string,
-    init?: { method?: string; body?: unknown; cookie?: string },
-  ): Promise<ApiReply>;
+  api(path: string, init?: { method?: string; body?: unknown; cookie?: string }): Promise<ApiReply>;
   signIn(email: string, password: string): Promise<ApiReply>;
   newPage(): Promise<Page>;
   pageErrors: string[];
