@@ -59,6 +59,20 @@ beforeAll(async () => {
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     ids[key] = created.body.user.id;
   }
+  // Two organizations: one the admin owns, one of another user (the admin is not a member).
+  const own = await world.api('/organization/create', {
+    body: { name: 'Acme Ops', slug: 'acme-ops' },
+    cookie: adminCookie,
+  });
+  expect(own.status, JSON.stringify(own.body)).toBe(200);
+  ids.ownOrg = own.body.id;
+  const plain = await world.signIn(people.plain.email, PASSWORD);
+  const other = await world.api('/organization/create', {
+    body: { name: 'Plain Co', slug: 'plain-co' },
+    cookie: plain.cookie,
+  });
+  expect(other.status, JSON.stringify(other.body)).toBe(200);
+  ids.otherOrg = other.body.id;
   page = await world.newPage();
 });
 
@@ -183,6 +197,23 @@ describe('console e2e', () => {
     await banner.getByRole('button', { name: 'Stop impersonating' }).click();
     await page.getByRole('cell', { name: people.target.email }).waitFor();
     expect(await page.getByTestId('impersonation-banner').count()).toBe(0);
+  });
+
+  it('lists organizations with member counts and shows one with its members', async () => {
+    await page.goto(`${world.origin}/#/organizations`);
+    const row = page.getByRole('row', { name: /Acme Ops/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('acme-ops');
+    await row.getByRole('cell', { name: '1', exact: true }).waitFor(); // memberCount: the owner
+    await page.getByRole('row', { name: /Plain Co/ }).waitFor();
+    await row.getByRole('cell', { name: 'Acme Ops' }).click();
+    await expect.poll(() => page.url()).toContain(`/organizations/${ids.ownOrg}/show`);
+    await page.getByRole('cell', { name: ADMIN.email }).waitFor();
+    await page.getByRole('cell', { name: 'owner' }).waitFor();
+    await page.screenshot({ path: join(SHOTS, 'organization-show.png'), fullPage: true });
+
+    await page.goto(`${world.origin}/#/organizations/${ids.otherOrg}/show`);
+    await page.getByText("Members are shown to the organization's own members only").waitFor();
   });
 
   it('no page error and no request left the machine', () => {

@@ -149,6 +149,23 @@ describe('dataProvider organizations', () => {
     expect(api.last()).toMatchObject({ path: '/organization/get-full-organization', query: { organizationId: 'o1' } });
   });
 
+  it('getOne for an organization the admin is not in falls back to the admin list, members null', async () => {
+    const org = { id: 'o2', name: 'Other', slug: 'other', logo: null, metadata: null, createdAt: 'x', memberCount: 2 };
+    const api = fakeApi({
+      'GET /organization/get-full-organization': {
+        status: 403,
+        body: {
+          code: 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION',
+          message: 'You are not a member of this organization',
+        },
+      },
+      'GET /admin/list-organizations': { body: { organizations: [org], total: 1, limit: 1000, offset: 0 } },
+    });
+    const { data } = await makeDataProvider(api.client).getOne('organizations', { id: 'o2' });
+    expect(data).toEqual({ ...org, members: null });
+    expect(api.last()).toMatchObject({ path: '/admin/list-organizations', query: { limit: '1000', offset: '0' } });
+  });
+
   it('refuses methods a resource does not offer', async () => {
     const dp = makeDataProvider(fakeApi().client);
     await expect(dp.create('organizations', { data: {} })).rejects.toThrow('create on organizations is not supported');

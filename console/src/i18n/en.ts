@@ -79,6 +79,8 @@ export const en: TranslationMessages = {
     },
     organizations: {
       name: 'Organization |||| Organizations',
+      not_member:
+        "Members are shown to the organization's own members only: you are not one of them (the API has no admin route for them yet).",
       fields: {
         id: 'Id',
         name: 'Name',

@@ -1,6 +1,43 @@
-import { ArrayField, DataTable, DateField, Show, SimpleShowLayout, TextField } from 'react-admin';
+import { Alert } from '@mui/material';
+import {
+  ArrayField,
+  DataTable,
+  DateField,
+  Labeled,
+  NumberField,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
 
-/** get-full-organization: the organization with its members (read-only in this slice). */
+/** Members, when the API lets the admin read them (get-full-organization: members only); else why not. */
+function Members() {
+  const record = useRecordContext<{ members?: unknown[] | null }>();
+  const translate = useTranslate();
+  if (!record) return null;
+  if (!record.members)
+    return (
+      <>
+        <Labeled source="memberCount">
+          <NumberField source="memberCount" />
+        </Labeled>
+        <Alert severity="info">{translate('resources.organizations.not_member')}</Alert>
+      </>
+    );
+  return (
+    <ArrayField source="members">
+      <DataTable bulkActionButtons={false} data-testid="members">
+        <DataTable.Col source="user.email" label="resources.organizations.fields.email" />
+        <DataTable.Col source="user.name" label="resources.organizations.fields.name" />
+        <DataTable.Col source="role" />
+      </DataTable>
+    </ArrayField>
+  );
+}
+
+/** An organization: name, slug, creation, member count when known, and its members (read-only in this slice). */
 export function OrganizationShow() {
   return (
     <Show>
@@ -8,13 +45,7 @@ export function OrganizationShow() {
         <TextField source="name" />
         <TextField source="slug" />
         <DateField source="createdAt" showTime />
-        <ArrayField source="members">
-          <DataTable bulkActionButtons={false}>
-            <DataTable.Col source="user.email" label="resources.organizations.fields.email" />
-            <DataTable.Col source="user.name" label="resources.organizations.fields.name" />
-            <DataTable.Col source="role" />
-          </DataTable>
-        </ArrayField>
+        <Members />
       </SimpleShowLayout>
     </Show>
   );

@@ -47,6 +47,10 @@ export interface AdminMethods {
 
 export type ConsoleDataProvider = DataProvider & AdminMethods;
 
+/** get-full-organization's refusal for a non-member (the catalogue code). */
+export const NOT_A_MEMBER = 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION';
+const ORG_PAGE = 1000;
+
 function unsupported(what: string): never {
   throw new Error(`console: ${what} is not supported`);
 }
@@ -120,11 +124,28 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
       const data = unwrap(await client.GET('/admin/list-organizations', { params: { query } }));
       return { data: data.organizations, total: data.total };
     },
+    /**
+     * get-full-organization answers members only to members. For an organization the admin is not in, the record
+     * comes from admin/list-organizations (paged through) with `members: null`, and the page says why.
+     */
     async getOne(params: GetOneParams) {
-      const query = { organizationId: String(params.id) };
-      const data = unwrap(await client.GET('/organization/get-full-organization', { params: { query } }));
-      if (!data) throw new Error('ra.notification.item_doesnt_exist');
-      return { data };
+      const id = String(params.id);
+      const full = await client.GET('/organization/get-full-organization', {
+        params: { query: { organizationId: id } },
+      });
+      const code = (full.error as { code?: string } | undefined)?.code;
+      if (code !== NOT_A_MEMBER) {
+        const data = unwrap(full);
+        if (!data) throw new Error('ra.notification.item_doesnt_exist');
+        return { data };
+      }
+      for (let offset = 0; ; offset += ORG_PAGE) {
+        const query = { limit: ORG_PAGE, offset };
+        const page = unwrap(await client.GET('/admin/list-organizations', { params: { query } }));
+        const found = page.organizations.find((o) => o.id === id);
+        if (found) return { data: { ...found, members: null } };
+        if (page.organizations.length < ORG_PAGE) throw new Error('ra.notification.item_doesnt_exist');
+      }
     },
   };
 
