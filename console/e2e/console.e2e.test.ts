@@ -133,6 +133,24 @@ describe('console e2e', () => {
     expect((await world.signIn(people.target.email, PASSWORD)).status).toBe(200);
   });
 
+  it('a refused action shows the catalogue message and keeps the dialog open', async () => {
+    await openUser(ADMIN.email);
+    const dialog = await confirmAction('Ban');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('You cannot ban yourself').waitFor();
+    expect(await dialog.isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('switches to the dark theme and back', async () => {
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const light = await background();
+    await page.getByRole('button', { name: 'Toggle light/dark mode' }).click();
+    await expect.poll(background).not.toBe(light);
+    await page.getByRole('button', { name: 'Toggle light/dark mode' }).click();
+    await expect.poll(background).toBe(light);
+  });
+
   it('filters the list by role', async () => {
     await page.goto(`${world.origin}/#/users?filter=%7B%7D`);
     await page.getByRole('button', { name: 'Add filter' }).click();

@@ -10,7 +10,6 @@ export const en: TranslationMessages = {
       not_admin: 'This account is not an administrator: only admins can use the console.',
       signed_out: 'Your session has ended. Please sign in again.',
     },
-    theme: { toggle: 'Toggle light/dark theme' },
     dashboard: { welcome: 'Signed in as %{name}', intro: 'Manage users and organizations from the menu.' },
     impersonation: {
       banner: 'Impersonating %{name}',

@@ -9,10 +9,11 @@ import {
   SearchInput,
   TextInput,
   TopToolbar,
+  useTranslate,
 } from 'react-admin';
 
-const filters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="Search email or name" />,
+const filters = (searchPlaceholder: string) => [
+  <SearchInput key="q" source="q" alwaysOn placeholder={searchPlaceholder} />,
   <TextInput key="role" source="role" label="resources.users.fields.role" />,
   <NullableBooleanInput key="banned" source="banned" label="resources.users.fields.banned" />,
   <NullableBooleanInput key="emailVerified" source="emailVerified" label="resources.users.fields.emailVerified" />,
@@ -29,8 +30,14 @@ function ListActions() {
 
 /** Users: search (email when the text has an @, else name), one filter at a time, sort, pages, total. */
 export function UserList() {
+  const translate = useTranslate();
   return (
-    <List filters={filters} actions={<ListActions />} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25}>
+    <List
+      filters={filters(translate('resources.users.fields.q'))}
+      actions={<ListActions />}
+      sort={{ field: 'createdAt', order: 'DESC' }}
+      perPage={25}
+    >
       <DataTable rowClick="show" bulkActionButtons={false}>
         <DataTable.Col source="email" />
         <DataTable.Col source="name" />
