@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build, type PreviewServer, preview } from 'vite';
@@ -98,6 +99,21 @@ export async function start(): Promise<World> {
       RATE_LIMIT_ENABLED: 'false',
       LOG_LEVEL: 'warn',
     };
+    // Runs after the service stops (cleanups run in reverse): drop this run's Redis keys.
+    cleanups.push(async () => {
+      const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      await redis.connect();
+      try {
+        let cursor = '0';
+        do {
+          const [next, keys] = await redis.scan(cursor, 'MATCH', `${env.REDIS_PREFIX}*`, 'COUNT', 500);
+          cursor = next;
+          if (keys.length) await redis.del(...keys);
+        } while (cursor !== '0');
+      } finally {
+        redis.disconnect();
+      }
+    });
     const cli = (args: string[]) =>
       execFileSync(process.execPath, [join(SERVICE, 'dist/cli.js'), ...args], { env, stdio: 'pipe' });
     cli(['migrate']);
