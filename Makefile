@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 NPM_INSTALL := npm install --no-audit --no-fund
 STAMP := node_modules/.install-stamp
-MANIFESTS := package.json package-lock.json $(wildcard services/*/package.json)
+MANIFESTS := package.json package-lock.json $(wildcard services/*/package.json) console/package.json
 
 $(STAMP): $(MANIFESTS)
 	$(NPM_INSTALL)
@@ -28,6 +28,7 @@ dev: $(STAMP) ## Run the API with reload on change
 test: $(STAMP) ## Lint, type-check and run the whole test suite (needs PostgreSQL and Redis: see README)
 	npm run lint
 	npm run typecheck -w services/identity
+	npm run typecheck -w console
 	npm test
 
 lint: $(STAMP) ## Lint and check formatting (biome)
@@ -36,8 +37,9 @@ lint: $(STAMP) ## Lint and check formatting (biome)
 format: $(STAMP) ## Format the code (biome)
 	npm run format
 
-typecheck: $(STAMP) ## Type-check sources and tests
+typecheck: $(STAMP) ## Type-check sources and tests (service and console)
 	npm run typecheck -w services/identity
+	npm run typecheck -w console
 
 migrate: build ## Apply database migrations
 	npm run migrate
@@ -52,4 +54,4 @@ bench: build ## Benchmark get-session, sign-in and their floors (prints a table)
 	npm run bench
 
 clean: ## Remove build output (keeps .data/)
-	rm -rf services/*/dist
+	rm -rf services/*/dist console/dist

@@ -1,0 +1,48 @@
+// The one server import the console allows (issue 7): the access-control model is pure (no I/O, no framework),
+// so canAccess reuses the service's own admin role table instead of copying it.
+import {
+  ADMIN_DEFAULT_ROLES,
+  ADMIN_ROLE_NAMES,
+  ADMIN_STATEMENTS,
+  authorizeRoles,
+  buildRoles,
+  type Permissions,
+  roleNames,
+} from '../../../services/identity/src/access';
+
+const ADMIN_ROLES = buildRoles(ADMIN_STATEMENTS, ADMIN_DEFAULT_ROLES);
+
+/** react-admin (resource, action) → the admin statements the API checks for that screen or button. */
+const ACTIONS: Record<string, Record<string, Permissions>> = {
+  users: {
+    list: { user: ['list'] },
+    show: { user: ['get'] },
+    create: { user: ['create'] },
+    edit: { user: ['update'] },
+    delete: { user: ['delete'] },
+    'set-role': { user: ['set-role'] },
+    ban: { user: ['ban'] },
+    impersonate: { user: ['impersonate'] },
+    'set-password': { user: ['set-password'] },
+    'list-sessions': { session: ['list'] },
+    'revoke-sessions': { session: ['revoke'] },
+  },
+  organizations: {
+    list: { organization: ['list'] },
+    show: { organization: ['list'] },
+  },
+};
+
+/** True when a user with this role text may do `action` on `resource` in the console. Unknown pairs: no. */
+export function canAccessWithRole(roleText: string | null | undefined, resource: string, action: string): boolean {
+  const request = ACTIONS[resource]?.[action];
+  if (!request || !roleText) return false;
+  return authorizeRoles(roleText, ADMIN_ROLES, request).success;
+}
+
+/** spec §9: the admin role list; a comma-separated role text is admin when any of its names is. */
+export function isAdminRole(roleText: string | null | undefined): boolean {
+  if (!roleText) return false;
+  const names = roleNames(roleText);
+  return ADMIN_ROLE_NAMES.some((admin) => names.includes(admin));
+}

@@ -1,0 +1,87 @@
+import type { AuthProvider } from 'react-admin';
+import type { ApiClient } from '../api/client';
+import type { components } from '../api/schema';
+import { canAccessWithRole, isAdminRole } from './access';
+import { unwrap } from './errors';
+
+type Session = components['schemas']['def-0'];
+type User = components['schemas']['def-1'];
+export interface SessionInfo {
+  session: Session;
+  user: User;
+}
+
+/** i18n keys (src/i18n/en.ts) for the refusals the console adds on top of the API's own messages. */
+export const NOT_ADMIN = 'console.auth.not_admin';
+export const SIGNED_OUT = 'console.auth.signed_out';
+
+/**
+ * Cookie-session auth against the identity service (README "Sessions"): sign-in/email sets the session cookie,
+ * get-session tells who is signed in, sign-out ends it. Only users holding an admin role get past the sign-in
+ * screen; a session that impersonates someone (session.impersonatedBy) is let in so the banner can stop it.
+ */
+export function makeAuthProvider(client: ApiClient): AuthProvider & { getSession(): Promise<SessionInfo | null> } {
+  let current: SessionInfo | null = null;
+
+  async function getSession(): Promise<SessionInfo | null> {
+    const data = unwrap(await client.GET('/get-session'));
+    current = (data as SessionInfo | null) ?? null;
+    return current;
+  }
+
+  const allowed = (info: SessionInfo | null) =>
+    !!info && (isAdminRole(info.user.role) || !!info.session.impersonatedBy);
+
+  return {
+    getSession,
+
+    async login({ username, email, password }: { username?: string; email?: string; password: string }) {
+      const signedIn = unwrap(
+        await client.POST('/sign-in/email', { body: { email: email ?? username ?? '', password } }),
+      );
+      if (!isAdminRole(signedIn.user.role)) {
+        await client.POST('/sign-out', {});
+        current = null;
+        throw new Error(NOT_ADMIN);
+      }
+      await getSession();
+    },
+
+    async logout() {
+      if (current || (await getSession().catch(() => null))) await client.POST('/sign-out', {});
+      current = null;
+    },
+
+    async checkAuth() {
+      const info = await getSession();
+      // No session: back to the sign-in screen without a notification (the normal first visit).
+      if (!info) return Promise.reject({ message: false });
+      if (!allowed(info)) throw new Error(NOT_ADMIN);
+    },
+
+    async checkError(error: { status?: number }) {
+      if (error?.status === 401) {
+        current = null;
+        throw new Error(SIGNED_OUT);
+      }
+    },
+
+    async getIdentity() {
+      const info = current ?? (await getSession());
+      if (!info) throw new Error(SIGNED_OUT);
+      return {
+        id: info.user.id,
+        fullName: info.user.name || info.user.email,
+        email: info.user.email,
+        role: info.user.role,
+        impersonatedBy: info.session.impersonatedBy,
+      };
+    },
+
+    async canAccess({ resource, action }: { resource: string; action: string }) {
+      const info = current ?? (await getSession());
+      if (!info || info.session.impersonatedBy) return false;
+      return canAccessWithRole(info.user.role, resource, action);
+    },
+  };
+}

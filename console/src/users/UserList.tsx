@@ -1,0 +1,51 @@
+import {
+  BooleanField,
+  CreateButton,
+  DataTable,
+  DateField,
+  FilterButton,
+  List,
+  NullableBooleanInput,
+  SearchInput,
+  TextInput,
+  TopToolbar,
+  useTranslate,
+} from 'react-admin';
+
+const filters = (searchPlaceholder: string) => [
+  <SearchInput key="q" source="q" alwaysOn placeholder={searchPlaceholder} />,
+  <TextInput key="role" source="role" label="resources.users.fields.role" />,
+  <NullableBooleanInput key="banned" source="banned" label="resources.users.fields.banned" />,
+  <NullableBooleanInput key="emailVerified" source="emailVerified" label="resources.users.fields.emailVerified" />,
+];
+
+function ListActions() {
+  return (
+    <TopToolbar>
+      <FilterButton />
+      <CreateButton />
+    </TopToolbar>
+  );
+}
+
+/** Users: search (email when the text has an @, else name), one filter at a time, sort, pages, total. */
+export function UserList() {
+  const translate = useTranslate();
+  return (
+    <List
+      filters={filters(translate('resources.users.fields.q'))}
+      actions={<ListActions />}
+      sort={{ field: 'createdAt', order: 'DESC' }}
+      perPage={25}
+    >
+      <DataTable rowClick="show" bulkActionButtons={false}>
+        <DataTable.Col source="email" />
+        <DataTable.Col source="name" />
+        <DataTable.Col source="role" />
+        <DataTable.Col source="banned" field={BooleanField} />
+        <DataTable.Col source="emailVerified" field={BooleanField} />
+        <DataTable.Col source="createdAt" field={DateField} />
+      </DataTable>
+    </List>
+  );
+}

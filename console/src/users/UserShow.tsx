@@ -1,0 +1,30 @@
+import { BooleanField, DateField, Labeled, Show, TabbedShowLayout, TextField } from 'react-admin';
+import { UserSessions } from './UserSessions';
+import { UserShowActions } from './UserShowActions';
+
+export function UserShow() {
+  return (
+    <Show actions={<UserShowActions />}>
+      <TabbedShowLayout>
+        <TabbedShowLayout.Tab label="resources.users.tabs.profile">
+          <TextField source="id" />
+          <TextField source="email" />
+          <TextField source="name" />
+          <TextField source="role" />
+          <BooleanField source="emailVerified" />
+          <BooleanField source="banned" />
+          <TextField source="banReason" emptyText="-" />
+          <DateField source="banExpires" showTime emptyText="-" />
+          <TextField source="language" emptyText="-" />
+          <DateField source="createdAt" showTime />
+          <DateField source="updatedAt" showTime />
+        </TabbedShowLayout.Tab>
+        <TabbedShowLayout.Tab label="resources.users.tabs.sessions" path="sessions">
+          <Labeled label="resources.users.tabs.sessions" fullWidth>
+            <UserSessions />
+          </Labeled>
+        </TabbedShowLayout.Tab>
+      </TabbedShowLayout>
+    </Show>
+  );
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { canAccessWithRole, isAdminRole } from '../src/providers/access';
+import { makeAuthProvider, NOT_ADMIN } from '../src/providers/authProvider';
+import { aSession, aUser, fakeApi } from './fakeFetch';
+
+const sessionOf = (role: string, impersonatedBy: string | null = null) => ({
+  body: { session: aSession({ impersonatedBy }), user: aUser({ role }) },
+});
+
+describe('authProvider', () => {
+  it('login posts sign-in/email and keeps an admin signed in', async () => {
+    const api = fakeApi({
+      'POST /sign-in/email': { body: { redirect: false, token: 't', user: aUser({ role: 'user,admin' }) } },
+      'GET /get-session': sessionOf('user,admin'),
+    });
+    await makeAuthProvider(api.client).login({ username: 'ada@example.com', password: 'secret-pw' });
+    expect(api.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/sign-in/email',
+      body: { email: 'ada@example.com', password: 'secret-pw' },
+      credentials: 'include',
+    });
+    expect(api.requests.map((r) => r.path)).not.toContain('/sign-out');
+  });
+
+  it('login of a non-admin signs out again and refuses with the not-admin message', async () => {
+    const api = fakeApi({
+      'POST /sign-in/email': { body: { redirect: false, token: 't', user: aUser({ role: 'user' }) } },
+    });
+    await expect(makeAuthProvider(api.client).login({ username: 'a@b.co', password: 'pw' })).rejects.toThrow(NOT_ADMIN);
+    expect(api.last()).toMatchObject({ method: 'POST', path: '/sign-out' });
+  });
+
+  it('login failure surfaces the catalogue message', async () => {
+    const api = fakeApi({
+      'POST /sign-in/email': {
+        status: 403,
+        body: { code: 'BANNED_USER', message: 'You have been banned from this application' },
+      },
+    });
+    await expect(makeAuthProvider(api.client).login({ username: 'a@b.co', password: 'pw' })).rejects.toThrow(
+      'You have been banned from this application',
+    );
+  });
+
+  it('checkAuth: no session → rejected silently; non-admin → not-admin; admin or impersonation → ok', async () => {
+    let reply: { body: unknown } = { body: null };
+    const api = fakeApi({ 'GET /get-session': () => reply });
+    const auth = makeAuthProvider(api.client);
+    await expect(auth.checkAuth({})).rejects.toEqual({ message: false });
+    reply = sessionOf('user');
+    await expect(auth.checkAuth({})).rejects.toThrow(NOT_ADMIN);
+    reply = sessionOf('admin');
+    await expect(auth.checkAuth({})).resolves.toBeUndefined();
+    reply = sessionOf('user', 'admin-id');
+    await expect(auth.checkAuth({})).resolves.toBeUndefined();
+    expect(api.last()).toMatchObject({ method: 'GET', path: '/get-session' });
+  });
+
+  it('logout posts sign-out; getIdentity names the user and the impersonation', async () => {
+    const api = fakeApi({ 'GET /get-session': sessionOf('user', 'admin-id') });
+    const auth = makeAuthProvider(api.client);
+    expect(await auth.getIdentity?.()).toMatchObject({ id: 'u1', fullName: 'Ada', impersonatedBy: 'admin-id' });
+    await auth.logout({});
+    expect(api.last()).toMatchObject({ method: 'POST', path: '/sign-out' });
+  });
+
+  it('checkError signs out on 401 only', async () => {
+    const auth = makeAuthProvider(fakeApi().client);
+    await expect(auth.checkError({ status: 401 })).rejects.toThrow();
+    await expect(auth.checkError({ status: 403 })).resolves.toBeUndefined();
+  });
+
+  it('canAccess uses the admin role table; an impersonation session gets nothing', async () => {
+    let reply = sessionOf('admin');
+    const api = fakeApi({ 'GET /get-session': () => reply });
+    const auth = makeAuthProvider(api.client);
+    expect(await auth.canAccess?.({ resource: 'users', action: 'list' })).toBe(true);
+    expect(await auth.canAccess?.({ resource: 'organizations', action: 'show' })).toBe(true);
+    expect(await auth.canAccess?.({ resource: 'organizations', action: 'delete' })).toBe(false);
+    reply = sessionOf('admin', 'other-admin');
+    await auth.checkAuth({});
+    expect(await auth.canAccess?.({ resource: 'users', action: 'list' })).toBe(false);
+  });
+});
+
+describe('access (the service module, reused)', () => {
+  it('maps screens and buttons to admin statements', () => {
+    expect(canAccessWithRole('admin', 'users', 'ban')).toBe(true);
+    expect(canAccessWithRole('user, admin', 'users', 'impersonate')).toBe(true);
+    expect(canAccessWithRole('user', 'users', 'list')).toBe(false);
+    expect(canAccessWithRole('admin', 'users', 'fly')).toBe(false);
+    expect(canAccessWithRole(null, 'users', 'list')).toBe(false);
+  });
+
+  it('isAdminRole reads comma-separated roles', () => {
+    expect(isAdminRole('user , admin')).toBe(true);
+    expect(isAdminRole('user')).toBe(false);
+    expect(isAdminRole('')).toBe(false);
+  });
+});

@@ -1,0 +1,12 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+/** `npm run dev`: the console on :5173, /api proxied to a local identity service (API_URL, default :3000). */
+const target = process.env.API_URL ?? 'http://localhost:3000';
+
+export default defineConfig({
+  plugins: [react()],
+  server: { port: 5173, proxy: { '/api': { target, changeOrigin: false } } },
+  preview: { proxy: { '/api': { target, changeOrigin: false } } },
+  build: { outDir: 'dist', chunkSizeWarningLimit: 2000 },
+});
