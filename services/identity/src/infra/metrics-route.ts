@@ -7,8 +7,12 @@ import type { Metrics } from './metrics';
  */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const { method } = request;
+    const status = reply.statusCode;
     metrics.http.observe(
-      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      `${method} ${status} ${route}`,
+      () => ({ method, route, status: String(status) }),
       reply.elapsedTime / 1000,
     );
     done();
