@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
 import { type Config, type ConfigOverrides, loadConfig } from '../../src/config';
 import { type AppContext, createContext } from '../../src/context';
+import { loggerOptions } from '../../src/infra/logger';
 
 export const PUBLIC_URL = 'http://localhost:3000';
 export const TRUSTED_ORIGIN = 'https://app.example.test';
@@ -28,6 +29,8 @@ export interface TestApp {
 export async function startTestApp(
   overrides: ConfigOverrides = {},
   env: Record<string, string> = {},
+  /** Write the app's request log here (the production logger settings at `LOG_LEVEL`); silent otherwise. */
+  logTo?: NodeJS.WritableStream,
 ): Promise<TestApp> {
   const config = loadConfig(
     {
@@ -46,7 +49,8 @@ export async function startTestApp(
   );
   const clock = new TestClock();
   const ctx = await createContext(config, { clock, logger: { info() {}, warn() {}, error() {} } });
-  const app = await buildApp(ctx, { logger: false }).catch(async (error) => {
+  const logger = logTo ? { ...(loggerOptions(config) as object), stream: logTo } : false;
+  const app = await buildApp(ctx, { logger }).catch(async (error) => {
     await ctx.close();
     throw error;
   });
