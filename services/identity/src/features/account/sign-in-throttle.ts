@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiError, fail } from '../../errors';
+import { fail } from '../../errors';
 import type { KeyValueStore } from '../../store';
 import { MemoryStore } from '../../store';
 
@@ -25,28 +25,23 @@ export class SignInThrottle {
     this.local = new MemoryStore(now, 50_000);
   }
 
-  /** Runs a sign-in attempt for `email`, refused with RATE_LIMITED while the account's window is full. */
+  /**
+   * Runs a sign-in attempt for `email`, refused with RATE_LIMITED while the account's window is full. The attempt
+   * is counted before it runs (one atomic INCR), so parallel guesses cannot all slip past the check; a success
+   * clears the count.
+   */
   async guard<T>(email: string, attempt: () => Promise<T>): Promise<T> {
     if (this.rule.max <= 0) return attempt();
     const key = `sign-in-failures:${createHash('sha256').update(email.trim().toLowerCase()).digest('base64url')}`;
-    if (Number((await this.read(key)) ?? 0) >= this.rule.max) fail('RATE_LIMITED');
-    try {
-      const result = await attempt();
-      await this.store.del(key).catch(() => this.local.del(key));
-      return result;
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'INVALID_EMAIL_OR_PASSWORD')
-        await this.store.incr(key, this.rule.windowSec).catch(() => this.local.incr(key, this.rule.windowSec));
-      throw error;
-    }
+    if ((await this.count(key)) > this.rule.max) fail('RATE_LIMITED');
+    const result = await attempt();
+    await Promise.all([this.store.del(key).catch(() => {}), this.local.del(key)]);
+    return result;
   }
 
-  private async read(key: string): Promise<string | null> {
-    try {
-      const [shared, here] = await Promise.all([this.store.get(key), this.local.get(key)]);
-      return String(Math.max(Number(shared ?? 0), Number(here ?? 0)));
-    } catch {
-      return this.local.get(key);
-    }
+  /** Counts this attempt: in Redis across instances, or in this process while Redis is away. */
+  private count(key: string): Promise<number> {
+    const { windowSec } = this.rule;
+    return this.store.incr(key, windowSec).catch(() => this.local.incr(key, windowSec));
   }
 }

@@ -280,6 +280,15 @@ describe('per-account failure counter (SECURITY.md: guesses spread over many add
     expect((await attempt(target.email, PASSWORD)).statusCode).toBe(200);
   });
 
+  it('lets exactly `max` of many parallel guesses at one account through (each counted before it runs)', async () => {
+    const target = await signUp(plain.app);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => attempt(target.email, `parallel guess ${i}`)),
+    );
+    const codes = answers.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([401, 401, 401, 429, 429, 429, 429, 429, 429, 429]);
+  });
+
   it('counts an unknown email the same way (no enumeration), and a success clears the count', async () => {
     const unknown = `nobody-${randomBytes(4).toString('hex')}@example.com`;
     for (let i = 0; i < 3; i++) expect((await attempt(unknown, 'some guess here')).statusCode).toBe(401);
