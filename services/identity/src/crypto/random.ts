@@ -20,3 +20,7 @@ export function randomString(length: number, alphabet: string = ALPHANUMERIC): s
 export const newSessionToken = (): string => randomString(32);
 
 export const newId = (): string => randomUUID();
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids are UUIDs: any other text names nothing (and must not reach a uuid column as a query error, a 500). */
+export const isId = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type JobsOptions, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Config } from '../config';
+import { withTimeout } from '../shared/with-timeout';
 import { InProcessMailQueue } from './in-process-queue';
 import type { MailJob, MailKind, MailQueue } from './jobs';
 import type { MailLogger } from './log';
@@ -119,16 +120,7 @@ function bullMailQueue(config: MailQueueConfig, connection: Redis, logger: MailL
       const added = queue.add(job.kind, job, { ...jobOptions, jobId: id.replaceAll(':', '.') });
       // The connection waits out a Redis outage (maxRetriesPerRequest: null); a request must not wait with it.
       // If the add lands later, the mail is sent once all the same, and a retry by the caller is a duplicate.
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('mail queue: Redis did not answer in time')), timeoutMs);
-      });
-      try {
-        await Promise.race([added, timeout]);
-      } finally {
-        clearTimeout(timer);
-        added.catch(() => {}); // a late failure after the timeout was already reported
-      }
+      await withTimeout(added, timeoutMs, 'mail queue: Redis did not answer in time');
     },
     async counts() {
       if (connection.status !== 'ready') throw new Error('mail queue: Redis is not connected');

@@ -53,3 +53,6 @@ export function sqlFor(dataSource: DataSource): Sql {
 
 /** PostgreSQL unique_violation. */
 export const isUniqueViolation = (error: unknown): boolean => (error as { code?: string })?.code === '23505';
+
+/** For LIKE … ESCAPE '\' (PostgreSQL's default escape): `%`, `_` and the escape character match literally. */
+export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -1,6 +1,7 @@
+import { isId } from '../../crypto/random';
 import { fail, MESSAGES } from '../../errors';
 import type { SessionWithUser, UserView } from '../../shared/views';
-import { type AdminDeps, isUserId } from './deps';
+import type { AdminDeps } from './deps';
 
 export interface BanInput {
   userId: string;
@@ -18,7 +19,7 @@ export class AdminBansService {
     const { access, repo, sessions, config, clock } = this.d;
     if (auth) access.demand(auth, { user: ['ban'] }, 'NOT_ALLOWED_TO_BAN_USERS');
     if (auth && input.userId === auth.user.id) fail('CANNOT_BAN_YOURSELF'); // spec §5
-    if (!isUserId(input.userId)) fail('FAILED_TO_FIND_USER');
+    if (!isId(input.userId)) fail('FAILED_TO_FIND_USER');
     const now = clock.now();
     const expiresInSec = input.banExpiresIn ?? config.admin.defaultBanExpiresInSec;
     const user = await repo.setBan(
@@ -38,7 +39,7 @@ export class AdminBansService {
   async unban(auth: SessionWithUser | null, userId: string): Promise<UserView> {
     const { access, repo, sessions, clock } = this.d;
     if (auth) access.demand(auth, { user: ['ban'] }, 'NOT_ALLOWED_TO_BAN_USERS');
-    if (!isUserId(userId)) fail('FAILED_TO_FIND_USER');
+    if (!isId(userId)) fail('FAILED_TO_FIND_USER');
     const ban = { banned: false, banReason: null, banExpires: null };
     const user = (await repo.setBan(userId, ban, new Date(clock.now()))) ?? fail('FAILED_TO_FIND_USER');
     await sessions.forgetUser(userId);

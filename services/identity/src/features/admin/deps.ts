@@ -25,8 +25,3 @@ export interface OrganizationPage {
   organizations: OrganizationSummary[];
   total: number;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** User ids are UUIDs; any other text names no user (and must not reach a uuid column as a query error). */
-export const isUserId = (id: string): boolean => UUID.test(id);

@@ -5,8 +5,9 @@ import type { AdminRepository } from './repository';
 
 /**
  * spec §4 Ban, as a check any sign-in path runs before a session is made (email sign-in today; the OAuth
- * callback of issue 4 calls `check` too and redirects with the error instead). The ban state is read again
- * from PostgreSQL: the caller's copy of the user may predate the ban.
+ * callback of issue 4 calls `check` too and redirects with the error instead). `check` trusts the caller's copy
+ * of the user (every caller has just read it from PostgreSQL); a ban that commits after that read is caught by
+ * `recheck`, once the session row exists.
  */
 export class BanPolicy {
   constructor(
@@ -16,10 +17,9 @@ export class BanPolicy {
 
   /** Refuses a banned user (BANNED_USER); a ban whose expiry has passed is lifted and the user answered as now. */
   async check(user: UserView): Promise<UserView> {
-    const current = (await this.repo.banState(user.id)) ?? user;
-    if (!current.banned) return current;
+    if (!user.banned) return user;
     const now = this.clock.now();
-    if (current.banExpires && Date.parse(current.banExpires) <= now) {
+    if (user.banExpires && Date.parse(user.banExpires) <= now) {
       const lifted = await this.repo.liftLapsedBan(user.id, new Date(now));
       if (lifted) return lifted;
     }

@@ -1,3 +1,5 @@
+import { isId } from '../../crypto/random';
+import { escapeLike } from '../../shared/sql';
 /**
  * list-users options (spec §5) turned into SQL from allow-lists only: no client text ever becomes SQL, values
  * are parameters, LIKE wildcards in search text are escaped. Pure: `planListUsers` answers null for a bad query
@@ -45,13 +47,9 @@ const FIELDS: Record<string, [string, Kind]> = {
 };
 const SEARCHABLE = ['email', 'name'];
 const COMPARE: Record<string, string> = { eq: '=', ne: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' };
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
-
-/** `%`, `_` and the escape character itself match literally (ESCAPE '\'). */
-export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function count(value: string | number | undefined, fallback: number): number | null {
   if (value === undefined || value === '') return fallback;
@@ -63,7 +61,7 @@ function typed(kind: Kind, value: string | number | boolean): unknown {
   const text = String(value);
   if (kind === 'bool') return text === 'true' ? true : text === 'false' ? false : undefined;
   if (kind === 'time') return Number.isNaN(Date.parse(text)) ? undefined : new Date(text);
-  if (kind === 'uuid') return UUID.test(text) ? text : undefined;
+  if (kind === 'uuid') return isId(text) ? text : undefined;
   return text;
 }
 

@@ -1,8 +1,9 @@
 import { hasAnyPermission, type Permissions } from '../../access';
+import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
 import type { SessionWithUser } from '../../shared/views';
 import type { OrganizationSummary } from '../organization/repository';
-import { type AdminDeps, isUserId } from './deps';
+import type { AdminDeps } from './deps';
 
 export interface PermissionCheck {
   permissions?: Permissions;
@@ -32,7 +33,7 @@ export class AdminPermissionsService {
     if (!input.userId && !input.role) return fail('USER_ID_OR_ROLE_REQUIRED');
     const user = input.role
       ? { id: input.userId ?? '', role: input.role }
-      : (isUserId(input.userId!) && (await accounts.getUser(input.userId!))) || fail('ADMIN_USER_NOT_FOUND');
+      : (isId(input.userId!) && (await accounts.getUser(input.userId!))) || fail('ADMIN_USER_NOT_FOUND');
     return { success: access.allows(user, permissions), error: null };
   }
 

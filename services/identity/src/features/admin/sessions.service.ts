@@ -1,6 +1,7 @@
+import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
 import type { SessionView, SessionWithUser } from '../../shared/views';
-import { type AdminDeps, isUserId } from './deps';
+import type { AdminDeps } from './deps';
 
 /**
  * Operator session control and impersonation (spec §4 Impersonation, §7). Every revocation goes through the
@@ -12,7 +13,7 @@ export class AdminSessionsService {
   /** All of the user's active sessions, impersonation sessions included (operators see them). */
   async listFor(auth: SessionWithUser, userId: string): Promise<SessionView[]> {
     this.d.access.demand(auth, { session: ['list'] }, 'NOT_ALLOWED_TO_LIST_USERS_SESSIONS');
-    return isUserId(userId) ? this.d.sessions.listAll(userId) : [];
+    return isId(userId) ? this.d.sessions.listAll(userId) : [];
   }
 
   async revoke(auth: SessionWithUser, sessionToken: string): Promise<void> {
@@ -22,7 +23,7 @@ export class AdminSessionsService {
 
   async revokeAll(auth: SessionWithUser, userId: string): Promise<void> {
     this.d.access.demand(auth, { session: ['revoke'] }, 'NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS');
-    if (isUserId(userId)) await this.d.sessions.revokeAllForUser(userId);
+    if (isId(userId)) await this.d.sessions.revokeAllForUser(userId);
   }
 
   /**
@@ -32,7 +33,7 @@ export class AdminSessionsService {
   async impersonate(auth: SessionWithUser, userId: string, client: ClientInfo): Promise<SessionWithUser> {
     const { access, accounts, sessions, config } = this.d;
     access.demand(auth, { user: ['impersonate'] }, 'NOT_ALLOWED_TO_IMPERSONATE_USERS');
-    const target = (isUserId(userId) && (await accounts.getUser(userId))) || fail('FAILED_TO_FIND_USER');
+    const target = (isId(userId) && (await accounts.getUser(userId))) || fail('FAILED_TO_FIND_USER');
     if (access.isAdmin(target) && !config.admin.allowImpersonatingAdmins) fail('CANNOT_IMPERSONATE_ADMINS');
     return sessions.create({
       user: target,

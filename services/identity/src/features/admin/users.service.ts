@@ -1,6 +1,7 @@
+import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
 import type { SessionWithUser, UserView } from '../../shared/views';
-import { type AdminDeps, isUserId } from './deps';
+import type { AdminDeps } from './deps';
 import { type ListUsersQuery, planListUsers } from './list-query';
 
 /** Fields `data` may carry on create-user and update-user: never id, email, role, ban fields or emailVerified (spec §3). */
@@ -49,7 +50,7 @@ export class AdminUsersService {
 
   async get(auth: SessionWithUser, id: string): Promise<UserView> {
     this.d.access.demand(auth, { user: ['get'] }, 'NOT_ALLOWED_TO_GET_USER');
-    return (isUserId(id) && (await this.d.accounts.getUser(id))) || fail('FAILED_TO_FIND_USER');
+    return (isId(id) && (await this.d.accounts.getUser(id))) || fail('FAILED_TO_FIND_USER');
   }
 
   /** name, image and language through the account feature; role through set-role's rules. */
@@ -62,7 +63,7 @@ export class AdminUsersService {
     access.demand(auth, { user: ['update'] }, 'NOT_ALLOWED_TO_UPDATE_USERS');
     const { role, ...profile } = data;
     if (role === undefined && Object.keys(profile).length === 0) fail('NO_DATA_TO_UPDATE');
-    if (!isUserId(userId)) fail('FAILED_TO_FIND_USER');
+    if (!isId(userId)) fail('FAILED_TO_FIND_USER');
     if (role !== undefined) await this.setRole(auth, userId, role);
     if (Object.keys(profile).length === 0) return (await accounts.getUser(userId)) ?? fail('FAILED_TO_FIND_USER');
     if (!(await accounts.getUser(userId))) fail('FAILED_TO_FIND_USER');
@@ -74,7 +75,7 @@ export class AdminUsersService {
     const { access, repo, sessions, clock } = this.d;
     if (auth) access.demand(auth, { user: ['set-role'] }, 'NOT_ALLOWED_TO_CHANGE_USERS_ROLE');
     const text = access.roleText(role);
-    if (!isUserId(userId)) fail('FAILED_TO_FIND_USER');
+    if (!isId(userId)) fail('FAILED_TO_FIND_USER');
     const user = (await repo.setRole(userId, text, new Date(clock.now()))) ?? fail('FAILED_TO_FIND_USER');
     await sessions.forgetUser(userId);
     return user;
@@ -92,7 +93,7 @@ export class AdminUsersService {
   async remove(auth: SessionWithUser, userId: string): Promise<void> {
     this.d.access.demand(auth, { user: ['delete'] }, 'NOT_ALLOWED_TO_DELETE_USERS');
     if (userId === auth.user.id) fail('CANNOT_REMOVE_YOURSELF');
-    if (!isUserId(userId) || !(await this.d.accounts.getUser(userId))) fail('FAILED_TO_FIND_USER');
+    if (!isId(userId) || !(await this.d.accounts.getUser(userId))) fail('FAILED_TO_FIND_USER');
     await this.d.deletion.removeUser(userId);
   }
 
@@ -100,7 +101,7 @@ export class AdminUsersService {
     const { access, accounts, passwords } = this.d;
     access.demand(auth, { user: ['set-password'] }, 'NOT_ALLOWED_TO_SET_USERS_PASSWORD');
     accounts.assertPasswordLength(newPassword);
-    if (!isUserId(userId) || !(await accounts.getUser(userId))) fail('FAILED_TO_FIND_USER');
+    if (!isId(userId) || !(await accounts.getUser(userId))) fail('FAILED_TO_FIND_USER');
     await passwords.forcePassword(userId, newPassword);
   }
 }

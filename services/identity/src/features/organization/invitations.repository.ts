@@ -1,6 +1,6 @@
-import { newId } from '../../crypto/random';
+import { isId, newId } from '../../crypto/random';
 import type { Sql } from '../../shared/sql';
-import { type InvitationStatus, type InvitationView, isId, toInvitation } from './views';
+import { type InvitationStatus, type InvitationView, toInvitation } from './views';
 
 export interface NewInvitation {
   organizationId: string;

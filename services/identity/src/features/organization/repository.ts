@@ -1,6 +1,6 @@
-import { newId } from '../../crypto/random';
-import type { Sql } from '../../shared/sql';
-import { isId, type MemberView, type OrganizationView, toMember, toOrganization } from './views';
+import { isId, newId } from '../../crypto/random';
+import { escapeLike, type Sql } from '../../shared/sql';
+import { type MemberView, type OrganizationView, toMember, toOrganization } from './views';
 
 const MEMBER_WITH_USER = `SELECT m.*, u.name AS u_name, u.email AS u_email, u.image AS u_image
   FROM members m JOIN users u ON u.id = m.user_id`;
@@ -144,7 +144,7 @@ export class OrganizationRepository {
     let where = 'm.organization_id = $1';
     if (page.filter) {
       const { field, operator, value } = page.filter;
-      params.push(operator === 'contains' ? `%${value.replace(/[\\%_]/g, '\\$&')}%` : value);
+      params.push(operator === 'contains' ? `%${escapeLike(value)}%` : value);
       const op = operator === 'eq' ? '=' : operator === 'ne' ? '<>' : 'LIKE';
       where += ` AND ${FILTER_COLUMNS[field]} ${op} $${params.length}`;
     }

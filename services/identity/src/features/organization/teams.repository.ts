@@ -1,6 +1,6 @@
-import { newId } from '../../crypto/random';
+import { isId, newId } from '../../crypto/random';
 import type { Sql } from '../../shared/sql';
-import { isId, type TeamMemberView, type TeamView, toTeam, toTeamMember } from './views';
+import { type TeamMemberView, type TeamView, toTeam, toTeamMember } from './views';
 
 /** Teams and their members. */
 export class TeamRepository {

@@ -3,10 +3,6 @@
 type Row = Record<string, unknown>;
 const iso = (d: unknown): string => (d as Date).toISOString();
 
-/** Ids are UUIDs: anything else names nothing (and must not reach a uuid column as a 500). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isId = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
-
 export interface OrganizationView {
   id: string;
   name: string;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { SessionConfig } from '../../config';
 import { newId, newSessionToken } from '../../crypto/random';
 import { BoundedMap } from '../../shared/bounded-map';
+import { drainBatches } from '../../shared/drain-batches';
 import { sessionJson } from '../../shared/session-json';
 import type { Sql } from '../../shared/sql';
 import type { SessionView, SessionWithUser, UserView } from '../../shared/views';
@@ -217,14 +218,12 @@ export class SessionService {
   }
 
   /** Deletes sessions past their expiry in batches; returns how many went. Run periodically by the API process. */
-  async sweepExpired(batch = 1000): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const removed = await this.repo.deleteExpired(new Date(this.clock.now()), batch);
+  sweepExpired(batch = 1000): Promise<number> {
+    return drainBatches(async (limit) => {
+      const removed = await this.repo.deleteExpired(new Date(this.clock.now()), limit);
       await this.revokeTokens(removed);
-      total += removed.length;
-      if (removed.length < batch) return total;
-    }
+      return removed.length;
+    }, batch);
   }
 
   isFresh(session: SessionView, freshAgeSec = this.config.freshAgeSec): boolean {

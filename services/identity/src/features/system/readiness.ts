@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
+import { withTimeout } from '../../shared/with-timeout';
 
 export type CheckState = 'ok' | 'failing' | 'not-configured';
 
@@ -8,14 +9,6 @@ export interface Readiness {
   draining: boolean;
   checks: { database: CheckState; migrations: CheckState; redis: CheckState };
 }
-
-const within = <T>(ms: number, work: Promise<T>): Promise<T> => {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timed out')), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-};
 
 /**
  * Whether this instance can serve: PostgreSQL answers and every migration it knows has run. Redis (when
@@ -45,7 +38,7 @@ export class ReadinessCheck {
 
   private async database(): Promise<CheckState> {
     try {
-      await within(this.timeoutMs, this.dataSource.query('SELECT 1'));
+      await withTimeout(this.dataSource.query('SELECT 1'), this.timeoutMs, 'timed out');
       return 'ok';
     } catch {
       return 'failing';
@@ -56,7 +49,7 @@ export class ReadinessCheck {
   private async migrations(): Promise<CheckState> {
     if (this.migrated) return 'ok';
     try {
-      this.migrated = !(await within(this.timeoutMs, this.dataSource.showMigrations()));
+      this.migrated = !(await withTimeout(this.dataSource.showMigrations(), this.timeoutMs, 'timed out'));
       return this.migrated ? 'ok' : 'failing';
     } catch {
       return 'failing';
@@ -67,7 +60,7 @@ export class ReadinessCheck {
     if (!this.redis) return 'not-configured';
     if (this.redis.status !== 'ready') return 'failing';
     try {
-      await within(this.timeoutMs, this.redis.ping());
+      await withTimeout(this.redis.ping(), this.timeoutMs, 'timed out');
       return 'ok';
     } catch {
       return 'failing';

@@ -1,19 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '../../setup/api-process';
 import { PASSWORD, uniqueEmail } from '../../setup/fixtures';
 
 const root = resolve(__dirname, '../../..');
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => done(port));
-    });
-  });
 
 /**
  * The zero-config default as `make run` starts it: the built service as its own process, no DATABASE_URL and no
