@@ -11,7 +11,7 @@ import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { createContext } from '../context';
 import { planListUsers } from '../features/admin/list-query';
-import { listUsersSql } from '../features/admin/repository';
+import { AdminRepository, listUsersSql, walkIsCheaper } from '../features/admin/repository';
 
 const USERS = Number(process.env.BENCH_USERS || 200_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS || 2000);
@@ -120,9 +120,14 @@ async function main() {
       for (const clients of [1, 16]) console.log(`  ${await measure(target, signedIn.session.token, clients)}`);
       const plan = planListUsers({ ...query, ...search, limit: 100 })!;
       const sql = listUsersSql(plan);
-      const statements = sql.windowCount
-        ? [['page + window count', sql.page] as const]
-        : [['page', sql.page] as const, ['count (beside it)', sql.count] as const];
+      const walks =
+        !plan.textSearch || walkIsCheaper(plan, probe.total, await new AdminRepository(ctx.sql).userCount());
+      type Statement = readonly [string, { text: string; params: unknown[] }];
+      const pageStatement: Statement = walks
+        ? ['page (walk the sort index)', sql.walk]
+        : ['page (all matches, then sort)', sql.page];
+      const counter: Statement = ['count: the counter', { text: 'SELECT sum(n) FROM user_counts', params: [] }];
+      const statements: Statement[] = plan.where ? [['count', sql.count], pageStatement] : [pageStatement, counter];
       for (const [name, stmt] of statements) {
         const rows = await ctx.sql.query<{ 'QUERY PLAN': string }>(
           `EXPLAIN (ANALYZE, BUFFERS) ${stmt.text}`,

@@ -6,7 +6,19 @@ import { Session } from './session.entity';
 import { Team } from './team.entity';
 import { TeamMember } from './team-member.entity';
 import { User } from './user.entity';
+import { UserCount } from './user-count.entity';
 import { Verification } from './verification.entity';
 
-export { Account, Invitation, Member, Organization, Session, Team, TeamMember, User, Verification };
-export const ENTITIES = [User, Session, Account, Verification, Organization, Member, Team, TeamMember, Invitation];
+export { Account, Invitation, Member, Organization, Session, Team, TeamMember, User, UserCount, Verification };
+export const ENTITIES = [
+  User,
+  Session,
+  Account,
+  Verification,
+  Organization,
+  Member,
+  Team,
+  TeamMember,
+  Invitation,
+  UserCount,
+];
