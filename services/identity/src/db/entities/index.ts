@@ -1,4 +1,5 @@
 import { Account } from './account.entity';
+import { ApiKey } from './api-key.entity';
 import { Invitation } from './invitation.entity';
 import { Member } from './member.entity';
 import { Organization } from './organization.entity';
@@ -8,5 +9,16 @@ import { TeamMember } from './team-member.entity';
 import { User } from './user.entity';
 import { Verification } from './verification.entity';
 
-export { Account, Invitation, Member, Organization, Session, Team, TeamMember, User, Verification };
-export const ENTITIES = [User, Session, Account, Verification, Organization, Member, Team, TeamMember, Invitation];
+export { Account, ApiKey, Invitation, Member, Organization, Session, Team, TeamMember, User, Verification };
+export const ENTITIES = [
+  User,
+  Session,
+  Account,
+  Verification,
+  Organization,
+  Member,
+  Team,
+  TeamMember,
+  Invitation,
+  ApiKey,
+];
