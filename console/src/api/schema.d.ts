@@ -3300,6 +3300,578 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api-key/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an API key for yourself, an organization you manage, or (trusted callers) any user; the key is shown once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        expiresIn?: number | null;
+                        prefix?: string;
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        userId?: string;
+                        organizationId?: string;
+                        remaining?: number | null;
+                        refillAmount?: number;
+                        /** @description milliseconds between refills of `remaining` to `refillAmount` */
+                        refillInterval?: number;
+                        rateLimitEnabled?: boolean;
+                        /** @description rate-limit window in milliseconds */
+                        rateLimitTimeWindow?: number;
+                        rateLimitMax?: number;
+                        /** @description resource → actions; `{ "service": ["act"] }` makes a service key */
+                        permissions?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-2"] & {
+                            /** @description the full key: shown only in this answer */
+                            key: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-key/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An API key you may manage (never the key itself) */
+        get: {
+            parameters: {
+                query: {
+                    id: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string | null;
+                            start: string | null;
+                            prefix: string | null;
+                            userId: string | null;
+                            organizationId: string | null;
+                            refillInterval: number | null;
+                            refillAmount: number | null;
+                            lastRefillAt: string | null;
+                            enabled: boolean;
+                            rateLimitEnabled: boolean;
+                            rateLimitTimeWindow: number | null;
+                            rateLimitMax: number | null;
+                            requestCount: number;
+                            remaining: number | null;
+                            lastRequest: string | null;
+                            expiresAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            } | null;
+                            permissions: {
+                                [key: string]: string[];
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-key/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your API keys; an organization's with organizationId; any user's (trusted callers) with userId */
+        get: {
+            parameters: {
+                query?: {
+                    organizationId?: string;
+                    userId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-2"][];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-key/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change an API key (name, enabled, expiry, metadata; trusted callers also quotas, limits and permissions) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        keyId: string;
+                        name?: string;
+                        enabled?: boolean;
+                        expiresIn?: number | null;
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        remaining?: number | null;
+                        refillAmount?: number;
+                        /** @description milliseconds between refills of `remaining` to `refillAmount` */
+                        refillInterval?: number;
+                        rateLimitEnabled?: boolean;
+                        /** @description rate-limit window in milliseconds */
+                        rateLimitTimeWindow?: number;
+                        rateLimitMax?: number;
+                        /** @description resource → actions; `{ "service": ["act"] }` makes a service key */
+                        permissions?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string | null;
+                            start: string | null;
+                            prefix: string | null;
+                            userId: string | null;
+                            organizationId: string | null;
+                            refillInterval: number | null;
+                            refillAmount: number | null;
+                            lastRefillAt: string | null;
+                            enabled: boolean;
+                            rateLimitEnabled: boolean;
+                            rateLimitTimeWindow: number | null;
+                            rateLimitMax: number | null;
+                            requestCount: number;
+                            remaining: number | null;
+                            lastRequest: string | null;
+                            expiresAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            metadata: {
+                                [key: string]: unknown;
+                            } | null;
+                            permissions: {
+                                [key: string]: string[];
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-key/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete an API key */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        keyId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-key/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Server only (service credential): check a key and spend one use; answers valid, or the refusal */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        key: string;
+                        /** @description resource → actions; `{ "service": ["act"] }` makes a service key */
+                        permissions?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            valid: boolean;
+                            error: {
+                                code: string;
+                                message: string;
+                                /** @description milliseconds until the rate-limit window ends */
+                                tryAgainIn?: number;
+                            } | null;
+                            key: components["schemas"]["def-2"] | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/organization/create": {
         parameters: {
             query?: never;
@@ -3348,7 +3920,7 @@ export interface paths {
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
-                            members: components["schemas"]["def-2"][];
+                            members: components["schemas"]["def-3"][];
                         };
                     };
                 };
@@ -3683,7 +4255,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-3"][];
+                        "application/json": components["schemas"]["def-4"][];
                     };
                 };
                 /** @description Default Response */
@@ -3769,9 +4341,9 @@ export interface paths {
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
-                            members: components["schemas"]["def-2"][];
-                            invitations: components["schemas"]["def-4"][];
-                            teams?: components["schemas"]["def-5"][];
+                            members: components["schemas"]["def-3"][];
+                            invitations: components["schemas"]["def-5"][];
+                            teams?: components["schemas"]["def-6"][];
                         } | null;
                     };
                 };
@@ -3853,7 +4425,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-3"] | null;
+                        "application/json": components["schemas"]["def-4"] | null;
                     };
                 };
                 /** @description Default Response */
@@ -3934,7 +4506,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            members: components["schemas"]["def-2"][];
+                            members: components["schemas"]["def-3"][];
                             total: number;
                         };
                     };
@@ -4623,8 +5195,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            invitation: components["schemas"]["def-4"];
-                            member: components["schemas"]["def-2"];
+                            invitation: components["schemas"]["def-5"];
+                            member: components["schemas"]["def-3"];
                         };
                     };
                 };
@@ -4704,7 +5276,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            invitation: components["schemas"]["def-4"];
+                            invitation: components["schemas"]["def-5"];
                             member: null;
                         };
                     };
@@ -4957,7 +5529,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-4"][];
+                        "application/json": components["schemas"]["def-5"][];
                     };
                 };
                 /** @description Default Response */
@@ -5374,7 +5946,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-5"][];
+                        "application/json": components["schemas"]["def-6"][];
                     };
                 };
                 /** @description Default Response */
@@ -5628,8 +6200,38 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** Member */
+        /** ApiKey */
         "def-2": {
+            id: string;
+            name: string | null;
+            start: string | null;
+            prefix: string | null;
+            userId: string | null;
+            organizationId: string | null;
+            refillInterval: number | null;
+            refillAmount: number | null;
+            lastRefillAt: string | null;
+            enabled: boolean;
+            rateLimitEnabled: boolean;
+            rateLimitTimeWindow: number | null;
+            rateLimitMax: number | null;
+            requestCount: number;
+            remaining: number | null;
+            lastRequest: string | null;
+            expiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            permissions: {
+                [key: string]: string[];
+            } | null;
+        };
+        /** Member */
+        "def-3": {
             id: string;
             organizationId: string;
             userId: string;
@@ -5645,7 +6247,7 @@ export interface components {
             };
         };
         /** Organization */
-        "def-3": {
+        "def-4": {
             id: string;
             name: string;
             slug: string;
@@ -5657,7 +6259,7 @@ export interface components {
             createdAt: string;
         };
         /** Invitation */
-        "def-4": {
+        "def-5": {
             id: string;
             organizationId: string;
             email: string;
@@ -5671,7 +6273,7 @@ export interface components {
             createdAt: string;
         };
         /** Team */
-        "def-5": {
+        "def-6": {
             id: string;
             name: string;
             organizationId: string;

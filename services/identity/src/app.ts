@@ -8,6 +8,7 @@ import { deletionRoutes } from './features/account/deletion.routes';
 import { emailRoutes } from './features/account/email.routes';
 import { passwordRoutes } from './features/account/password.routes';
 import { adminRoutes } from './features/admin';
+import { apiKeyFeature } from './features/api-key';
 import { organizationFeature } from './features/organization';
 import { sessionRoutes } from './features/session/session.routes';
 import { healthRoutes } from './features/system/health.routes';
@@ -61,6 +62,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await api.register(emailRoutes, ctx);
       await api.register(deletionRoutes, ctx);
       if (config.features.admin) await api.register(adminRoutes, ctx);
+      await api.register((scope) => apiKeyFeature(scope, ctx));
       if (config.features.organization)
         await api.register((scope) => organizationFeature(scope, ctx), { prefix: '/organization' });
     },

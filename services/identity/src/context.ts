@@ -15,6 +15,9 @@ import { AccountRepository } from './features/account/repository';
 import { SignInThrottle } from './features/account/sign-in-throttle';
 import { TokenRepository } from './features/account/tokens.repository';
 import { type AdminServices, createAdmin } from './features/admin/wiring';
+import { ApiKeyService } from './features/api-key/api-key.service';
+import { ApiKeyRepository } from './features/api-key/repository';
+import { ApiKeyVerifier } from './features/api-key/verify.service';
 import { InvitationRepository } from './features/organization/invitations.repository';
 import { OrganizationRepository } from './features/organization/repository';
 import { createOrganizationFeature, type OrganizationFeature } from './features/organization/service';
@@ -62,6 +65,8 @@ export interface AppContext {
   mail: MailQueue;
   /** The admin feature's services when `features.admin` is on (its hooks are then installed), else null. */
   admin: AdminServices | null;
+  /** API keys (issue 9 §1): management, verification, sessions for keys and service keys. */
+  apiKeys: ApiKeyService;
   /** Work started by requests and not awaited by them (mail for known addresses); drained at close. */
   background: BackgroundTasks;
   /** Set on SIGTERM: readiness answers 503 so load balancers stop sending while requests in flight finish. */
@@ -133,6 +138,16 @@ export async function createContext(config: Config, options: ContextOptions = {}
           organizations: config.features.organization ? organization.reads : null,
         })
       : null;
+    const apiKeyRepo = new ApiKeyRepository(sql);
+    const apiKeys = new ApiKeyService({
+      repo: apiKeyRepo,
+      verifier: new ApiKeyVerifier(apiKeyRepo, store, config.apiKey, clock),
+      config,
+      clock,
+      getUser: (id) => accounts.getUser(id),
+      organizations: config.features.organization ? organization.access : null,
+      admin: admin?.access ?? null,
+    });
     return {
       config,
       clock,
@@ -157,6 +172,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       organization,
       mail,
       admin,
+      apiKeys,
       background,
       lifecycle: { draining: false },
       sweepExpired: async () => ({

@@ -88,6 +88,13 @@ export function defaultConfig(): Config {
       },
       roles: {},
     },
+    apiKey: {
+      header: 'x-api-key',
+      sessionForApiKeys: true,
+      keyLength: 64,
+      startingCharacters: 6,
+      rateLimit: { enabled: true, timeWindowMs: 60_000, max: 600 },
+    },
     admin: {
       defaultRole: 'user',
       adminRoles: ['admin'],

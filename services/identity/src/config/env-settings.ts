@@ -142,4 +142,11 @@ export const ENV_SETTINGS: EnvSetting[] = [
   s('INVITATION_LINK_BASE', 'organization.invitationLinkBase', 'url', 'Accept page of the product frontend'),
   s('ADMIN_USER_IDS', 'admin.adminUserIds', 'csv', 'User ids that pass every admin check'),
   s('IMPERSONATION_TTL_SEC', 'admin.impersonationSessionDurationSec', 'int', 'Impersonation session lifetime'),
+  s('API_KEY_HEADER', 'apiKey.header', 'string', 'Request header that carries an API key (lowercase)'),
+  s(
+    'API_KEY_SESSIONS',
+    'apiKey.sessionForApiKeys',
+    'bool',
+    'A valid API key in the header signs a request in as its owner (except the routes listed in the README)',
+  ),
 ];

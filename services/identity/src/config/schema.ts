@@ -134,6 +134,26 @@ export const ConfigSchema = Type.Object(
       },
       strict,
     ),
+    apiKey: Type.Object(
+      {
+        /** The request header that carries an API key (lowercase; better-auth's default x-api-key). */
+        header: Type.String({ pattern: '^[a-z0-9-]+$', minLength: 1, maxLength: 64 }),
+        /** A valid key in the header also signs a request in as its owner user (better-auth sessionForAPIKeys). */
+        sessionForApiKeys: Type.Boolean(),
+        defaultPrefix: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}$' })),
+        keyLength: Int(32, 'random characters per key, prefix excluded (base62: 64 ≈ 381 bits)'),
+        startingCharacters: Int(0, 'characters of the key stored in clear as `start` for display'),
+        rateLimit: Type.Object(
+          {
+            enabled: Type.Boolean({ description: 'per-key rate limits; off: no key is rate limited' }),
+            timeWindowMs: Int(1000, 'default window of a new key'),
+            max: Int(1, 'default requests per window of a new key'),
+          },
+          strict,
+        ),
+      },
+      strict,
+    ),
     admin: Type.Object(
       {
         defaultRole: Type.String({ minLength: 1, description: 'spec §9: user' }),

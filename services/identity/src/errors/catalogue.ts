@@ -178,6 +178,15 @@ export const EXTRA_ERRORS = {
   NOT_ALLOWED_TO_ADD_TEAM_MEMBER: e(403, 'You are not allowed to create a new member'),
   NOT_ALLOWED_TO_REMOVE_TEAM_MEMBER: e(403, 'You are not allowed to remove a team member'),
   USER_IS_NOT_A_MEMBER_OF_THE_TEAM: e(400, 'User is not a member of the team'),
+  /**
+   * issue 9 §1 API keys: better-auth's api-key refusals the spec does not list. Quotas, rate limits and
+   * permissions are set by trusted callers only (a service credential or an admin), as better-auth's
+   * server-only properties; an organization's keys are managed by members who may update it.
+   */
+  SERVER_ONLY_PROPERTY: e(400, "The property you're trying to set can only be set by a trusted server or an admin"),
+  NOT_ALLOWED_TO_MANAGE_API_KEYS: e(403, 'You are not allowed to manage API keys of this organization'),
+  /** A route that needs a real session (README "API keys"), or a key that is no user's (organization, service). */
+  API_KEY_SESSION_NOT_ALLOWED: e(403, 'API keys are not accepted for this action'),
   /** issue 5 §2: deletion "can be disabled" (better-auth answers 404 with this text). */
   ORGANIZATION_DELETION_DISABLED: e(404, 'Organization deletion is disabled'),
 } as const;

@@ -5,7 +5,10 @@ import type { SessionWithUser } from '../shared/views';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by requireSession: the caller's session and user, read from PostgreSQL. */
+    /**
+     * Set by requireSession: the caller's session and user, read from PostgreSQL; for an API key (no session
+     * token), a session made for this request only (`request.apiKey` is then set).
+     */
     auth: SessionWithUser;
   }
 }
@@ -16,7 +19,7 @@ declare module 'fastify' {
  */
 async function authenticate(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const token = ctx.cookies.readToken(request);
-  if (!token) throw new ApiError('UNAUTHORIZED');
+  if (!token) return authenticateWithApiKey(ctx, request, reply);
   const resolved = await ctx.sessions.resolve(token, { source: 'database', refresh: false });
   if (!resolved.current) {
     if (resolved.expired) ctx.cookies.clear(reply);
@@ -25,7 +28,48 @@ async function authenticate(ctx: AppContext, request: FastifyRequest, reply: Fas
   request.auth = resolved.current;
 }
 
-/** The caller's session when there is a valid one (routes that also serve anonymous callers), else null. */
+/**
+ * Routes an API key may not use as a session (README "API keys"): credentials, email and deletion (account
+ * takeover needs a person), the session list and revocations (the key's session is not a stored one), and the
+ * calls that change or make sessions (impersonation, active organization). Paths are relative to the base path.
+ */
+export const API_KEY_REFUSED_ROUTES: ReadonlySet<string> = new Set([
+  '/change-password',
+  '/set-password',
+  '/change-email',
+  '/delete-user',
+  '/delete-user/callback',
+  '/list-sessions',
+  '/revoke-session',
+  '/revoke-sessions',
+  '/revoke-other-sessions',
+  '/admin/impersonate-user',
+  '/admin/stop-impersonating',
+  '/organization/set-active',
+]);
+
+/**
+ * better-auth's sessions for API keys: with no session token, a key in the configured header stands for a session
+ * of its owner, made for this request and never stored (one use of the key is spent, its rate limit counted).
+ */
+async function authenticateWithApiKey(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const presented = request.headers[ctx.config.apiKey.header];
+  if (typeof presented !== 'string' || !ctx.config.apiKey.sessionForApiKeys) throw new ApiError('UNAUTHORIZED');
+  const route = request.routeOptions.url?.slice(ctx.config.basePath.length) ?? '';
+  if (API_KEY_REFUSED_ROUTES.has(route)) throw new ApiError('API_KEY_SESSION_NOT_ALLOWED');
+  const result = await ctx.apiKeys.sessionFor(presented, clientInfo(request));
+  if (!result.valid) {
+    if (result.tryAgainIn !== undefined) reply.header('retry-after', Math.ceil(result.tryAgainIn / 1000));
+    throw new ApiError(result.code);
+  }
+  request.auth = result.session;
+  request.apiKey = result.key;
+}
+
+/**
+ * The caller's session when there is a valid one (routes that also serve anonymous callers), else null. API keys
+ * are not read here: on these routes the key header carries the service credential (has-permission).
+ */
 export async function optionalSession(ctx: AppContext, request: FastifyRequest): Promise<SessionWithUser | null> {
   const token = ctx.cookies.readToken(request);
   if (!token) return null;

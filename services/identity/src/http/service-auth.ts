@@ -1,19 +1,42 @@
-import type { preHandlerHookHandler } from 'fastify';
-import type { Config } from '../config';
+import type { FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import type { AppContext } from '../context';
 import { safeEqual } from '../crypto/signed';
 import { ApiError } from '../errors';
+import { SERVICE_PERMISSION } from '../features/api-key/verify.service';
+import type { ApiKeyView } from '../features/api-key/views';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The API key that authenticated this request (a service key, or a key standing for its owner's session). */
+    apiKey?: ApiKeyView;
+  }
+}
 
 /**
- * DESIGN §3 server-only routes: the `x-api-key` header must carry the service credential (SERVICE_API_KEY,
- * compared in constant time). A browser never holds it, so browser clients are refused; a request that looks
- * like one (an Origin or Fetch-Metadata header) is refused even with a key, so a leaked key is not usable from
- * a page. API keys with a service permission will also be accepted here (issue 9).
+ * DESIGN §3 server-only routes: the key header (`apiKey.header`, default `x-api-key`) must carry the service
+ * credential: an API key holding `{ service: ['act'] }` (issue 9), or the static SERVICE_API_KEY (bootstrapping
+ * and small deployments; compared in constant time). A browser never holds either, so a request that looks like
+ * one (an Origin or Fetch-Metadata header) is refused even with a key: a leaked key is not usable from a page.
+ * A service key is verified like any key: enabled, not expired, within its rate limit and uses (one is spent).
  */
-export function requireServiceCredential(config: Config): preHandlerHookHandler {
-  return async (request) => {
-    const key = request.headers['x-api-key'];
-    const browser = request.headers.origin !== undefined || request.headers['sec-fetch-mode'] !== undefined;
-    const valid = typeof key === 'string' && config.serviceApiKey !== undefined && safeEqual(key, config.serviceApiKey);
-    if (browser || !valid) throw new ApiError('SERVER_ONLY');
-  };
+export async function assertServiceCredential(ctx: AppContext, request: FastifyRequest, reply?: FastifyReply) {
+  const key = request.headers[ctx.config.apiKey.header];
+  const browser = request.headers.origin !== undefined || request.headers['sec-fetch-mode'] !== undefined;
+  if (browser || typeof key !== 'string') throw new ApiError('SERVER_ONLY');
+  const { serviceApiKey } = ctx.config;
+  if (serviceApiKey !== undefined && safeEqual(key, serviceApiKey)) return;
+  const result = await ctx.apiKeys.verify(key, SERVICE_PERMISSION);
+  if (result.valid) {
+    request.apiKey = result.key;
+    return;
+  }
+  // Unknown keys and keys without the service permission are no service credential; a real service key that is
+  // disabled, expired, out of uses or rate limited answers why.
+  if (result.code === 'INVALID_API_KEY' || result.code === 'KEY_NOT_FOUND') throw new ApiError('SERVER_ONLY');
+  if (result.tryAgainIn !== undefined) reply?.header('retry-after', Math.ceil(result.tryAgainIn / 1000));
+  throw new ApiError(result.code);
+}
+
+export function requireServiceCredential(ctx: AppContext): preHandlerHookHandler {
+  return async (request, reply) => assertServiceCredential(ctx, request, reply);
 }

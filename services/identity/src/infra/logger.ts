@@ -16,6 +16,7 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
         'req.headers.authorization',
         'req.headers.cookie',
         'req.headers["x-api-key"]',
+        ...(config.apiKey.header === 'x-api-key' ? [] : [`req.headers["${config.apiKey.header}"]`]),
         'res.headers["set-cookie"]',
       ],
       censor: '[redacted]',

@@ -24,9 +24,10 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         securitySchemes: {
           sessionCookie: { type: 'apiKey', in: 'cookie', name: `${config.session.cookiePrefix}.session_token` },
           bearer: { type: 'http', scheme: 'bearer' },
+          apiKey: { type: 'apiKey', in: 'header', name: config.apiKey.header },
         },
       },
-      security: [{ sessionCookie: [] }, { bearer: [] }],
+      security: [{ sessionCookie: [] }, { bearer: [] }, { apiKey: [] }],
     },
   });
   await app.register(swaggerUi, { routePrefix: docsPath(config), staticCSP: true });

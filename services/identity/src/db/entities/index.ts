@@ -1,4 +1,5 @@
 import { Account } from './account.entity';
+import { ApiKey } from './api-key.entity';
 import { Invitation } from './invitation.entity';
 import { Member } from './member.entity';
 import { Organization } from './organization.entity';
@@ -9,7 +10,7 @@ import { User } from './user.entity';
 import { UserCount } from './user-count.entity';
 import { Verification } from './verification.entity';
 
-export { Account, Invitation, Member, Organization, Session, Team, TeamMember, User, UserCount, Verification };
+export { Account, ApiKey, Invitation, Member, Organization, Session, Team, TeamMember, User, UserCount, Verification };
 export const ENTITIES = [
   User,
   Session,
@@ -21,4 +22,5 @@ export const ENTITIES = [
   TeamMember,
   Invitation,
   UserCount,
+  ApiKey,
 ];

@@ -3,6 +3,7 @@ import { UserLanguage1795265570400 } from './1795265570400-user-language';
 import { Organizations1795300000000 } from './1795300000000-organizations';
 import { AdminUserIndexes1795300000100 } from './1795300000100-admin-user-indexes';
 import { UserCounts1795300000200 } from './1795300000200-user-counts';
+import { ApiKeys1795400000100 } from './1795400000100-api-keys';
 
 /** Listed explicitly (ECOSYSTEM gotcha 11: a glob would also match .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   Organizations1795300000000,
   AdminUserIndexes1795300000100,
   UserCounts1795300000200,
+  ApiKeys1795400000100,
 ];

@@ -50,7 +50,7 @@ export async function passwordRoutes(fastify: FastifyInstance, ctx: AppContext):
     {
       schema: SetPassword,
       config: { skipOriginCheck: true }, // refused to browsers outright by the service credential check
-      preHandler: [requireServiceCredential(ctx.config), requireSession(ctx)],
+      preHandler: [requireServiceCredential(ctx), requireSession(ctx)],
     },
     async (request) => {
       await ctx.passwords.setPassword(request.auth.user.id, request.body.newPassword);

@@ -13,7 +13,7 @@ const count = (v: number | string | undefined, fallback: number) =>
 
 export async function adminPermissionRoutes(fastify: FastifyInstance, ctx: AppContext & { admin: AdminServices }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const serverOnly = requireServiceCredential(ctx.config);
+  const serverOnly = requireServiceCredential(ctx);
 
   // With a session: about its user. Without: only servers holding the service credential, for a user id or role.
   app.post('/admin/has-permission', { schema: HasPermission }, async function (request, reply) {
@@ -21,7 +21,7 @@ export async function adminPermissionRoutes(fastify: FastifyInstance, ctx: AppCo
     const auth = await optionalSession(ctx, request);
     if (!auth) {
       permissions.requested(request.body);
-      if (request.headers['x-api-key'] === undefined) throw new ApiError('UNAUTHORIZED');
+      if (request.headers[ctx.config.apiKey.header] === undefined) throw new ApiError('UNAUTHORIZED');
       await serverOnly.call(this, request, reply, () => {});
     }
     return permissions.check(auth, request.body);

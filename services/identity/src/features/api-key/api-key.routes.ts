@@ -1,0 +1,61 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context';
+import { CATALOGUE, fail } from '../../errors';
+import { assertServiceCredential, requireServiceCredential } from '../../http/service-auth';
+import type { ApiKeyCaller } from './api-key.service';
+import { CreateApiKey, DeleteApiKey, GetApiKey, ListApiKeys, UpdateApiKey, VerifyApiKey } from './schemas';
+
+/**
+ * The caller of a management route: a session (cookie or Bearer, from PostgreSQL), or, with the key header and no
+ * session, a server holding the service credential. An API key never manages keys as a session (a leaked key must
+ * not mint new ones).
+ */
+async function callerOf(ctx: AppContext, request: FastifyRequest): Promise<ApiKeyCaller> {
+  const token = ctx.cookies.readToken(request);
+  if (token) {
+    const resolved = await ctx.sessions.resolve(token, { source: 'database', refresh: false });
+    return resolved.current ? { kind: 'user', auth: resolved.current } : fail('UNAUTHORIZED');
+  }
+  if (request.headers[ctx.config.apiKey.header] === undefined) return fail('UNAUTHORIZED');
+  await assertServiceCredential(ctx, request);
+  return { kind: 'server' };
+}
+
+export async function apiKeyRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const keys = ctx.apiKeys;
+
+  app.post('/api-key/create', { schema: CreateApiKey }, async (request) =>
+    keys.create(await callerOf(ctx, request), request.body),
+  );
+  app.get('/api-key/get', { schema: GetApiKey }, async (request) =>
+    keys.get(await callerOf(ctx, request), request.query.id),
+  );
+  app.get('/api-key/list', { schema: ListApiKeys }, async (request) =>
+    keys.list(await callerOf(ctx, request), request.query),
+  );
+  app.post('/api-key/update', { schema: UpdateApiKey }, async (request) =>
+    keys.update(await callerOf(ctx, request), request.body),
+  );
+  app.post('/api-key/delete', { schema: DeleteApiKey }, async (request) =>
+    keys.delete(await callerOf(ctx, request), request.body.keyId),
+  );
+
+  // better-auth answers 200 with `valid` and the refusal, so a caller reads one shape for every outcome.
+  app.post(
+    '/api-key/verify',
+    {
+      schema: VerifyApiKey,
+      config: { skipOriginCheck: true }, // refused to browsers outright by the service credential check
+      preHandler: requireServiceCredential(ctx),
+    },
+    async (request) => {
+      const result = await keys.verify(request.body.key, request.body.permissions);
+      if (result.valid) return { valid: true, error: null, key: result.key };
+      const { code, tryAgainIn } = result;
+      const error = { code, message: CATALOGUE[code].message, ...(tryAgainIn === undefined ? {} : { tryAgainIn }) };
+      return { valid: false, error, key: null };
+    },
+  );
+}
