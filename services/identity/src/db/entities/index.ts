@@ -1,5 +1,6 @@
 import { Account } from './account.entity';
 import { Invitation } from './invitation.entity';
+import { Jwk } from './jwks.entity';
 import { Member } from './member.entity';
 import { Organization } from './organization.entity';
 import { Session } from './session.entity';
@@ -8,5 +9,5 @@ import { TeamMember } from './team-member.entity';
 import { User } from './user.entity';
 import { Verification } from './verification.entity';
 
-export { Account, Invitation, Member, Organization, Session, Team, TeamMember, User, Verification };
-export const ENTITIES = [User, Session, Account, Verification, Organization, Member, Team, TeamMember, Invitation];
+export { Account, Invitation, Jwk, Member, Organization, Session, Team, TeamMember, User, Verification };
+export const ENTITIES = [User, Session, Account, Verification, Organization, Member, Team, TeamMember, Invitation, Jwk];

@@ -2,6 +2,7 @@ import { Initial1795262258691 } from './1795262258691-initial';
 import { UserLanguage1795265570400 } from './1795265570400-user-language';
 import { Organizations1795300000000 } from './1795300000000-organizations';
 import { AdminUserIndexes1795300000100 } from './1795300000100-admin-user-indexes';
+import { Jwks1795400000200 } from './1795400000200-jwks';
 
 /** Listed explicitly (ECOSYSTEM gotcha 11: a glob would also match .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   UserLanguage1795265570400,
   Organizations1795300000000,
   AdminUserIndexes1795300000100,
+  Jwks1795400000200,
 ];
