@@ -52,7 +52,16 @@ async function run(args: string[]): Promise<void> {
       const config = loadConfig();
       const mask = (v?: string) => (v ? `${v.slice(0, 4)}…(${v.length} chars)` : v);
       console.log(
-        JSON.stringify({ ...config, secret: mask(config.secret), serviceApiKey: mask(config.serviceApiKey) }, null, 2),
+        JSON.stringify(
+          {
+            ...config,
+            secret: mask(config.secret),
+            serviceApiKey: mask(config.serviceApiKey),
+            captcha: { ...config.captcha, secretKey: mask(config.captcha.secretKey) },
+          },
+          null,
+          2,
+        ),
       );
       return;
     }

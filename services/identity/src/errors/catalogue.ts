@@ -178,6 +178,14 @@ export const EXTRA_ERRORS = {
   NOT_ALLOWED_TO_ADD_TEAM_MEMBER: e(403, 'You are not allowed to create a new member'),
   NOT_ALLOWED_TO_REMOVE_TEAM_MEMBER: e(403, 'You are not allowed to remove a team member'),
   USER_IS_NOT_A_MEMBER_OF_THE_TEAM: e(400, 'User is not a member of the team'),
+  /**
+   * issue 9 bot checks, better-auth's captcha plugin texts. 400: the request lacks the token; 403: the provider
+   * refused it; 503 (not better-auth's 500): the provider could not answer in time, nothing broke here and a
+   * retry may pass (fail closed unless captcha.failOpen).
+   */
+  MISSING_CAPTCHA_RESPONSE: e(400, 'Missing CAPTCHA response'),
+  CAPTCHA_VERIFICATION_FAILED: e(403, 'Captcha verification failed'),
+  CAPTCHA_UNAVAILABLE: e(503, 'Something went wrong'),
   /** issue 5 §2: deletion "can be disabled" (better-auth answers 404 with this text). */
   ORGANIZATION_DELETION_DISABLED: e(404, 'Organization deletion is disabled'),
 } as const;
