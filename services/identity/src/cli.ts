@@ -11,6 +11,7 @@ const USAGE = `usage: cli <command>
   migrate:status     list applied and pending migrations
   openapi [file]     write the OpenAPI document (default: ../../openapi.yaml)
   config             print the effective configuration (secrets masked)
+  jwks:rotate        retire the JWT signing key and make a new one (the old stays in /jwks until its tokens expire)
 ${ADMIN_USAGE}`;
 
 async function run(args: string[]): Promise<void> {
@@ -37,6 +38,15 @@ async function run(args: string[]): Promise<void> {
           const pending = await ctx.dataSource.showMigrations();
           console.log(pending ? 'pending migrations exist' : 'schema is up to date');
         }
+      } finally {
+        await ctx.close();
+      }
+      return;
+    }
+    case 'jwks:rotate': {
+      const ctx = await createContext(loadConfig(), { migrate: false });
+      try {
+        console.log(`new signing key: ${await ctx.jwt.keys.rotate()}`);
       } finally {
         await ctx.close();
       }

@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import { PUBLIC_URL, startTestApp, TEST_SECRET, type TestApp } from '../../setup/app';
 import { get, post, signUp } from '../../setup/fixtures';
@@ -70,10 +73,14 @@ describe('GET /token and GET /jwks', () => {
   it('never outlives the session', async () => {
     const u = await signUp(t.app);
     const session = (await get(t.app, '/get-session', { bearer: u.token })).json().session;
-    t.clock.advance(Date.parse(session.expiresAt) / 1000 - t.clock.now() / 1000 - 60); // 60 s of session left
-    const { payload } = await verify(await newToken({ bearer: u.token }));
-    expect(payload.exp).toBe(Math.floor(Date.parse(session.expiresAt) / 1000));
-    t.clock.advance(-(Date.parse(session.expiresAt) / 1000 - t.clock.now() / 1000 - 60));
+    const skip = Date.parse(session.expiresAt) / 1000 - t.clock.now() / 1000 - 60; // 60 s of session left
+    t.clock.advance(skip);
+    try {
+      const { payload } = await verify(await newToken({ bearer: u.token }));
+      expect(payload.exp).toBe(Math.floor(Date.parse(session.expiresAt) / 1000));
+    } finally {
+      t.clock.advance(-skip);
+    }
   });
 
   it('refuses a token whose signature, algorithm or claims were changed', async () => {
@@ -130,6 +137,7 @@ describe('GET /token and GET /jwks', () => {
     expect(kids).not.toContain(oldKid);
     expect(await t.ctx.sql.query('SELECT id FROM jwks WHERE id = $1', [oldKid])).toEqual([]);
     await expect(verify(before, remoteVerifier())).rejects.toThrow();
+    t.clock.advance(-(t.ctx.jwt.keys.retentionMs / 1000 + 1)); // back to real time for the next tests
   });
 });
 
@@ -164,6 +172,35 @@ describe('several instances', () => {
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
+  });
+});
+
+describe('cli jwks:rotate', () => {
+  it('rotates from the command line; a running instance hears of it and signs with the new key', async () => {
+    await t.ctx.jwt.keys.watch();
+    const u = await signUp(t.app);
+    const before = decodeProtectedHeader(await newToken({ jar: u.jar })).kid;
+    const { stdout } = await promisify(execFile)(process.execPath, ['dist/cli.js', 'jwks:rotate'], {
+      cwd: resolve(__dirname, '../../..'),
+      timeout: 20000,
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'test',
+        DATABASE_URL: process.env.TEST_DATABASE_URL,
+        REDIS_URL: process.env.TEST_REDIS_URL,
+        REDIS_PREFIX: process.env.TEST_REDIS_PREFIX,
+        AUTH_SECRET: TEST_SECRET,
+        LOG_LEVEL: 'silent',
+      },
+    });
+    const kid = /new signing key: ([0-9a-f-]{36})/.exec(stdout)?.[1];
+    expect(kid).toBeDefined();
+    expect(kid).not.toBe(before);
+    const deadline = Date.now() + 5000;
+    while (!(await publishedKids()).includes(kid!) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(decodeProtectedHeader(await newToken({ jar: u.jar })).kid).toBe(kid);
+    expect(await publishedKids()).toEqual(expect.arrayContaining([before, kid]));
   });
 });
 
