@@ -1939,6 +1939,338 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A short-lived signed JWT for the current session (cookie or Authorization: Bearer)
+         * @description Claims: iss (PUBLIC_URL), aud, sub (user id), sid (session id), email, role, activeOrganizationId, activeOrganizationRole, impersonatedBy, iat, exp (jwt.expiresInSec, never past the session), jti; header kid. Verify with the keys of GET /jwks.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            token: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jwks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public keys that verify GET /token JWTs (JSON Web Key Set)
+         * @description The active key and retired keys until every token they signed has expired.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            keys: components["schemas"]["def-2"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Is this session token or GET /token JWT active, and whose is it?
+         * @description Service credential required (x-api-key). RFC 7662 shape: { active: false } for anything invalid, expired or revoked; revocations show at once. A JWT must verify and its sid must name a live session of its sub.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            active: boolean;
+                            token_type?: "session_token" | "jwt";
+                            sub?: string;
+                            sid?: string;
+                            exp?: number;
+                            iat?: number;
+                            iss?: string;
+                            aud?: string;
+                            jti?: string;
+                            email?: string;
+                            role?: string;
+                            activeOrganizationId?: string | null;
+                            impersonatedBy?: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/introspect/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Introspect up to 100 tokens at once; answers in the same order
+         * @description Service credential required (x-api-key). RFC 7662 shape: { active: false } for anything invalid, expired or revoked; revocations show at once. A JWT must verify and its sid must name a live session of its sub.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        tokens: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["def-3"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/create-user": {
         parameters: {
             query?: never;
@@ -3348,7 +3680,7 @@ export interface paths {
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
-                            members: components["schemas"]["def-2"][];
+                            members: components["schemas"]["def-4"][];
                         };
                     };
                 };
@@ -3683,7 +4015,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-3"][];
+                        "application/json": components["schemas"]["def-5"][];
                     };
                 };
                 /** @description Default Response */
@@ -3769,9 +4101,9 @@ export interface paths {
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
-                            members: components["schemas"]["def-2"][];
-                            invitations: components["schemas"]["def-4"][];
-                            teams?: components["schemas"]["def-5"][];
+                            members: components["schemas"]["def-4"][];
+                            invitations: components["schemas"]["def-6"][];
+                            teams?: components["schemas"]["def-7"][];
                         } | null;
                     };
                 };
@@ -3853,7 +4185,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-3"] | null;
+                        "application/json": components["schemas"]["def-5"] | null;
                     };
                 };
                 /** @description Default Response */
@@ -3934,7 +4266,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            members: components["schemas"]["def-2"][];
+                            members: components["schemas"]["def-4"][];
                             total: number;
                         };
                     };
@@ -4623,8 +4955,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            invitation: components["schemas"]["def-4"];
-                            member: components["schemas"]["def-2"];
+                            invitation: components["schemas"]["def-6"];
+                            member: components["schemas"]["def-4"];
                         };
                     };
                 };
@@ -4704,7 +5036,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            invitation: components["schemas"]["def-4"];
+                            invitation: components["schemas"]["def-6"];
                             member: null;
                         };
                     };
@@ -4957,7 +5289,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-4"][];
+                        "application/json": components["schemas"]["def-6"][];
                     };
                 };
                 /** @description Default Response */
@@ -5374,7 +5706,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-5"][];
+                        "application/json": components["schemas"]["def-7"][];
                     };
                 };
                 /** @description Default Response */
@@ -5628,8 +5960,36 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** Member */
+        /** Jwk */
         "def-2": {
+            kid: string;
+            kty: string;
+            alg: string;
+            use: string;
+            crv?: string;
+            x?: string;
+            y?: string;
+            n?: string;
+            e?: string;
+        };
+        /** Introspection */
+        "def-3": {
+            active: boolean;
+            token_type?: "session_token" | "jwt";
+            sub?: string;
+            sid?: string;
+            exp?: number;
+            iat?: number;
+            iss?: string;
+            aud?: string;
+            jti?: string;
+            email?: string;
+            role?: string;
+            activeOrganizationId?: string | null;
+            impersonatedBy?: string | null;
+        };
+        /** Member */
+        "def-4": {
             id: string;
             organizationId: string;
             userId: string;
@@ -5645,7 +6005,7 @@ export interface components {
             };
         };
         /** Organization */
-        "def-3": {
+        "def-5": {
             id: string;
             name: string;
             slug: string;
@@ -5657,7 +6017,7 @@ export interface components {
             createdAt: string;
         };
         /** Invitation */
-        "def-4": {
+        "def-6": {
             id: string;
             organizationId: string;
             email: string;
@@ -5671,7 +6031,7 @@ export interface components {
             createdAt: string;
         };
         /** Team */
-        "def-5": {
+        "def-7": {
             id: string;
             name: string;
             organizationId: string;
