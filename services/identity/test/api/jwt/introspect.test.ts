@@ -18,7 +18,12 @@ const jwtOf = async (bearer: string) => (await get(t.app, '/token', { bearer }))
 describe('POST /introspect', () => {
   it('refuses callers without the service credential, and browsers even with it', async () => {
     const u = await signUp(t.app);
-    for (const headers of [{}, { 'x-api-key': 'wrong'.repeat(10) }, { 'x-api-key': SERVICE_KEY, origin: PUBLIC_URL }]) {
+    const callers: Array<Record<string, string>> = [
+      {},
+      { 'x-api-key': 'wrong'.repeat(10) },
+      { 'x-api-key': SERVICE_KEY, origin: PUBLIC_URL },
+    ];
+    for (const headers of callers) {
       const res = await introspect({ token: u.token }, headers);
       expect([res.statusCode, res.json().code]).toEqual([403, 'SERVER_ONLY']);
     }
