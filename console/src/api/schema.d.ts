@@ -1939,6 +1939,338 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A short-lived signed JWT for the current session (cookie or Authorization: Bearer)
+         * @description Claims: iss (PUBLIC_URL), aud, sub (user id), sid (session id), email, role, activeOrganizationId, activeOrganizationRole, impersonatedBy, iat, exp (jwt.expiresInSec, never past the session), jti; header kid. Verify with the keys of GET /jwks.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            token: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jwks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public keys that verify GET /token JWTs (JSON Web Key Set)
+         * @description The active key and retired keys until every token they signed has expired.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            keys: components["schemas"]["def-2"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Is this session token or GET /token JWT active, and whose is it?
+         * @description Service credential required (x-api-key). RFC 7662 shape: { active: false } for anything invalid, expired or revoked; revocations show at once. A JWT must verify and its sid must name a live session of its sub.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            active: boolean;
+                            token_type?: "session_token" | "jwt";
+                            sub?: string;
+                            sid?: string;
+                            exp?: number;
+                            iat?: number;
+                            iss?: string;
+                            aud?: string;
+                            jti?: string;
+                            email?: string;
+                            role?: string;
+                            activeOrganizationId?: string | null;
+                            impersonatedBy?: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/introspect/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Introspect up to 100 tokens at once; answers in the same order
+         * @description Service credential required (x-api-key). RFC 7662 shape: { active: false } for anything invalid, expired or revoked; revocations show at once. A JWT must verify and its sid must name a live session of its sub.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        tokens: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["def-3"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/create-user": {
         parameters: {
             query?: never;
@@ -3350,7 +3682,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-2"] & {
+                        "application/json": components["schemas"]["def-4"] & {
                             /** @description the full key: shown only in this answer */
                             key: string;
                         };
@@ -3528,7 +3860,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-2"][];
+                        "application/json": components["schemas"]["def-4"][];
                     };
                 };
                 /** @description Default Response */
@@ -3824,7 +4156,7 @@ export interface paths {
                                 /** @description milliseconds until the rate-limit window ends */
                                 tryAgainIn?: number;
                             } | null;
-                            key: components["schemas"]["def-2"] | null;
+                            key: components["schemas"]["def-4"] | null;
                         };
                     };
                 };
@@ -3920,7 +4252,7 @@ export interface paths {
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
-                            members: components["schemas"]["def-3"][];
+                            members: components["schemas"]["def-5"][];
                         };
                     };
                 };
@@ -4255,7 +4587,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-4"][];
+                        "application/json": components["schemas"]["def-6"][];
                     };
                 };
                 /** @description Default Response */
@@ -4341,9 +4673,9 @@ export interface paths {
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
-                            members: components["schemas"]["def-3"][];
-                            invitations: components["schemas"]["def-5"][];
-                            teams?: components["schemas"]["def-6"][];
+                            members: components["schemas"]["def-5"][];
+                            invitations: components["schemas"]["def-7"][];
+                            teams?: components["schemas"]["def-8"][];
                         } | null;
                     };
                 };
@@ -4425,7 +4757,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-4"] | null;
+                        "application/json": components["schemas"]["def-6"] | null;
                     };
                 };
                 /** @description Default Response */
@@ -4506,7 +4838,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            members: components["schemas"]["def-3"][];
+                            members: components["schemas"]["def-5"][];
                             total: number;
                         };
                     };
@@ -5195,8 +5527,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            invitation: components["schemas"]["def-5"];
-                            member: components["schemas"]["def-3"];
+                            invitation: components["schemas"]["def-7"];
+                            member: components["schemas"]["def-5"];
                         };
                     };
                 };
@@ -5276,7 +5608,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            invitation: components["schemas"]["def-5"];
+                            invitation: components["schemas"]["def-7"];
                             member: null;
                         };
                     };
@@ -5529,7 +5861,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-5"][];
+                        "application/json": components["schemas"]["def-7"][];
                     };
                 };
                 /** @description Default Response */
@@ -5946,7 +6278,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-6"][];
+                        "application/json": components["schemas"]["def-8"][];
                     };
                 };
                 /** @description Default Response */
@@ -6200,8 +6532,36 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** ApiKey */
+        /** Jwk */
         "def-2": {
+            kid: string;
+            kty: string;
+            alg: string;
+            use: string;
+            crv?: string;
+            x?: string;
+            y?: string;
+            n?: string;
+            e?: string;
+        };
+        /** Introspection */
+        "def-3": {
+            active: boolean;
+            token_type?: "session_token" | "jwt";
+            sub?: string;
+            sid?: string;
+            exp?: number;
+            iat?: number;
+            iss?: string;
+            aud?: string;
+            jti?: string;
+            email?: string;
+            role?: string;
+            activeOrganizationId?: string | null;
+            impersonatedBy?: string | null;
+        };
+        /** ApiKey */
+        "def-4": {
             id: string;
             name: string | null;
             start: string | null;
@@ -6231,7 +6591,7 @@ export interface components {
             } | null;
         };
         /** Member */
-        "def-3": {
+        "def-5": {
             id: string;
             organizationId: string;
             userId: string;
@@ -6247,7 +6607,7 @@ export interface components {
             };
         };
         /** Organization */
-        "def-4": {
+        "def-6": {
             id: string;
             name: string;
             slug: string;
@@ -6259,7 +6619,7 @@ export interface components {
             createdAt: string;
         };
         /** Invitation */
-        "def-5": {
+        "def-7": {
             id: string;
             organizationId: string;
             email: string;
@@ -6273,7 +6633,7 @@ export interface components {
             createdAt: string;
         };
         /** Team */
-        "def-6": {
+        "def-8": {
             id: string;
             name: string;
             organizationId: string;

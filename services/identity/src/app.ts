@@ -9,6 +9,9 @@ import { emailRoutes } from './features/account/email.routes';
 import { passwordRoutes } from './features/account/password.routes';
 import { adminRoutes } from './features/admin';
 import { apiKeyFeature } from './features/api-key';
+import { registerCaptcha } from './features/captcha';
+import { introspectionRoutes } from './features/introspection/introspection.routes';
+import { tokenRoutes } from './features/jwt/token.routes';
 import { organizationFeature } from './features/organization';
 import { sessionRoutes } from './features/session/session.routes';
 import { healthRoutes } from './features/system/health.routes';
@@ -54,6 +57,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   await app.register(
     async (api) => {
+      if (ctx.captcha) registerCaptcha(api, ctx.captcha, config.basePath);
       await api.register(healthRoutes, ctx);
       await api.register(systemRoutes);
       await api.register(sessionRoutes, ctx);
@@ -61,6 +65,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await api.register(passwordRoutes, ctx);
       await api.register(emailRoutes, ctx);
       await api.register(deletionRoutes, ctx);
+      await api.register(tokenRoutes, ctx);
+      await api.register(introspectionRoutes, ctx);
       if (config.features.admin) await api.register(adminRoutes, ctx);
       await api.register((scope) => apiKeyFeature(scope, ctx));
       if (config.features.organization)

@@ -11,6 +11,7 @@ const USAGE = `usage: cli <command>
   migrate:status     list applied and pending migrations
   openapi [file]     write the OpenAPI document (default: ../../openapi.yaml)
   config             print the effective configuration (secrets masked)
+  jwks:rotate        retire the JWT signing key and make a new one (the old stays in /jwks until its tokens expire)
 ${ADMIN_USAGE}`;
 
 async function run(args: string[]): Promise<void> {
@@ -42,6 +43,15 @@ async function run(args: string[]): Promise<void> {
       }
       return;
     }
+    case 'jwks:rotate': {
+      const ctx = await createContext(loadConfig(), { migrate: false });
+      try {
+        console.log(`new signing key: ${await ctx.jwt.keys.rotate()}`);
+      } finally {
+        await ctx.close();
+      }
+      return;
+    }
     case 'openapi': {
       const file = resolve(arg ?? resolve(__dirname, '../../../openapi.yaml'));
       writeFileSync(file, await generateOpenApi());
@@ -52,7 +62,16 @@ async function run(args: string[]): Promise<void> {
       const config = loadConfig();
       const mask = (v?: string) => (v ? `${v.slice(0, 4)}…(${v.length} chars)` : v);
       console.log(
-        JSON.stringify({ ...config, secret: mask(config.secret), serviceApiKey: mask(config.serviceApiKey) }, null, 2),
+        JSON.stringify(
+          {
+            ...config,
+            secret: mask(config.secret),
+            serviceApiKey: mask(config.serviceApiKey),
+            captcha: { ...config.captcha, secretKey: mask(config.captcha.secretKey) },
+          },
+          null,
+          2,
+        ),
       );
       return;
     }

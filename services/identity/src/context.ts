@@ -6,6 +6,7 @@ import { PasswordHasher } from './crypto/password';
 import { VerificationTokens } from './crypto/verification-token';
 import { createDataSource } from './db/data-source';
 import { startEmbeddedPostgres } from './db/embedded';
+import { ApiError } from './errors';
 import { AccountService } from './features/account/account.service';
 import { DeletionService } from './features/account/deletion.service';
 import { EmailService } from './features/account/email.service';
@@ -18,6 +19,12 @@ import { type AdminServices, createAdmin } from './features/admin/wiring';
 import { ApiKeyService } from './features/api-key/api-key.service';
 import { ApiKeyRepository } from './features/api-key/repository';
 import { ApiKeyVerifier } from './features/api-key/verify.service';
+import { CaptchaVerifier } from './features/captcha/captcha.service';
+import { IntrospectionService } from './features/introspection/introspection.service';
+import { redisKeyEvents } from './features/jwt/key-events';
+import { KeyRepository } from './features/jwt/repository';
+import { SigningKeys } from './features/jwt/signing-keys';
+import { type MemberRoleLookup, SessionTokens } from './features/jwt/token.service';
 import { InvitationRepository } from './features/organization/invitations.repository';
 import { OrganizationRepository } from './features/organization/repository';
 import { createOrganizationFeature, type OrganizationFeature } from './features/organization/service';
@@ -67,6 +74,11 @@ export interface AppContext {
   admin: AdminServices | null;
   /** API keys (issue 9 §1): management, verification, sessions for keys and service keys. */
   apiKeys: ApiKeyService;
+  /** Signed session tokens (issue 9): the in-process signing keys and the token issuer/verifier. */
+  jwt: { keys: SigningKeys; tokens: SessionTokens };
+  introspection: IntrospectionService;
+  /** The bot check when `captcha.provider` is set, else null. */
+  captcha: CaptchaVerifier | null;
   /** Work started by requests and not awaited by them (mail for known addresses); drained at close. */
   background: BackgroundTasks;
   /** Set on SIGTERM: readiness answers 503 so load balancers stop sending while requests in flight finish. */
@@ -148,6 +160,17 @@ export async function createContext(config: Config, options: ContextOptions = {}
       organizations: config.features.organization ? organization.access : null,
       admin: admin?.access ?? null,
     });
+    const keys = new SigningKeys(
+      new KeyRepository(sql),
+      config.jwt,
+      deriveKey(config.secret, 'jwks-private-keys'),
+      clock,
+      redis ? redisKeyEvents(redis, config.redisPrefix) : null,
+      log.warn,
+    );
+    closers.unshift(() => keys.stop());
+    const sessionTokens = new SessionTokens(keys, config, clock, memberRoleLookup(config, organization));
+    const { provider } = config.captcha;
     return {
       config,
       clock,
@@ -173,6 +196,9 @@ export async function createContext(config: Config, options: ContextOptions = {}
       mail,
       admin,
       apiKeys,
+      jwt: { keys, tokens: sessionTokens },
+      introspection: new IntrospectionService(sessions, sessionTokens),
+      captcha: provider ? new CaptchaVerifier(provider, config.captcha, log.warn) : null,
       background,
       lifecycle: { draining: false },
       sweepExpired: async () => ({
@@ -185,6 +211,19 @@ export async function createContext(config: Config, options: ContextOptions = {}
     await closeAll(closers);
     throw error;
   }
+}
+
+/** The user's role in the active organization, for `/token` claims (null when not a member or the feature is off). */
+function memberRoleLookup(config: Config, organization: OrganizationFeature): MemberRoleLookup {
+  if (!config.features.organization) return async () => null;
+  return (organizationId, userId) =>
+    organization.access.member(organizationId, userId, 'MEMBER_NOT_FOUND').then(
+      (member) => member.role,
+      (error) => {
+        if (error instanceof ApiError) return null;
+        throw error;
+      },
+    );
 }
 
 /** Gauges read at scrape time: the PostgreSQL pool and the mail queue. */

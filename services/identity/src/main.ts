@@ -24,6 +24,8 @@ async function main(): Promise<void> {
       .catch((error) => app.log.warn({ err: error }, 'expiry sweep failed'));
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
+  // JWT signing keys: reload every JWT_KEY_REFRESH_SEC and on another instance's rotation notice (Redis).
+  await ctx.jwt.keys.watch();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

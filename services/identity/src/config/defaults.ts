@@ -67,6 +67,15 @@ export function defaultConfig(): Config {
       },
     },
     features: { organization: true, admin: true },
+    // issue 9: short-lived signed session tokens (better-auth's jwt plugin: EdDSA, 15 min).
+    jwt: { alg: 'EdDSA', expiresInSec: 900, keyRefreshSec: 60, keyRotationSec: 0 },
+    // issue 9: off until a provider is set; better-auth's captcha plugin endpoints (+ the reset alias).
+    captcha: {
+      minScore: 0.5,
+      endpoints: ['/sign-up/email', '/sign-in/email', '/request-password-reset', '/forget-password'],
+      timeoutMs: 5000,
+      failOpen: false,
+    },
     organization: {
       allowUserToCreateOrganization: true,
       organizationLimit: 0,

@@ -149,6 +149,8 @@ function finish(config: Config): Config {
     throw bad('AUTH_SECRET: required in production (a random value of at least 32 characters)');
   if (config.env === 'production' && config.advanced.disableOriginCheck)
     throw bad('ORIGIN_CHECK_DISABLED: the origin check cannot be disabled in production');
+  if (config.captcha.provider && !config.captcha.secretKey)
+    throw bad('CAPTCHA_SECRET_KEY: setting "captcha.secretKey" is required when captcha.provider is set');
   checkRoles('organization', ORGANIZATION_STATEMENTS, ORGANIZATION_DEFAULT_ROLES, config.organization.roles, [
     ['creatorRole', config.organization.creatorRole],
   ]);

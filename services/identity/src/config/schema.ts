@@ -104,6 +104,39 @@ export const ConfigSchema = Type.Object(
       strict,
     ),
     features: Type.Object({ organization: Type.Boolean(), admin: Type.Boolean() }, strict),
+    jwt: Type.Object(
+      {
+        alg: Type.Union([Type.Literal('EdDSA'), Type.Literal('ES256'), Type.Literal('RS256')]),
+        expiresInSec: Int(30, 'lifetime of a GET /token JWT (capped by the session expiry)'),
+        /** `aud` of issued tokens; unset = PUBLIC_URL. */
+        audience: Type.Optional(Type.String({ minLength: 1 })),
+        keyRefreshSec: Int(1, 'each instance reloads the key set this often (and on a rotation notice)'),
+        keyRotationSec: Int(0, 'rotate the signing key when it is older; 0 = only by `cli jwks:rotate`'),
+      },
+      strict,
+    ),
+    captcha: Type.Object(
+      {
+        /** Unset: no bot check. */
+        provider: Type.Optional(
+          Type.Union([
+            Type.Literal('cloudflare-turnstile'),
+            Type.Literal('google-recaptcha'),
+            Type.Literal('hcaptcha'),
+          ]),
+        ),
+        secretKey: Type.Optional(Type.String({ minLength: 1 })),
+        /** Sent to hCaptcha as `sitekey` (it checks the token was issued for this site key). */
+        siteKey: Type.Optional(Type.String({ minLength: 1 })),
+        minScore: Type.Number({ minimum: 0, maximum: 1, description: 'reCAPTCHA v3 lowest accepted score' }),
+        endpoints: Type.Array(Type.String({ pattern: '^/' }), { description: 'paths relative to the base path' }),
+        /** The provider's verify endpoint; unset = the provider's real URL. */
+        siteVerifyUrl: Type.Optional(Type.String({ minLength: 1 })),
+        timeoutMs: Int(100, 'verify call timeout'),
+        failOpen: Type.Boolean({ description: 'let requests through when the provider cannot answer' }),
+      },
+      strict,
+    ),
     organization: Type.Object(
       {
         allowUserToCreateOrganization: Type.Boolean(),
@@ -174,3 +207,5 @@ export const ConfigSchema = Type.Object(
 export type Config = Static<typeof ConfigSchema>;
 export type SessionConfig = Config['session'];
 export type Argon2Config = Config['argon2'];
+export type JwtConfig = Config['jwt'];
+export type CaptchaConfig = Config['captcha'];

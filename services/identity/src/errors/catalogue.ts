@@ -187,6 +187,14 @@ export const EXTRA_ERRORS = {
   NOT_ALLOWED_TO_MANAGE_API_KEYS: e(403, 'You are not allowed to manage API keys of this organization'),
   /** A route that needs a real session (README "API keys"), or a key that is no user's (organization, service). */
   API_KEY_SESSION_NOT_ALLOWED: e(403, 'API keys are not accepted for this action'),
+  /**
+   * issue 9 bot checks, better-auth's captcha plugin texts. 400: the request lacks the token; 403: the provider
+   * refused it; 503 (not better-auth's 500): the provider could not answer in time, nothing broke here and a
+   * retry may pass (fail closed unless captcha.failOpen).
+   */
+  MISSING_CAPTCHA_RESPONSE: e(400, 'Missing CAPTCHA response'),
+  CAPTCHA_VERIFICATION_FAILED: e(403, 'Captcha verification failed'),
+  CAPTCHA_UNAVAILABLE: e(503, 'Something went wrong'),
   /** issue 5 §2: deletion "can be disabled" (better-auth answers 404 with this text). */
   ORGANIZATION_DELETION_DISABLED: e(404, 'Organization deletion is disabled'),
 } as const;

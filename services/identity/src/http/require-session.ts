@@ -46,6 +46,7 @@ export const API_KEY_REFUSED_ROUTES: ReadonlySet<string> = new Set([
   '/admin/impersonate-user',
   '/admin/stop-impersonating',
   '/organization/set-active',
+  '/token', // a JWT names a stored session (sid), which a key's session is not
 ]);
 
 /**

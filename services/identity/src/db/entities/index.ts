@@ -1,6 +1,7 @@
 import { Account } from './account.entity';
 import { ApiKey } from './api-key.entity';
 import { Invitation } from './invitation.entity';
+import { Jwk } from './jwks.entity';
 import { Member } from './member.entity';
 import { Organization } from './organization.entity';
 import { Session } from './session.entity';
@@ -10,7 +11,20 @@ import { User } from './user.entity';
 import { UserCount } from './user-count.entity';
 import { Verification } from './verification.entity';
 
-export { Account, ApiKey, Invitation, Member, Organization, Session, Team, TeamMember, User, UserCount, Verification };
+export {
+  Account,
+  ApiKey,
+  Invitation,
+  Jwk,
+  Member,
+  Organization,
+  Session,
+  Team,
+  TeamMember,
+  User,
+  UserCount,
+  Verification,
+};
 export const ENTITIES = [
   User,
   Session,
@@ -23,4 +37,5 @@ export const ENTITIES = [
   Invitation,
   UserCount,
   ApiKey,
+  Jwk,
 ];

@@ -4,6 +4,7 @@ import { Organizations1795300000000 } from './1795300000000-organizations';
 import { AdminUserIndexes1795300000100 } from './1795300000100-admin-user-indexes';
 import { UserCounts1795300000200 } from './1795300000200-user-counts';
 import { ApiKeys1795400000100 } from './1795400000100-api-keys';
+import { Jwks1795400000200 } from './1795400000200-jwks';
 
 /** Listed explicitly (ECOSYSTEM gotcha 11: a glob would also match .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   AdminUserIndexes1795300000100,
   UserCounts1795300000200,
   ApiKeys1795400000100,
+  Jwks1795400000200,
 ];

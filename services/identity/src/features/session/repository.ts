@@ -57,6 +57,7 @@ export interface NewSession {
 }
 
 const FIND_WITH_USER = `SELECT ${SESSION_COLUMNS}, ${USER_COLUMNS} FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token = $1`;
+const FIND_WITH_USER_BY_ID = `SELECT ${SESSION_COLUMNS}, ${USER_COLUMNS} FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = $1`;
 
 /** Session rows. Every lookup here is served by an index of the initial migration. */
 export class SessionRepository {
@@ -64,6 +65,12 @@ export class SessionRepository {
 
   async findWithUser(token: string): Promise<SessionWithUser | null> {
     const rows = await this.sql.prepared('session_with_user_by_token', FIND_WITH_USER, [token]);
+    return rows[0] ? { session: toSessionView(rows[0]), user: toUserView(rows[0]) } : null;
+  }
+
+  /** By session id (a JWT's `sid`, issue 9 introspection). */
+  async findWithUserById(id: string): Promise<SessionWithUser | null> {
+    const rows = await this.sql.prepared('session_with_user_by_id', FIND_WITH_USER_BY_ID, [id]);
     return rows[0] ? { session: toSessionView(rows[0]), user: toUserView(rows[0]) } : null;
   }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SessionConfig } from '../../config';
-import { newId, newSessionToken } from '../../crypto/random';
+import { isId, newId, newSessionToken } from '../../crypto/random';
 import { BoundedMap } from '../../shared/bounded-map';
 import { drainBatches } from '../../shared/drain-batches';
 import { sessionJson } from '../../shared/session-json';
@@ -60,6 +60,8 @@ interface CacheEntry {
   json: string;
 }
 
+const NONE = { current: null, expired: false, renewed: false, json: '' };
+
 /** Redis keys are token hashes (a Redis dump holds no usable token); memoized, as get-session asks on every hit. */
 const cacheKeys = new BoundedMap<string, string>(4096);
 function cacheKey(token: string): string {
@@ -78,6 +80,8 @@ function cacheKey(token: string): string {
  */
 export class SessionService {
   readonly hooks: SessionHooks = { beforeCreate: [], afterCreate: [], filterList: [] };
+  /** Session id → its Redis cache key (resolveById); the pair never changes while the session lives. */
+  private readonly idKeys = new BoundedMap<string, string>(4096);
 
   constructor(
     private readonly repo: SessionRepository,
@@ -114,19 +118,48 @@ export class SessionService {
   }
 
   async resolve(token: string, options: ResolveOptions): Promise<Resolved> {
-    const none = { current: null, expired: false, renewed: false, json: '' };
     let entry: CacheEntry | null = null;
     let from: Resolved['from'] = 'none';
     if (options.source === 'cache' && this.cache) {
-      entry = await this.readCache(token);
+      entry = await this.readCache(cacheKey(token));
       if (entry) from = 'redis';
     }
     if (!entry) {
       const value = await this.repo.findWithUser(token);
-      if (!value) return { ...none, from: 'none' };
+      if (!value) return { ...NONE, from: 'none' };
       entry = { value, json: sessionJson(value) };
       from = 'database';
     }
+    return this.settle(token, entry, from, options);
+  }
+
+  /**
+   * By session id (a signed session token's `sid`, issue 9), on the same fast path: the Redis entry is keyed
+   * by the token's hash, so each instance remembers which key belongs to an id (fixed for a session's life)
+   * after one PostgreSQL read. A revocation deletes that entry, so a revoked session is never answered.
+   */
+  async resolveById(id: string, options: ResolveOptions): Promise<Resolved> {
+    if (!isId(id)) return { ...NONE, from: 'none' };
+    const key = this.idKeys.get(id);
+    if (key && options.source === 'cache' && this.cache) {
+      const entry = await this.readCache(key);
+      if (entry && entry.value.session.id === id)
+        return this.settle(entry.value.session.token, entry, 'redis', options);
+    }
+    const value = await this.repo.findWithUserById(id);
+    if (!value) return { ...NONE, from: 'none' };
+    this.idKeys.set(id, cacheKey(value.session.token));
+    return this.settle(value.session.token, { value, json: sessionJson(value) }, 'database', options);
+  }
+
+  private async settle(
+    token: string,
+    found: CacheEntry,
+    from: Resolved['from'],
+    options: ResolveOptions,
+  ): Promise<Resolved> {
+    const none = NONE;
+    let entry = found;
     let current = entry.value;
     const now = this.clock.now();
     if (Date.parse(current.session.expiresAt) <= now) {
@@ -241,9 +274,9 @@ export class SessionService {
     return new Date(Math.min(now + lifetime * 1000, cap));
   }
 
-  private async readCache(token: string): Promise<CacheEntry | null> {
+  private async readCache(key: string): Promise<CacheEntry | null> {
     try {
-      const raw = await this.cache!.get(cacheKey(token));
+      const raw = await this.cache!.get(key);
       if (!raw) return null;
       const json = raw.slice(1);
       const value = JSON.parse(json) as SessionWithUser;

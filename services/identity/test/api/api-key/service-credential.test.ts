@@ -96,3 +96,10 @@ it('a service key is a trusted caller of the key routes (creates keys for a user
   const k = await createKey(t, { userId: u.userId, remaining: 10 }, server(serviceKey.key));
   expect(k).toMatchObject({ userId: u.userId, remaining: 10 });
 });
+
+it('a service key is a service credential for /introspect; a plain key is not', async () => {
+  const u = await signUp(t.app);
+  const res = await post(t.app, '/introspect', { token: u.token }, server(serviceKey.key));
+  expect([res.statusCode, res.json().active, res.json().sub]).toEqual([200, true, u.userId]);
+  expectError(await post(t.app, '/introspect', { token: u.token }, server(plainKey.key)), 403, 'SERVER_ONLY');
+});

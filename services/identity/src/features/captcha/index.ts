@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import type { CaptchaVerifier } from './captcha.service';
+
+/** better-auth's captcha plugin header. */
+export const CAPTCHA_HEADER = 'x-captcha-response';
+
+/**
+ * Installs the bot check on the configured endpoints (paths relative to the base path). It runs in
+ * preValidation, after the origin check and rate limit and before the body is validated or any handler runs,
+ * so a refused request has no side effect (no user, no session, no mail). The route pattern is matched, so
+ * path aliases (trailing or double slashes) reach the check too.
+ */
+export function registerCaptcha(api: FastifyInstance, verifier: CaptchaVerifier, basePath: string): void {
+  api.addHook('preValidation', async (request) => {
+    const route = request.routeOptions.url;
+    if (!route || request.method !== 'POST' || !verifier.endpoints.has(route.slice(basePath.length))) return;
+    const header = request.headers[CAPTCHA_HEADER];
+    await verifier.require(typeof header === 'string' ? header : undefined, request.ip);
+  });
+}

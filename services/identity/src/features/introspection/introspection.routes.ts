@@ -1,0 +1,26 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context';
+import { requireServiceCredential } from '../../http/service-auth';
+import { Introspect, IntrospectBatch } from './schemas';
+
+/**
+ * Session introspection for internal services (issue 9), server only:
+ * POST /introspect        { token }      → RFC 7662 answer
+ * POST /introspect/batch  { tokens: [] } → { results: [...] } in the same order
+ */
+export async function introspectionRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const options = {
+    config: { skipOriginCheck: true, rateLimit: false as const }, // browsers are refused by the credential check
+    preHandler: requireServiceCredential(ctx),
+  };
+
+  app.post('/introspect', { ...options, schema: Introspect }, (request) =>
+    ctx.introspection.introspect(request.body.token),
+  );
+
+  app.post('/introspect/batch', { ...options, schema: IntrospectBatch }, async (request) => ({
+    results: await ctx.introspection.introspectMany(request.body.tokens),
+  }));
+}

@@ -1,0 +1,216 @@
+import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import type { JwtConfig } from '../../config';
+import { decrypt, encrypt } from '../../crypto/encryption';
+import { newId } from '../../crypto/random';
+import type { Sql } from '../../shared/sql';
+import type { Clock } from '../session/session.service';
+import type { KeyEvents } from './key-events';
+import type { KeyRepository, KeyRow } from './repository';
+
+export type SigningAlg = JwtConfig['alg'];
+
+/** A published key: always names its kid, alg and use. */
+export type PublicJwk = JWK & { kid: string; kty: string; alg: string; use: string };
+
+export interface SigningKey {
+  kid: string;
+  alg: SigningAlg;
+  /** Public JWK as published in `/jwks` (kid, alg, use). */
+  publicJwk: PublicJwk;
+  privateKey: CryptoKey;
+  publicKey: CryptoKey;
+  createdAt: number;
+  retiredAt: number | null;
+}
+
+/** Margin for clocks of verifiers and instances that differ (SECURITY.md: skew within a minute). */
+const SKEW_MS = 60_000;
+/** An unknown kid reloads the key set at most this often (a rotation made by another instance). */
+const UNKNOWN_KID_RELOAD_MS = 5_000;
+
+/**
+ * The signing keys, held in process: loaded from PostgreSQL once, then reloaded every `keyRefreshSec`, on a
+ * rotation notice (Redis pub/sub) and on an unknown kid; never read per request. Key-set changes run under an
+ * advisory lock, so two instances starting together create one key and two due rotations make one.
+ * A retired key stays published until every token it can have signed has expired: its retirement, plus the
+ * refresh interval (an instance that has not heard of the rotation still signs with it), plus the token
+ * lifetime, plus clock skew. Then it is dropped from `/jwks` and deleted.
+ */
+export class SigningKeys {
+  private keys: SigningKey[] = [];
+  private decoded = new Map<string, SigningKey>();
+  private loaded: Promise<void> | null = null;
+  private ensuring: Promise<void> | null = null;
+  private lastReload = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => Promise<void>) | null = null;
+
+  constructor(
+    private readonly repo: KeyRepository,
+    private readonly config: JwtConfig,
+    private readonly encryptionKey: Buffer,
+    private readonly clock: Clock,
+    private readonly events: KeyEvents | null,
+    private readonly onError: (message: string) => void = () => {},
+  ) {}
+
+  /** How long a retired key stays published (ms). */
+  get retentionMs(): number {
+    return (this.config.expiresInSec + this.config.keyRefreshSec) * 1000 + SKEW_MS;
+  }
+
+  /** The active key of the configured algorithm; created (first start) or rotated (due) when needed. */
+  async signingKey(): Promise<SigningKey> {
+    await this.ensureLoaded();
+    const active = this.keys[0];
+    if (active && active.retiredAt === null && !this.isDue(active.alg, active.createdAt)) return active;
+    await this.ensureActive();
+    return this.keys[0];
+  }
+
+  /** The key a token names; an unknown kid reloads once (another instance may have rotated). */
+  async find(kid: string): Promise<SigningKey | undefined> {
+    await this.ensureLoaded();
+    const known = this.keys.find((k) => k.kid === kid);
+    if (known || this.clock.now() - this.lastReload < UNKNOWN_KID_RELOAD_MS) return known;
+    await this.reload();
+    return this.keys.find((k) => k.kid === kid);
+  }
+
+  /** The published public keys: the active one and the retired ones still within their retention. */
+  async publicSet(): Promise<{ keys: PublicJwk[] }> {
+    await this.ensureLoaded();
+    if (!this.keys.some((k) => k.retiredAt === null)) await this.signingKey();
+    const now = this.clock.now();
+    return { keys: this.keys.filter((k) => this.isPublished(k, now)).map((k) => k.publicJwk) };
+  }
+
+  /** Retires the active key and makes a new one (CLI `jwks:rotate`, or the rotation interval). Returns its kid. */
+  async rotate(): Promise<string> {
+    const kid = await this.repo.locked((tx) => this.replaceActive(tx));
+    await this.changed();
+    return kid;
+  }
+
+  /** Reads the key set from PostgreSQL, drops keys past their retention, keeps the decoded keys. */
+  async reload(): Promise<void> {
+    const rows = await this.repo.list();
+    const now = this.clock.now();
+    const keys = await Promise.all(rows.map((row) => this.decode(row)));
+    this.keys = keys.filter((k) => this.isPublished(k, now));
+    this.decoded = new Map(this.keys.map((k) => [k.kid, k]));
+    this.lastReload = now;
+  }
+
+  /**
+   * The periodic step (every `keyRefreshSec`, API process): delete keys past retention, rotate when due,
+   * reload. Also run by tests instead of waiting.
+   */
+  async refresh(): Promise<void> {
+    await this.repo.deleteRetiredBefore(new Date(this.clock.now() - this.retentionMs));
+    await this.reload();
+    const active = this.keys[0];
+    if (!active || active.retiredAt !== null || this.isDue(active.alg, active.createdAt)) await this.ensureActive();
+  }
+
+  /** Starts the refresh interval and the rotation notices (API process). */
+  async watch(): Promise<void> {
+    this.timer ??= setInterval(() => {
+      this.refresh().catch((e) => this.onError(`JWT key refresh failed: ${(e as Error).message}`));
+    }, this.config.keyRefreshSec * 1000);
+    this.timer.unref();
+    if (this.events && !this.unsubscribe) {
+      try {
+        this.unsubscribe = await this.events.subscribe(() => {
+          this.reload().catch((e) => this.onError(`JWT key reload failed: ${(e as Error).message}`));
+        });
+      } catch (e) {
+        this.onError(
+          `JWT key notices unavailable (reloading every ${this.config.keyRefreshSec} s): ${(e as Error).message}`,
+        );
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  private ensureLoaded(): Promise<void> {
+    this.loaded ??= this.reload().catch((error) => {
+      this.loaded = null; // PostgreSQL down at the first request: try again next time
+      throw error;
+    });
+    return this.loaded;
+  }
+
+  /** Creates the first key or replaces a due one, re-checked under the lock (another instance may have). */
+  private ensureActive(): Promise<void> {
+    this.ensuring ??= (async () => {
+      const made = await this.repo.locked(async (tx) => {
+        const active = (await this.repo.list(tx)).find((r) => r.retiredAt === null);
+        if (active && !this.isDue(active.alg as SigningAlg, active.createdAt.getTime())) return false;
+        await this.replaceActive(tx);
+        return true;
+      });
+      if (made) await this.changed();
+      else await this.reload();
+    })().finally(() => {
+      this.ensuring = null;
+    });
+    return this.ensuring;
+  }
+
+  private async replaceActive(tx: Sql): Promise<string> {
+    const now = new Date(this.clock.now());
+    const id = newId();
+    const { publicKey, privateKey } = await generateKeyPair(this.config.alg, { extractable: true });
+    const publicJwk = { ...(await exportJWK(publicKey)), kid: id, alg: this.config.alg, use: 'sig' };
+    const privateJwk = JSON.stringify(await exportJWK(privateKey));
+    await this.repo.retireActive(tx, now);
+    await this.repo.insert(tx, {
+      id,
+      alg: this.config.alg,
+      publicKey: JSON.stringify(publicJwk),
+      privateKey: encrypt(privateJwk, this.encryptionKey, id),
+      createdAt: now,
+    });
+    return id;
+  }
+
+  private async changed(): Promise<void> {
+    await this.reload();
+    await this.events?.publish().catch((e) => this.onError(`JWT key notice not sent: ${(e as Error).message}`));
+  }
+
+  private isDue(alg: SigningAlg | string, createdAt: number): boolean {
+    if (alg !== this.config.alg) return true; // the configured algorithm changed: a key of the new one
+    const rotation = this.config.keyRotationSec * 1000;
+    return rotation > 0 && this.clock.now() - createdAt >= rotation;
+  }
+
+  private isPublished(key: SigningKey, now: number): boolean {
+    return key.retiredAt === null || now < key.retiredAt + this.retentionMs;
+  }
+
+  private async decode(row: KeyRow): Promise<SigningKey> {
+    const known = this.decoded.get(row.id);
+    const retiredAt = row.retiredAt ? row.retiredAt.getTime() : null;
+    if (known) return { ...known, retiredAt };
+    const alg = row.alg as SigningAlg;
+    const publicJwk = JSON.parse(row.publicKey) as PublicJwk;
+    const privateJwk = JSON.parse(decrypt(row.privateKey, this.encryptionKey, row.id)) as JWK;
+    return {
+      kid: row.id,
+      alg,
+      publicJwk,
+      privateKey: (await importJWK(privateJwk, alg)) as CryptoKey,
+      publicKey: (await importJWK(publicJwk, alg)) as CryptoKey,
+      createdAt: row.createdAt.getTime(),
+      retiredAt,
+    };
+  }
+}

@@ -1,0 +1,21 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context';
+import { requireSession } from '../../http/require-session';
+import { GetJwks, GetToken } from './schemas';
+
+/**
+ * Signed session tokens (issue 9, better-auth's jwt plugin routes and shapes):
+ * GET /token  a JWT for the caller's session, `{ token }`
+ * GET /jwks   the public keys, `{ keys }`; public, answered from memory
+ */
+export async function tokenRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  // The session is read from PostgreSQL (requireSession): a revoked session never gets a new token.
+  app.get('/token', { schema: GetToken, preHandler: requireSession(ctx) }, async (request) => ({
+    token: await ctx.jwt.tokens.issue(request.auth),
+  }));
+
+  app.get('/jwks', { schema: GetJwks }, () => ctx.jwt.keys.publicSet());
+}
