@@ -20,6 +20,7 @@ import {
   REDIS,
   SIGN_IN,
 } from './scenarios';
+import { INTROSPECT, JWT_VERIFY } from './validation';
 
 function targets(rows: ReportRow[]): Target[] {
   const list: Target[] = [];
@@ -69,7 +70,7 @@ async function main(infra: BenchInfra): Promise<void> {
   rows.push(...(await identityRows(infra, settings, secret, user)));
   rows.push(await argon2Row(settings));
   rows.push(await databaseRow(infra, settings, secret, user));
-  const order = [EMPTY, REDIS, PG, A, B, C, ARGON2, SIGN_IN];
+  const order = [EMPTY, REDIS, PG, A, B, C, INTROSPECT, JWT_VERIFY, ARGON2, SIGN_IN];
   rows.sort((x, y) => order.indexOf(x.name) - order.indexOf(y.name));
   console.log(`\n${formatTable(rows)}\n\n${formatTargets(targets(rows))}`);
   const noisy = rows.filter((r) => (r.cpu?.other ?? 0) > 0.15).map((r) => `${r.name} (${r.cpu!.other.toFixed(2)})`);

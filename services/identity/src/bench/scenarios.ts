@@ -6,6 +6,7 @@ import { type BenchInfra, countRedisKeys, setFloorKey } from './infra';
 import { type LoadSettings, measure } from './load';
 import { assertNodePid, freePort, rssMb, spawnServer, stopChild, waitReady } from './proc';
 import type { ReportRow } from './report';
+import { introspectRow, jwtVerifyRow } from './validation';
 
 /** Row names; get-session and sign-in rows carry the name of the floor row they are compared with. */
 export const EMPTY = 'floor GET /empty';
@@ -40,7 +41,8 @@ export async function floorRows(infra: BenchInfra, settings: LoadSettings): Prom
 }
 
 export async function identityRows(infra: BenchInfra, settings: LoadSettings, secret: string, user: id.Credentials) {
-  const server = await id.startIdentity(infra, secret);
+  const serviceKey = id.randomSecret();
+  const server = await id.startIdentity(infra, secret, { SERVICE_API_KEY: serviceKey });
   await id.signUp(server, user);
   const cookies = await id.signIn(server, user);
   const url = `${server.base}/get-session`;
@@ -59,6 +61,9 @@ export async function identityRows(infra: BenchInfra, settings: LoadSettings, se
     ...(await measure({ name: B, url, headers: { cookie: token }, verifyBody }, settings, server.child.pid)),
     ratioTo: REDIS,
   });
+  const raw = decodeURIComponent(token.slice(token.indexOf('=') + 1)).split('.')[0]; // the unsigned session token
+  rows.push({ ...(await introspectRow(server, settings, raw, serviceKey)), ratioTo: REDIS });
+  rows.push(await jwtVerifyRow(server, settings, raw));
   const signIn = {
     name: SIGN_IN,
     url: `${server.base}/sign-in/email`,
