@@ -130,7 +130,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
           sessions,
           config,
           clock,
-          organizations: config.features.organization ? organization.reads : null,
+          organizations: config.features.organization ? organization : null,
         })
       : null;
     return {

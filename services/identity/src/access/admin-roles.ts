@@ -2,12 +2,13 @@ import type { Permissions, Statements } from './model';
 
 /**
  * spec §6 "Admin roles". `get` and `update` on user serve the operator calls the spec does not show
- * (admin get-user and update-user, issue 6); `organization: list` serves the console's organization list.
+ * (admin get-user and update-user, issue 6); `organization: list` serves the console's organization list and pages, `organization: manage` lets an operator act on
+ * any organization's members, invitations and teams without being a member (issue 7, organization/access.ts).
  */
 export const ADMIN_STATEMENTS = {
   user: ['create', 'list', 'set-role', 'ban', 'impersonate', 'delete', 'set-password', 'get', 'update'],
   session: ['list', 'revoke', 'delete'],
-  organization: ['list'],
+  organization: ['list', 'manage'],
 } as const satisfies Statements;
 
 export type AdminResource = keyof typeof ADMIN_STATEMENTS;
