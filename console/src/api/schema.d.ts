@@ -3300,6 +3300,1132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/list-user-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's linked accounts (provider, account id, scopes); never tokens or the password */
+        get: {
+            parameters: {
+                query: {
+                    userId: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            providerId: string;
+                            accountId: string;
+                            scopes: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/list-user-organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's organizations with their role in each */
+        get: {
+            parameters: {
+                query: {
+                    userId: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            organization: components["schemas"]["def-2"];
+                            memberId: string;
+                            role: string;
+                            /** Format: date-time */
+                            joinedAt: string;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An organization with its members, invitations, teams and team members (operators; needs organization list) */
+        get: {
+            parameters: {
+                query: {
+                    organizationId: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            slug: string;
+                            logo: string | null;
+                            metadata: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            members: components["schemas"]["def-3"][];
+                            invitations: components["schemas"]["def-4"][];
+                            teams?: components["schemas"]["def-5"][];
+                            teamMembers: components["schemas"]["def-6"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an organization owned by userId (default: the operator); no active organization changes */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        slug: string;
+                        userId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            slug: string;
+                            logo: string | null;
+                            metadata: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            members: components["schemas"]["def-3"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/invite-member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Invite someone by email as an operator; resend extends a pending invitation and mails it again */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organizationId: string;
+                        /** Format: email */
+                        email: string;
+                        role: string | string[];
+                        resend?: boolean;
+                        teamId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            organizationId: string;
+                            email: string;
+                            role: string;
+                            status: "pending" | "accepted" | "rejected" | "canceled";
+                            teamId: string | null;
+                            inviterId: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/cancel-invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel an invitation as an operator */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        invitationId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            organizationId: string;
+                            email: string;
+                            role: string;
+                            status: "pending" | "accepted" | "rejected" | "canceled";
+                            teamId: string | null;
+                            inviterId: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/update-member-role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change a member's role as an operator (the last owner stays an owner) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organizationId: string;
+                        memberId: string;
+                        role: string | string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            organizationId: string;
+                            userId: string;
+                            /** @description spec §3: one or several comma-separated roles */
+                            role: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            user?: {
+                                id: string;
+                                name: string;
+                                email: string;
+                                image: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/remove-member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove a member (by member id or email) as an operator (not the last owner) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organizationId: string;
+                        memberIdOrEmail: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            member: components["schemas"]["def-3"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/create-team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a team as an operator */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organizationId: string;
+                        /** @description spec §5: at least 1 character */
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            organizationId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/update-team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rename a team as an operator */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organizationId: string;
+                        teamId: string;
+                        /** @description spec §5: at least 1 character */
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            organizationId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/remove-team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove a team as an operator (not the last one unless configured) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organizationId: string;
+                        teamId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/add-team-member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a member of the organization to a team as an operator */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organizationId: string;
+                        teamId: string;
+                        userId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            teamId: string;
+                            userId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/remove-team-member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove a user from a team as an operator */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organizationId: string;
+                        teamId: string;
+                        userId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/organization/create": {
         parameters: {
             query?: never;
@@ -3348,7 +4474,7 @@ export interface paths {
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
-                            members: components["schemas"]["def-2"][];
+                            members: components["schemas"]["def-3"][];
                         };
                     };
                 };
@@ -3683,7 +4809,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-3"][];
+                        "application/json": components["schemas"]["def-2"][];
                     };
                 };
                 /** @description Default Response */
@@ -3769,7 +4895,7 @@ export interface paths {
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
-                            members: components["schemas"]["def-2"][];
+                            members: components["schemas"]["def-3"][];
                             invitations: components["schemas"]["def-4"][];
                             teams?: components["schemas"]["def-5"][];
                         } | null;
@@ -3853,7 +4979,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-3"] | null;
+                        "application/json": components["schemas"]["def-2"] | null;
                     };
                 };
                 /** @description Default Response */
@@ -3934,7 +5060,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            members: components["schemas"]["def-2"][];
+                            members: components["schemas"]["def-3"][];
                             total: number;
                         };
                     };
@@ -4624,7 +5750,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             invitation: components["schemas"]["def-4"];
-                            member: components["schemas"]["def-2"];
+                            member: components["schemas"]["def-3"];
                         };
                     };
                 };
@@ -5628,8 +6754,20 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** Member */
+        /** Organization */
         "def-2": {
+            id: string;
+            name: string;
+            slug: string;
+            logo: string | null;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** Member */
+        "def-3": {
             id: string;
             organizationId: string;
             userId: string;
@@ -5643,18 +6781,6 @@ export interface components {
                 email: string;
                 image: string | null;
             };
-        };
-        /** Organization */
-        "def-3": {
-            id: string;
-            name: string;
-            slug: string;
-            logo: string | null;
-            metadata: {
-                [key: string]: unknown;
-            } | null;
-            /** Format: date-time */
-            createdAt: string;
         };
         /** Invitation */
         "def-4": {
@@ -5678,6 +6804,14 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             updatedAt: string | null;
+        };
+        /** TeamMember */
+        "def-6": {
+            id: string;
+            teamId: string;
+            userId: string;
+            /** Format: date-time */
+            createdAt: string;
         };
     };
     responses: never;

@@ -1,4 +1,6 @@
 import { BooleanField, DateField, Labeled, Show, TabbedShowLayout, TextField } from 'react-admin';
+import { UserAccounts } from './UserAccounts';
+import { UserOrganizations } from './UserOrganizations';
 import { UserSessions } from './UserSessions';
 import { UserShowActions } from './UserShowActions';
 
@@ -23,6 +25,12 @@ export function UserShow() {
           <Labeled label="resources.users.tabs.sessions" fullWidth>
             <UserSessions />
           </Labeled>
+        </TabbedShowLayout.Tab>
+        <TabbedShowLayout.Tab label="resources.users.tabs.accounts" path="accounts">
+          <UserAccounts />
+        </TabbedShowLayout.Tab>
+        <TabbedShowLayout.Tab label="resources.users.tabs.organizations" path="organizations">
+          <UserOrganizations />
         </TabbedShowLayout.Tab>
       </TabbedShowLayout>
     </Show>
