@@ -88,6 +88,7 @@ export const en: TranslationMessages = {
     organizations: {
       name: 'Organization |||| Organizations',
       slug_help: 'Lowercase letters, digits and dashes; unique',
+      member_count: '%{smart_count} member |||| %{smart_count} members',
       owner_help: 'Search by email; empty: you become the owner',
       tabs: { details: 'Details', members: 'Members', invitations: 'Invitations', teams: 'Teams' },
       fields: {

@@ -1,4 +1,6 @@
 import { Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
+import { ScrollX } from '../layout/ScrollX';
+import { wideOnly } from '../layout/useNarrow';
 import { EmptyState } from './EmptyState';
 import { InvitationActions } from './InvitationActions';
 import { InviteButton } from './InviteButton';
@@ -12,33 +14,35 @@ export function InvitationsTab() {
   return (
     <>
       <InviteButton />
-      {record.invitations.length === 0 ? (
+      {!record.invitations?.length ? (
         <EmptyState message="resources.organizations.invitations.empty" testId="invitations-empty" />
       ) : (
-        <Table size="small" data-testid="invitations">
-          <TableHead>
-            <TableRow>
-              <TableCell>{translate('resources.organizations.fields.email')}</TableCell>
-              <TableCell>{translate('resources.organizations.fields.role')}</TableCell>
-              <TableCell>{translate('resources.organizations.fields.status')}</TableCell>
-              <TableCell>{translate('resources.organizations.fields.expiresAt')}</TableCell>
-              <TableCell />
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {record.invitations.map((invitation) => (
-              <TableRow key={invitation.id} data-testid={`invitation-${invitation.email}`}>
-                <TableCell sx={{ wordBreak: 'break-all' }}>{invitation.email}</TableCell>
-                <TableCell>{invitation.role}</TableCell>
-                <TableCell>{status(invitation.status)}</TableCell>
-                <TableCell>{new Date(invitation.expiresAt).toLocaleString()}</TableCell>
-                <TableCell>
-                  <InvitationActions invitation={invitation} />
-                </TableCell>
+        <ScrollX>
+          <Table size="small" data-testid="invitations">
+            <TableHead>
+              <TableRow>
+                <TableCell>{translate('resources.organizations.fields.email')}</TableCell>
+                <TableCell>{translate('resources.organizations.fields.role')}</TableCell>
+                <TableCell>{translate('resources.organizations.fields.status')}</TableCell>
+                <TableCell sx={wideOnly}>{translate('resources.organizations.fields.expiresAt')}</TableCell>
+                <TableCell />
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+            </TableHead>
+            <TableBody>
+              {record.invitations.map((invitation) => (
+                <TableRow key={invitation.id} data-testid={`invitation-${invitation.email}`}>
+                  <TableCell sx={{ wordBreak: 'break-all' }}>{invitation.email}</TableCell>
+                  <TableCell>{invitation.role}</TableCell>
+                  <TableCell>{status(invitation.status)}</TableCell>
+                  <TableCell sx={wideOnly}>{new Date(invitation.expiresAt).toLocaleString()}</TableCell>
+                  <TableCell>
+                    <InvitationActions invitation={invitation} />
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </ScrollX>
       )}
     </>
   );

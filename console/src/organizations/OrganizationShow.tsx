@@ -1,4 +1,5 @@
 import { DateField, Show, TabbedShowLayout, TextField } from 'react-admin';
+import { scrollTabs } from '../layout/ScrollTabs';
 import { InvitationsTab } from './InvitationsTab';
 import { MembersTab } from './MembersTab';
 import { TeamsTab } from './TeamsTab';
@@ -7,7 +8,7 @@ import { TeamsTab } from './TeamsTab';
 export function OrganizationShow() {
   return (
     <Show>
-      <TabbedShowLayout>
+      <TabbedShowLayout tabs={scrollTabs}>
         <TabbedShowLayout.Tab label="resources.organizations.tabs.details">
           <TextField source="name" />
           <TextField source="slug" />

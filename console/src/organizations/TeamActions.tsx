@@ -56,7 +56,7 @@ export function AddTeamMemberButton({ team, inTeam }: { team: Team; inTeam: Set<
   const { record, dataProvider, translate } = useOrgAction();
   const [userId, setUserId] = useState('');
   if (!record) return null;
-  const candidates = record.members.filter((m) => !inTeam.has(m.userId));
+  const candidates = (record.members ?? []).filter((m) => !inTeam.has(m.userId));
   return (
     <ActionButton
       label="resources.organizations.teams.add_member"

@@ -13,7 +13,8 @@ export function TeamsTab() {
   const refresh = useRefresh();
   if (!record) return null;
   const teams = record.teams ?? [];
-  const byUser = new Map(record.members.map((m) => [m.userId, m]));
+  const byUser = new Map((record.members ?? []).map((m) => [m.userId, m]));
+  const teamMembers = record.teamMembers ?? [];
 
   const removeFromTeam = async (teamId: string, userId: string) => {
     try {
@@ -31,7 +32,7 @@ export function TeamsTab() {
       {teams.length === 0 && <EmptyState message="resources.organizations.teams.empty" />}
       <Stack spacing={1} sx={{ mt: 1 }}>
         {teams.map((team) => {
-          const members = record.teamMembers.filter((tm) => tm.teamId === team.id);
+          const members = teamMembers.filter((tm) => tm.teamId === team.id);
           const inTeam = new Set(members.map((tm) => tm.userId));
           return (
             <Paper key={team.id} variant="outlined" sx={{ p: 1.5 }} data-testid={`team-${team.name}`}>

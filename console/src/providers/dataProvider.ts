@@ -74,6 +74,7 @@ export type Member = FullOrganization['members'][number];
 export type Invitation = FullOrganization['invitations'][number];
 export type Team = NonNullable<FullOrganization['teams']>[number];
 export type TeamMember = FullOrganization['teamMembers'][number];
+export type OrganizationSummary = Ok<'/admin/list-organizations', 'get'>['organizations'][number];
 
 function unsupported(what: string): never {
   throw new Error(`console: ${what} is not supported`);
@@ -157,7 +158,9 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
     async create(params: CreateParams) {
       const { name, slug, userId } = params.data;
       const body = { name, slug, ...(userId ? { userId } : {}) };
-      return { data: unwrap(await client.POST('/admin/organization/create', { body })) };
+      const created = unwrap(await client.POST('/admin/organization/create', { body }));
+      // The show page may render this record before it refetches: give it the full shape.
+      return { data: { ...created, invitations: [], teams: [], teamMembers: [] } };
     },
   };
 

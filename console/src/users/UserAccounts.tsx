@@ -1,5 +1,7 @@
 import { Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
+import { ScrollX } from '../layout/ScrollX';
+import { wideOnly } from '../layout/useNarrow';
 import { EmptyState } from '../organizations/EmptyState';
 import { useUserAction } from './useUserAction';
 
@@ -17,27 +19,29 @@ export function UserAccounts() {
   if (error) return <Typography color="error">{error.message}</Typography>;
   if (data.length === 0) return <EmptyState message="resources.users.accounts.empty" />;
   return (
-    <Table size="small" data-testid="accounts">
-      <TableHead>
-        <TableRow>
-          <TableCell>{translate('resources.users.accounts.provider')}</TableCell>
-          <TableCell>{translate('resources.users.accounts.accountId')}</TableCell>
-          <TableCell>{translate('resources.users.accounts.scopes')}</TableCell>
-          <TableCell>{translate('resources.users.accounts.linkedAt')}</TableCell>
-        </TableRow>
-      </TableHead>
-      <TableBody>
-        {data.map((a) => (
-          <TableRow key={a.id}>
-            <TableCell>
-              {a.providerId === 'credential' ? translate('resources.users.accounts.credential') : a.providerId}
-            </TableCell>
-            <TableCell sx={{ wordBreak: 'break-all' }}>{a.accountId}</TableCell>
-            <TableCell>{a.scopes.join(', ')}</TableCell>
-            <TableCell>{new Date(a.createdAt).toLocaleString()}</TableCell>
+    <ScrollX>
+      <Table size="small" data-testid="accounts">
+        <TableHead>
+          <TableRow>
+            <TableCell>{translate('resources.users.accounts.provider')}</TableCell>
+            <TableCell>{translate('resources.users.accounts.accountId')}</TableCell>
+            <TableCell sx={wideOnly}>{translate('resources.users.accounts.scopes')}</TableCell>
+            <TableCell sx={wideOnly}>{translate('resources.users.accounts.linkedAt')}</TableCell>
           </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+        </TableHead>
+        <TableBody>
+          {data.map((a) => (
+            <TableRow key={a.id}>
+              <TableCell>
+                {a.providerId === 'credential' ? translate('resources.users.accounts.credential') : a.providerId}
+              </TableCell>
+              <TableCell sx={{ wordBreak: 'break-all' }}>{a.accountId}</TableCell>
+              <TableCell sx={wideOnly}>{a.scopes.join(', ')}</TableCell>
+              <TableCell sx={wideOnly}>{new Date(a.createdAt).toLocaleString()}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </ScrollX>
   );
 }

@@ -1,6 +1,8 @@
 import { Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useCreatePath } from 'react-admin';
+import { ScrollX } from '../layout/ScrollX';
+import { wideOnly } from '../layout/useNarrow';
 import { EmptyState } from '../organizations/EmptyState';
 import { useUserAction } from './useUserAction';
 
@@ -19,29 +21,31 @@ export function UserOrganizations() {
   if (error) return <Typography color="error">{error.message}</Typography>;
   if (data.length === 0) return <EmptyState message="resources.users.organizations.empty" />;
   return (
-    <Table size="small" data-testid="user-organizations">
-      <TableHead>
-        <TableRow>
-          <TableCell>{translate('resources.organizations.fields.name')}</TableCell>
-          <TableCell>{translate('resources.organizations.fields.slug')}</TableCell>
-          <TableCell>{translate('resources.organizations.fields.role')}</TableCell>
-          <TableCell>{translate('resources.organizations.fields.joined')}</TableCell>
-        </TableRow>
-      </TableHead>
-      <TableBody>
-        {data.map((m) => (
-          <TableRow key={m.memberId}>
-            <TableCell>
-              <Link to={createPath({ resource: 'organizations', id: m.organization.id, type: 'show' })}>
-                {m.organization.name}
-              </Link>
-            </TableCell>
-            <TableCell>{m.organization.slug}</TableCell>
-            <TableCell>{m.role}</TableCell>
-            <TableCell>{new Date(m.joinedAt).toLocaleString()}</TableCell>
+    <ScrollX>
+      <Table size="small" data-testid="user-organizations">
+        <TableHead>
+          <TableRow>
+            <TableCell>{translate('resources.organizations.fields.name')}</TableCell>
+            <TableCell sx={wideOnly}>{translate('resources.organizations.fields.slug')}</TableCell>
+            <TableCell>{translate('resources.organizations.fields.role')}</TableCell>
+            <TableCell sx={wideOnly}>{translate('resources.organizations.fields.joined')}</TableCell>
           </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+        </TableHead>
+        <TableBody>
+          {data.map((m) => (
+            <TableRow key={m.memberId}>
+              <TableCell>
+                <Link to={createPath({ resource: 'organizations', id: m.organization.id, type: 'show' })}>
+                  {m.organization.name}
+                </Link>
+              </TableCell>
+              <TableCell sx={wideOnly}>{m.organization.slug}</TableCell>
+              <TableCell>{m.role}</TableCell>
+              <TableCell sx={wideOnly}>{new Date(m.joinedAt).toLocaleString()}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </ScrollX>
   );
 }

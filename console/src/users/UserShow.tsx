@@ -1,4 +1,5 @@
 import { BooleanField, DateField, Labeled, Show, TabbedShowLayout, TextField } from 'react-admin';
+import { scrollTabs } from '../layout/ScrollTabs';
 import { UserAccounts } from './UserAccounts';
 import { UserOrganizations } from './UserOrganizations';
 import { UserSessions } from './UserSessions';
@@ -7,7 +8,7 @@ import { UserShowActions } from './UserShowActions';
 export function UserShow() {
   return (
     <Show actions={<UserShowActions />}>
-      <TabbedShowLayout>
+      <TabbedShowLayout tabs={scrollTabs}>
         <TabbedShowLayout.Tab label="resources.users.tabs.profile">
           <TextField source="id" />
           <TextField source="email" />
