@@ -5,9 +5,9 @@ import { ActionButton } from '../users/ActionButton';
 import { useOrgAction } from './useOrgAction';
 
 export function CreateTeamButton() {
-  const { record, dataProvider, translate } = useOrgAction();
+  const { record, dataProvider, translate, canManage } = useOrgAction();
   const [name, setName] = useState('');
-  if (!record) return null;
+  if (!record || !canManage) return null;
   return (
     <ActionButton
       label="resources.organizations.teams.create"

@@ -7,8 +7,8 @@ import { useOrgAction } from './useOrgAction';
 
 /** Resend (extends the expiry and mails it again) and cancel, for a pending invitation. */
 export function InvitationActions({ invitation }: { invitation: Invitation }) {
-  const { record, dataProvider, translate } = useOrgAction();
-  if (!record || invitation.status !== 'pending') return null;
+  const { record, dataProvider, translate, canManage } = useOrgAction();
+  if (!record || !canManage || invitation.status !== 'pending') return null;
   const { email, role } = invitation;
   return (
     <Stack direction="row" sx={{ flexWrap: 'wrap' }}>

@@ -6,10 +6,10 @@ import { useOrgAction } from './useOrgAction';
 
 /** invite-member as an operator: the invitation mail goes out with the operator as inviter. */
 export function InviteButton() {
-  const { record, dataProvider, translate } = useOrgAction();
+  const { record, dataProvider, translate, canManage } = useOrgAction();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('member');
-  if (!record) return null;
+  if (!record || !canManage) return null;
   return (
     <ActionButton
       label="resources.organizations.invitations.invite"

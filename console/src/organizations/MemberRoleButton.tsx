@@ -7,9 +7,9 @@ import { memberName, useOrgAction } from './useOrgAction';
 
 /** update-member-role as an operator (owner, admin, member or a configured role; comma-separated for several). */
 export function MemberRoleButton({ member }: { member: Member }) {
-  const { record, dataProvider, translate } = useOrgAction();
+  const { record, dataProvider, translate, canManage } = useOrgAction();
   const [role, setRole] = useState(member.role);
-  if (!record) return null;
+  if (!record || !canManage) return null;
   return (
     <ActionButton
       label="resources.organizations.members.change_role"

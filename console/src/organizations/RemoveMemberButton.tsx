@@ -5,8 +5,8 @@ import { ActionButton } from '../users/ActionButton';
 import { memberName, useOrgAction } from './useOrgAction';
 
 export function RemoveMemberButton({ member }: { member: Member }) {
-  const { record, dataProvider, translate } = useOrgAction();
-  if (!record) return null;
+  const { record, dataProvider, translate, canManage } = useOrgAction();
+  if (!record || !canManage) return null;
   const name = memberName(member);
   return (
     <ActionButton

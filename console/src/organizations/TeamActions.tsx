@@ -8,9 +8,9 @@ import { ActionButton } from '../users/ActionButton';
 import { memberName, useOrgAction } from './useOrgAction';
 
 export function RenameTeamButton({ team }: { team: Team }) {
-  const { record, dataProvider, translate } = useOrgAction();
+  const { record, dataProvider, translate, canManage } = useOrgAction();
   const [name, setName] = useState(team.name);
-  if (!record) return null;
+  if (!record || !canManage) return null;
   return (
     <ActionButton
       label="resources.organizations.teams.rename"
@@ -33,8 +33,8 @@ export function RenameTeamButton({ team }: { team: Team }) {
 }
 
 export function RemoveTeamButton({ team }: { team: Team }) {
-  const { record, dataProvider, translate } = useOrgAction();
-  if (!record) return null;
+  const { record, dataProvider, translate, canManage } = useOrgAction();
+  if (!record || !canManage) return null;
   return (
     <ActionButton
       label="resources.organizations.teams.remove"
@@ -53,9 +53,9 @@ export function RemoveTeamButton({ team }: { team: Team }) {
 
 /** Adds one of the organization's members who is not in the team yet. */
 export function AddTeamMemberButton({ team, inTeam }: { team: Team; inTeam: Set<string> }) {
-  const { record, dataProvider, translate } = useOrgAction();
+  const { record, dataProvider, translate, canManage } = useOrgAction();
   const [userId, setUserId] = useState('');
-  if (!record) return null;
+  if (!record || !canManage) return null;
   const candidates = (record.members ?? []).filter((m) => !inTeam.has(m.userId));
   return (
     <ActionButton

@@ -8,7 +8,7 @@ import { memberName, useOrgAction } from './useOrgAction';
 
 /** Teams with their members: create, rename, remove; add a member of the organization, remove one (chip delete). */
 export function TeamsTab() {
-  const { record, dataProvider, translate } = useOrgAction();
+  const { record, dataProvider, translate, canManage } = useOrgAction();
   const notify = useNotify();
   const refresh = useRefresh();
   if (!record) return null;
@@ -57,7 +57,7 @@ export function TeamsTab() {
                     <Chip
                       key={tm.id}
                       label={label}
-                      onDelete={() => removeFromTeam(team.id, tm.userId)}
+                      onDelete={canManage ? () => removeFromTeam(team.id, tm.userId) : undefined}
                       deleteIcon={
                         <Cancel
                           aria-label={translate('resources.organizations.teams.remove_member', { name: label })}

@@ -1,12 +1,14 @@
-import { useDataProvider, useRecordContext, useTranslate } from 'react-admin';
+import { useCanAccess, useDataProvider, useRecordContext, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider, FullOrganization } from '../providers/dataProvider';
 
-/** What every organization action needs: the organization (members, invitations, teams), the named methods, i18n. */
+/** What every organization action needs: the organization, the named methods, i18n, and whether the caller may act. */
 export function useOrgAction() {
   const record = useRecordContext<FullOrganization>();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const translate = useTranslate();
-  return { record, dataProvider, translate };
+  // A role that may read organizations but not manage them sees no action buttons (the API would refuse anyway).
+  const { canAccess: canManage = false } = useCanAccess({ resource: 'organizations', action: 'manage' });
+  return { record, dataProvider, translate, canManage };
 }
 
 /** A member's display name: the user's name, else their email. */
