@@ -9,7 +9,7 @@ $(STAMP): $(MANIFESTS)
 	$(NPM_INSTALL)
 	@touch $(STAMP)
 
-.PHONY: help install build run dev test lint format typecheck migrate worker openapi bench clean
+.PHONY: help install build run dev test lint format typecheck migrate worker openapi bench clean screenshots
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -52,6 +52,11 @@ openapi: build ## Regenerate openapi.yaml from the route schemas
 
 bench: build ## Benchmark get-session, sign-in and their floors (prints a table)
 	npm run bench
+
+SHOTS := users-list user-show user-organizations organization-show organization-show-narrow
+screenshots: $(STAMP) ## Run the console e2e and copy its screenshots to console/e2e/screenshots/ (the README's)
+	npm run test:e2e -w console
+	for s in $(SHOTS); do cp console/e2e/output/$$s.png console/e2e/screenshots/$$s.png; done
 
 clean: ## Remove build output (keeps .data/)
 	rm -rf services/*/dist console/dist

@@ -5,7 +5,8 @@ export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.test.ts'],
     environment: 'node',
-    testTimeout: 15_000,
+    // The scenarios drive a real browser against a real service on a 2-core machine shared with other runs.
+    testTimeout: 30_000,
     hookTimeout: 120_000,
     fileParallelism: false,
   },

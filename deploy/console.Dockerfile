@@ -3,7 +3,8 @@
 # on :8080 with an SPA fallback to index.html. Build from the repository root once console/ exists:
 #   docker build -f deploy/console.Dockerfile -t identity-console .
 # The console calls the API on the same origin (/api/auth): route /api/auth to the identity Service and / to this
-# one (the chart's Ingress does so when console.enabled), or list the console origin in TRUSTED_ORIGINS.
+# one (the chart's Ingress does so when console.enabled), or build with VITE_API_URL and list the console origin in
+# TRUSTED_ORIGINS.
 
 FROM node:22.21.1-bookworm-slim AS build
 WORKDIR /app
@@ -16,7 +17,10 @@ COPY console/package.json console/
 RUN npm install --workspace console --ignore-scripts
 COPY openapi.yaml ./
 COPY console console
-RUN npm run build -w console
+# Empty: the console calls /api/auth on its own origin. Set it (--build-arg VITE_API_URL=https://id.example.com/api/auth)
+# to call the API on another origin, which must then list this console's origin in TRUSTED_ORIGINS (CORS).
+ARG VITE_API_URL=""
+RUN VITE_API_URL="$VITE_API_URL" npm run build -w console
 
 FROM nginxinc/nginx-unprivileged:1.28.0-alpine AS runtime
 COPY deploy/nginx/console.conf /etc/nginx/conf.d/default.conf

@@ -8,7 +8,8 @@ import { ADMIN, start, type World } from './harness';
  * The console against the real identity service in headless Chromium. The scenarios share one world and run
  * in order (later ones use users the earlier ones made); each checks the outcome through the API as well.
  */
-const SHOTS = join(import.meta.dirname, 'screenshots');
+/** Written by every run; git-ignored. `make screenshots` copies the README's ones to e2e/screenshots/. */
+const SHOTS = join(import.meta.dirname, 'output');
 const PASSWORD = 'User-pass-123!';
 const people = {
   plain: { email: 'plain@console-e2e.test', name: 'Plain Person' },
@@ -32,10 +33,24 @@ async function openUser(email: string) {
   await page.goto(`${world.origin}/#/users?filter=%7B%7D&displayedFilters=%7B%7D`);
   const search = page.getByPlaceholder('Search email or name');
   await search.fill(email);
+  await page.getByText('1-1 of 1').waitFor(); // the search has applied: the row will not re-render under the click
   await page.getByRole('cell', { name: email, exact: true }).click();
   await expect.poll(() => page.url()).toContain('/show');
   await page.getByRole('button', { name: 'Set role' }).waitFor();
   await page.getByText(email, { exact: true }).first().waitFor();
+}
+
+async function openOrg(tab: 'members' | 'invitations' | 'teams') {
+  await page.goto(`${world.origin}/#/organizations/${ids.globex}/show/${tab}`);
+  await page.getByRole('tab', { name: 'Members' }).waitFor();
+}
+
+async function invite(email: string) {
+  await page.getByRole('button', { name: 'Invite', exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByTestId('invite-email').fill(email);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await page.getByText('Invitation sent', { exact: true }).waitFor();
 }
 
 async function confirmAction(button: string) {
@@ -77,7 +92,7 @@ beforeAll(async () => {
 });
 
 afterEach(async (ctx) => {
-  // A failing scenario leaves a picture of the page (not committed: see .gitignore).
+  // A failing scenario leaves a picture of the page (in the ignored output folder).
   if (ctx.task.result?.state === 'fail')
     await page?.screenshot({ path: join(SHOTS, `failed-${ctx.task.name.replace(/\W+/g, '-')}.png`) });
 });
@@ -217,25 +232,191 @@ describe('console e2e', () => {
     expect(await page.getByTestId('impersonation-banner').count()).toBe(0);
   });
 
-  it('lists organizations with member counts and shows one with its members', async () => {
+  it('lists organizations with member counts and shows one the admin is not a member of', async () => {
     await page.goto(`${world.origin}/#/organizations`);
     const row = page.getByRole('row', { name: /Acme Ops/ });
     await row.waitFor();
     expect(await row.textContent()).toContain('acme-ops');
     await row.getByRole('cell', { name: '1', exact: true }).waitFor(); // memberCount: the owner
-    await page.getByRole('row', { name: /Plain Co/ }).waitFor();
-    await row.getByRole('cell', { name: 'Acme Ops' }).click();
-    await expect.poll(() => page.url()).toContain(`/organizations/${ids.ownOrg}/show`);
-    await page.getByRole('cell', { name: ADMIN.email }).waitFor();
-    await page.getByRole('cell', { name: 'owner' }).waitFor();
-    await page.screenshot({ path: join(SHOTS, 'organization-show.png'), fullPage: true });
+    await page
+      .getByRole('row', { name: /Plain Co/ })
+      .getByRole('cell', { name: 'Plain Co' })
+      .click();
+    await expect.poll(() => page.url()).toContain(`/organizations/${ids.otherOrg}/show`);
+    await page.getByRole('tab', { name: 'Members' }).click();
+    const owner = page.getByTestId(`member-${people.plain.email}`);
+    await owner.waitFor();
+    expect(await owner.textContent()).toContain('owner');
+  });
 
-    await page.goto(`${world.origin}/#/organizations/${ids.otherOrg}/show`);
-    await page.getByText("Members are shown to the organization's own members only").waitFor();
+  it('creates an organization with a chosen owner', async () => {
+    await page.goto(`${world.origin}/#/organizations`);
+    await page.getByRole('link', { name: 'Create', exact: true }).click();
+    await page.locator('input[name="name"]').fill('Globex');
+    await page.locator('input[name="slug"]').fill('globex');
+    await page.getByRole('combobox', { name: 'Owner' }).fill('Carol');
+    await page.getByRole('option', { name: people.carol.email }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.url()).toMatch(/organizations\/[^/]+\/show/);
+    ids.globex = /organizations\/([^/]+)\/show/.exec(page.url())![1];
+    const org = await world.api(`/admin/organization/get?organizationId=${ids.globex}`, { cookie: adminCookie });
+    expect(org.body).toMatchObject({ name: 'Globex', slug: 'globex' });
+    expect(org.body.members).toEqual([expect.objectContaining({ userId: ids.carol, role: 'owner' })]);
+  });
+
+  it('invites a member, who accepts', async () => {
+    await openOrg('invitations');
+    await page.getByTestId('invitations-empty').waitFor();
+    await invite(people.target.email);
+    const row = page.getByTestId(`invitation-${people.target.email}`);
+    await row.getByText('Pending').waitFor();
+    // The invitee accepts with their own session (the service wants their email verified first).
+    await world.query('UPDATE users SET email_verified = true WHERE id = $1', [ids.target]);
+    const invitee = await world.signIn(people.target.email, PASSWORD);
+    const org = await world.api(`/admin/organization/get?organizationId=${ids.globex}`, { cookie: adminCookie });
+    const invitationId = org.body.invitations[0].id;
+    const accepted = await world.api('/organization/accept-invitation', {
+      body: { invitationId },
+      cookie: invitee.cookie,
+    });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    await page.reload();
+    await row.getByText('Accepted').waitFor();
+  });
+
+  it('cancels an invitation', async () => {
+    await openOrg('invitations');
+    await invite(people.plain.email);
+    const row = page.getByTestId(`invitation-${people.plain.email}`);
+    await row.getByRole('button', { name: 'Cancel invitation' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Invitation canceled').waitFor();
+    await row.getByText('Canceled').waitFor();
+    const org = await world.api(`/admin/organization/get?organizationId=${ids.globex}`, { cookie: adminCookie });
+    const canceled = org.body.invitations.find((i: { email: string }) => i.email === people.plain.email);
+    expect(canceled.status).toBe('canceled');
+  });
+
+  it("changes a member's role; removing the only owner is refused with the catalogue message", async () => {
+    await openOrg('members');
+    const row = page.getByTestId(`member-${people.target.email}`);
+    await row.getByRole('button', { name: 'Change role' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('member-role-input').fill('admin');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Role changed').waitFor();
+    await row.getByRole('cell', { name: 'admin', exact: true }).waitFor();
+    const org = await world.api(`/admin/organization/get?organizationId=${ids.globex}`, { cookie: adminCookie });
+    const member = org.body.members.find((m: { userId: string }) => m.userId === ids.target);
+    expect(member.role).toBe('admin');
+
+    await page.getByTestId(`member-${people.carol.email}`).getByRole('button', { name: 'Remove', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('You cannot leave the organization as the only owner').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.screenshot({ path: join(SHOTS, 'organization-show.png'), fullPage: true });
+  });
+
+  it('manages a team: create, add a member, rename, remove the member, remove the team', async () => {
+    await openOrg('teams');
+    await page.getByTestId('team-Globex').waitFor(); // the default team, named after the organization
+    await page.getByRole('button', { name: 'Create team' }).click();
+    await page.getByRole('dialog').getByTestId('team-name').fill('Support');
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Team created').waitFor();
+
+    await page.getByTestId('team-Support').getByRole('button', { name: 'Add member' }).click();
+    await page.getByRole('dialog').getByTestId('team-member-select').click();
+    await page.getByRole('option', { name: new RegExp(people.target.name) }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Added to the team').waitFor();
+    await page.getByTestId('team-Support').getByText(people.target.name).waitFor();
+
+    await page.getByTestId('team-Support').getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('dialog').getByTestId('team-rename').fill('Care');
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Team renamed').waitFor();
+    const team = page.getByTestId('team-Care');
+    await team.waitFor();
+    let org = await world.api(`/admin/organization/get?organizationId=${ids.globex}`, { cookie: adminCookie });
+    const care = org.body.teams.find((t: { name: string }) => t.name === 'Care');
+    expect(org.body.teamMembers).toContainEqual(expect.objectContaining({ teamId: care.id, userId: ids.target }));
+
+    await team.getByLabel(`Remove ${people.target.name} from the team`).click();
+    await page.getByText('Removed from the team').waitFor();
+    await team.getByText('No members in this team').waitFor();
+
+    await team.getByRole('button', { name: 'Remove team' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Team removed', { exact: true }).waitFor();
+    await expect.poll(() => page.getByTestId('team-Care').count()).toBe(0);
+    org = await world.api(`/admin/organization/get?organizationId=${ids.globex}`, { cookie: adminCookie });
+    expect(org.body.teams.map((t: { name: string }) => t.name)).toEqual(['Globex']);
+  }, 40_000);
+
+  it("shows a user's linked accounts and organizations", async () => {
+    await openUser(people.carol.email);
+    await page.getByRole('tab', { name: 'Linked accounts' }).click();
+    await page.getByTestId('accounts').getByRole('cell', { name: 'Email and password' }).waitFor();
+    await page.getByRole('tab', { name: 'Organizations' }).click();
+    const row = page.getByTestId('user-organizations').getByRole('row', { name: /Globex/ });
+    await row.getByRole('cell', { name: 'owner' }).waitFor();
+    await page.screenshot({ path: join(SHOTS, 'user-organizations.png'), fullPage: true });
+    await row.getByRole('link', { name: 'Globex' }).click();
+    await expect.poll(() => page.url()).toContain(`/organizations/${ids.globex}/show`);
+  });
+
+  it('works in a narrow window (400 px): no sideways scrolling, the menu opens', async () => {
+    const p = await world.newPage({ width: 400, height: 860 });
+    await signInInBrowser(p, ADMIN.email, ADMIN.password);
+    await p.getByText(`Signed in as ${ADMIN.name}`).waitFor();
+    const overflow = () => p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await p.goto(`${world.origin}/#/users`);
+    await p.getByText(people.target.email).first().waitFor();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await p.goto(`${world.origin}/#/organizations/${ids.globex}/show/members`);
+    await p.getByTestId(`member-${people.carol.email}`).waitFor();
+    await p.screenshot({ path: join(SHOTS, 'organization-show-narrow.png'), fullPage: true });
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await p.getByRole('button', { name: 'Open menu' }).click();
+    await p.getByRole('menuitem', { name: 'Users' }).waitFor();
+    await p.context().close();
+  });
+
+  it('the identity service serves the console at /console (its CSP lets the bundle run)', async () => {
+    const p = await world.newPage();
+    const res = await p.goto(`${world.apiOrigin}/console/`);
+    expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
+    await p.locator('input[name="username"]').fill(ADMIN.email);
+    await p.locator('input[name="password"]').fill(ADMIN.password);
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    await p.getByText(`Signed in as ${ADMIN.name}`).waitFor();
+    await p.getByRole('menuitem', { name: 'Users' }).click();
+    await p.getByRole('cell', { name: people.target.email }).waitFor();
+    await p.context().close();
+  });
+
+  it('a console on another trusted origin calls the API across origins with its cookies (CORS)', async () => {
+    const p = await world.newPage();
+    const calls: string[] = [];
+    p.on('request', (r) => {
+      if (r.url().includes('/api/auth/')) calls.push(r.url());
+    });
+    await p.goto(`${world.crossOrigin}/#/login`);
+    await p.locator('input[name="username"]').fill(ADMIN.email);
+    await p.locator('input[name="password"]').fill(ADMIN.password);
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    await p.getByText(`Signed in as ${ADMIN.name}`).waitFor();
+    await p.getByRole('menuitem', { name: 'Organizations' }).click();
+    await p.getByRole('row', { name: /Globex/ }).waitFor();
+    expect(calls).toContain(`${world.apiOrigin}/api/auth/sign-in/email`);
+    expect(calls.filter((u) => !u.startsWith(world.apiOrigin))).toEqual([]);
+    await p.context().close();
   });
 
   it('no page error and no request left the machine', () => {
     expect(world.pageErrors).toEqual([]);
     expect(world.blocked).toEqual([]);
+    expect(world.consoleErrors.filter((e) => /Content Security Policy|Refused to/i.test(e))).toEqual([]);
   });
 });

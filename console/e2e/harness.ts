@@ -1,7 +1,8 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -38,14 +39,23 @@ function freePort(): Promise<number> {
 export type ApiReply = { status: number; body: any; cookie?: string };
 
 export interface World {
+  /** The console as its own origin (vite preview, /api proxied to the service). */
   origin: string;
+  /** The identity service's own origin: the API, and the console it serves at /console. */
+  apiOrigin: string;
+  /** A second copy of the built console on its own trusted origin, calling the API origin directly (CORS). */
+  crossOrigin: string;
   apiPort: number;
   browser: Browser;
   /** POST/GET against the API from Node with a trusted Origin; `cookie` to act as a signed-in user. */
   api(path: string, init?: { method?: string; body?: unknown; cookie?: string }): Promise<ApiReply>;
   signIn(email: string, password: string): Promise<ApiReply>;
-  newPage(): Promise<Page>;
+  newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  /** One SQL statement on the run's database (test set-up only, e.g. marking an email verified). */
+  query(text: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   pageErrors: string[];
+  /** Every console error the pages printed (a CSP violation would show here). */
+  consoleErrors: string[];
   blocked: string[];
   stop(): Promise<void>;
 }
@@ -83,9 +93,11 @@ export async function start(): Promise<World> {
     });
     const databaseUrl = PG_ADMIN.replace(/\/[^/]*$/, `/${db}`);
 
-    // 3. The service, on its own port, trusting the console's origin.
-    const [apiPort, consolePort] = [await freePort(), await freePort()];
+    // 3. The service, on its own port, trusting the console's origin, and serving the built console at /console.
+    const [apiPort, consolePort, crossPort] = [await freePort(), await freePort(), await freePort()];
     const origin = `http://127.0.0.1:${consolePort}`;
+    const apiOrigin = `http://127.0.0.1:${apiPort}`;
+    const crossOrigin = `http://127.0.0.1:${crossPort}`;
     const env = {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -98,6 +110,9 @@ export async function start(): Promise<World> {
       NODE_ENV: 'test',
       RATE_LIMIT_ENABLED: 'false',
       LOG_LEVEL: 'warn',
+      TRUSTED_ORIGINS: `${apiOrigin},${crossOrigin}`,
+      CONSOLE_ENABLED: 'true',
+      CONSOLE_DIR: join(CONSOLE, 'dist'),
     };
     // Runs after the service stops (cleanups run in reverse): drop this run's Redis keys.
     cleanups.push(async () => {
@@ -160,6 +175,23 @@ export async function start(): Promise<World> {
     });
     cleanups.push(() => server.close());
 
+    // 4b. The same bundle as a console deployed on its own origin would be: the API named by its meta tag (what a
+    // build with VITE_API_URL does), no proxy; the service trusts this origin, so CORS with cookies must carry it.
+    const crossDir = mkdtempSync(join(tmpdir(), 'console-cross-'));
+    cleanups.push(() => rmSync(crossDir, { recursive: true, force: true }));
+    cpSync(join(CONSOLE, 'dist'), crossDir, { recursive: true });
+    const crossIndex = join(crossDir, 'index.html');
+    const meta = `<meta name="identity-api" content="${apiOrigin}/api/auth" />`;
+    writeFileSync(crossIndex, readFileSync(crossIndex, 'utf8').replace('<head>', `<head>\n    ${meta}`));
+    const crossServer: PreviewServer = await preview({
+      root: CONSOLE,
+      configFile: false,
+      logLevel: 'warn',
+      build: { outDir: crossDir },
+      preview: { host: '127.0.0.1', port: crossPort, strictPort: true },
+    });
+    cleanups.push(() => crossServer.close());
+
     // 5. Chromium: Debian's, never a downloaded one.
     // launch() gives Chromium a fresh temporary profile of its own (it refuses a --user-data-dir argument).
     const browser = await chromium.launch({
@@ -179,7 +211,17 @@ export async function start(): Promise<World> {
     cleanups.push(() => browser.close());
 
     const pageErrors: string[] = [];
+    const consoleErrors: string[] = [];
     const blocked: string[] = [];
+    const query: World['query'] = async (text, params = []) => {
+      const c = new pg.Client({ connectionString: databaseUrl });
+      await c.connect();
+      try {
+        return (await c.query(text, params)).rows;
+      } finally {
+        await c.end();
+      }
+    };
     const api: World['api'] = async (path, init = {}) => {
       const res = await fetch(`${origin}/api/auth${path}`, {
         method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
@@ -199,14 +241,18 @@ export async function start(): Promise<World> {
     };
     return {
       origin,
+      apiOrigin,
+      crossOrigin,
       apiPort,
+      query,
+      consoleErrors,
       browser,
       api,
       signIn: (email, password) => api('/sign-in/email', { body: { email, password } }),
       pageErrors,
       blocked,
-      async newPage() {
-        const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      async newPage(viewport = { width: 1280, height: 900 }) {
+        const context = await browser.newContext({ viewport });
         const page = await context.newPage();
         // Only loopback may be reached (react-admin telemetry, fonts, anything else: aborted and recorded).
         await page.route('**/*', (route) => {
@@ -216,6 +262,9 @@ export async function start(): Promise<World> {
           return route.abort();
         });
         page.on('pageerror', (e) => pageErrors.push(e.message));
+        page.on('console', (m) => {
+          if (m.type() === 'error') consoleErrors.push(m.text());
+        });
         return page;
       },
       stop,

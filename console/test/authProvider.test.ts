@@ -90,6 +90,8 @@ describe('access (the service module, reused)', () => {
     expect(canAccessWithRole('user, admin', 'users', 'impersonate')).toBe(true);
     expect(canAccessWithRole('user', 'users', 'list')).toBe(false);
     expect(canAccessWithRole('admin', 'users', 'fly')).toBe(false);
+    expect(canAccessWithRole('admin', 'organizations', 'create')).toBe(true);
+    expect(canAccessWithRole('user', 'organizations', 'manage')).toBe(false);
     expect(canAccessWithRole(null, 'users', 'list')).toBe(false);
   });
 

@@ -129,13 +129,15 @@ describe('dataProvider named admin methods', () => {
 });
 
 describe('dataProvider organizations', () => {
-  it('getList pages admin/list-organizations; getOne reads get-full-organization', async () => {
-    const org = { id: 'o1', name: 'Acme', slug: 'acme', logo: null, metadata: null, createdAt: '2026-01-01T00:00:00Z' };
+  const org = { id: 'o1', name: 'Acme', slug: 'acme', logo: null, metadata: null, createdAt: '2026-01-01T00:00:00Z' };
+
+  it('getList pages admin/list-organizations; getOne reads admin/organization/get (no membership needed)', async () => {
+    const full = { ...org, members: [], invitations: [], teams: [], teamMembers: [] };
     const api = fakeApi({
       'GET /admin/list-organizations': {
         body: { organizations: [{ ...org, memberCount: 3 }], total: 1, limit: 5, offset: 5 },
       },
-      'GET /organization/get-full-organization': { body: { ...org, members: [], invitations: [] } },
+      'GET /admin/organization/get': { body: full },
     });
     const dp = makeDataProvider(api.client);
     const page = await dp.getList('organizations', {
@@ -145,29 +147,110 @@ describe('dataProvider organizations', () => {
     });
     expect(api.last()).toMatchObject({ path: '/admin/list-organizations', query: { limit: '5', offset: '5' } });
     expect(page).toEqual({ data: [{ ...org, memberCount: 3 }], total: 1 });
-    expect((await dp.getOne('organizations', { id: 'o1' })).data.name).toBe('Acme');
-    expect(api.last()).toMatchObject({ path: '/organization/get-full-organization', query: { organizationId: 'o1' } });
+    expect((await dp.getOne('organizations', { id: 'o1' })).data).toEqual(full);
+    expect(api.last()).toMatchObject({ path: '/admin/organization/get', query: { organizationId: 'o1' } });
   });
 
-  it('getOne for an organization the admin is not in falls back to the admin list, members null', async () => {
-    const org = { id: 'o2', name: 'Other', slug: 'other', logo: null, metadata: null, createdAt: 'x', memberCount: 2 };
-    const api = fakeApi({
-      'GET /organization/get-full-organization': {
-        status: 403,
-        body: {
-          code: 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION',
-          message: 'You are not a member of this organization',
-        },
-      },
-      'GET /admin/list-organizations': { body: { organizations: [org], total: 1, limit: 1000, offset: 0 } },
-    });
-    const { data } = await makeDataProvider(api.client).getOne('organizations', { id: 'o2' });
-    expect(data).toEqual({ ...org, members: null });
-    expect(api.last()).toMatchObject({ path: '/admin/list-organizations', query: { limit: '1000', offset: '0' } });
+  it('create sends name, slug and the owner (when chosen) to admin/organization/create', async () => {
+    const api = fakeApi({ 'POST /admin/organization/create': { body: { ...org, members: [] } } });
+    const dp = makeDataProvider(api.client);
+    expect((await dp.create('organizations', { data: { name: 'Acme', slug: 'acme', userId: 'u9' } })).data.id).toBe(
+      'o1',
+    );
+    expect(api.last().body).toEqual({ name: 'Acme', slug: 'acme', userId: 'u9' });
+    await dp.create('organizations', { data: { name: 'Acme', slug: 'acme', userId: '' } });
+    expect(api.last().body).toEqual({ name: 'Acme', slug: 'acme' });
+  });
+
+  it('each operator action calls its admin/organization route with the organization id', async () => {
+    const api = fakeApi();
+    const dp = makeDataProvider(api.client);
+    const calls: [() => Promise<unknown>, string, unknown][] = [
+      [
+        () => dp.inviteMember('o1', 'x@y.io', 'admin'),
+        '/admin/organization/invite-member',
+        { organizationId: 'o1', email: 'x@y.io', role: 'admin' },
+      ],
+      [
+        () => dp.inviteMember('o1', 'x@y.io', 'admin', true),
+        '/admin/organization/invite-member',
+        { organizationId: 'o1', email: 'x@y.io', role: 'admin', resend: true },
+      ],
+      [() => dp.cancelInvitation('i1'), '/admin/organization/cancel-invitation', { invitationId: 'i1' }],
+      [
+        () => dp.updateMemberRole('o1', 'm1', 'admin'),
+        '/admin/organization/update-member-role',
+        { organizationId: 'o1', memberId: 'm1', role: 'admin' },
+      ],
+      [
+        () => dp.removeMember('o1', 'm1'),
+        '/admin/organization/remove-member',
+        { organizationId: 'o1', memberIdOrEmail: 'm1' },
+      ],
+      [() => dp.createTeam('o1', 'Ops'), '/admin/organization/create-team', { organizationId: 'o1', name: 'Ops' }],
+      [
+        () => dp.renameTeam('o1', 't1', 'Care'),
+        '/admin/organization/update-team',
+        { organizationId: 'o1', teamId: 't1', name: 'Care' },
+      ],
+      [() => dp.removeTeam('o1', 't1'), '/admin/organization/remove-team', { organizationId: 'o1', teamId: 't1' }],
+      [
+        () => dp.addTeamMember('o1', 't1', 'u1'),
+        '/admin/organization/add-team-member',
+        { organizationId: 'o1', teamId: 't1', userId: 'u1' },
+      ],
+      [
+        () => dp.removeTeamMember('o1', 't1', 'u1'),
+        '/admin/organization/remove-team-member',
+        { organizationId: 'o1', teamId: 't1', userId: 'u1' },
+      ],
+    ];
+    for (const [call, path, body] of calls) {
+      await call();
+      expect(api.last()).toMatchObject({ method: 'POST', path, credentials: 'include' });
+      expect(api.last().body).toEqual(body);
+    }
+  });
+
+  it("a refused action rejects with the catalogue's message and keeps its code", async () => {
+    const refusal = {
+      code: 'CANNOT_LEAVE_AS_ONLY_OWNER',
+      message: 'You cannot leave the organization as the only owner',
+    };
+    const api = fakeApi({ 'POST /admin/organization/remove-member': { status: 400, body: refusal } });
+    const error = await makeDataProvider(api.client)
+      .removeMember('o1', 'm1')
+      .catch((e) => e);
+    expect(error.message).toBe(refusal.message);
+    expect(error.status).toBe(400);
+    expect(error.body.code).toBe(refusal.code);
   });
 
   it('refuses methods a resource does not offer', async () => {
     const dp = makeDataProvider(fakeApi().client);
-    await expect(dp.create('organizations', { data: {} })).rejects.toThrow('create on organizations is not supported');
+    await expect(dp.delete('organizations', { id: 'o1' })).rejects.toThrow('delete on organizations is not supported');
+  });
+});
+
+describe('dataProvider user sections', () => {
+  it("reads a user's linked accounts and organizations", async () => {
+    const account = {
+      id: 'a1',
+      providerId: 'github',
+      accountId: '42',
+      scopes: ['read:user'],
+      createdAt: 'x',
+      updatedAt: 'x',
+    };
+    const membership = { organization: { id: 'o1' }, memberId: 'm1', role: 'owner', joinedAt: 'x' };
+    const api = fakeApi({
+      'GET /admin/list-user-accounts': { body: [account] },
+      'GET /admin/list-user-organizations': { body: [membership] },
+    });
+    const dp = makeDataProvider(api.client);
+    expect(await dp.listUserAccounts('u1')).toEqual([account]);
+    expect(api.last()).toMatchObject({ method: 'GET', path: '/admin/list-user-accounts', query: { userId: 'u1' } });
+    expect(await dp.listUserOrganizations('u1')).toEqual([membership]);
+    expect(api.last()).toMatchObject({ path: '/admin/list-user-organizations', query: { userId: 'u1' } });
   });
 });

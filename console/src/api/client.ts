@@ -10,8 +10,17 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch;
 }
 
+/**
+ * Where the API is: the `identity-api` meta tag (the identity service fills it when it serves the console), else
+ * VITE_API_URL from the build (a console on its own origin; that origin must be in the API's TRUSTED_ORIGINS),
+ * else `<this origin>/api/auth`. Relative values resolve against this origin.
+ */
 export function apiBaseUrl(): string {
-  return `${globalThis.location?.origin ?? 'http://localhost'}/api/auth`;
+  const origin = globalThis.location?.origin ?? 'http://localhost';
+  const meta = globalThis.document?.querySelector('meta[name="identity-api"]')?.getAttribute('content');
+  const configured = meta || import.meta.env?.VITE_API_URL;
+  if (!configured) return `${origin}/api/auth`;
+  return new URL(configured, origin).toString().replace(/\/+$/, '');
 }
 
 export function makeClient(options: ClientOptions = {}): ApiClient {

@@ -3632,6 +3632,1132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/list-user-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's linked accounts (provider, account id, scopes); never tokens or the password */
+        get: {
+            parameters: {
+                query: {
+                    userId: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            providerId: string;
+                            accountId: string;
+                            scopes: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/list-user-organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's organizations with their role in each */
+        get: {
+            parameters: {
+                query: {
+                    userId: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            organization: components["schemas"]["def-4"];
+                            memberId: string;
+                            role: string;
+                            /** Format: date-time */
+                            joinedAt: string;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An organization with its members, invitations, teams and team members (operators; needs organization list) */
+        get: {
+            parameters: {
+                query: {
+                    organizationId: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            slug: string;
+                            logo: string | null;
+                            metadata: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            members: components["schemas"]["def-5"][];
+                            invitations: components["schemas"]["def-6"][];
+                            teams?: components["schemas"]["def-7"][];
+                            teamMembers: components["schemas"]["def-8"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an organization owned by userId (default: the operator); no active organization changes */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        slug: string;
+                        userId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            slug: string;
+                            logo: string | null;
+                            metadata: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            members: components["schemas"]["def-5"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/invite-member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Invite someone by email as an operator; resend extends a pending invitation and mails it again */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organizationId: string;
+                        /** Format: email */
+                        email: string;
+                        role: string | string[];
+                        resend?: boolean;
+                        teamId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            organizationId: string;
+                            email: string;
+                            role: string;
+                            status: "pending" | "accepted" | "rejected" | "canceled";
+                            teamId: string | null;
+                            inviterId: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/cancel-invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel an invitation as an operator */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        invitationId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            organizationId: string;
+                            email: string;
+                            role: string;
+                            status: "pending" | "accepted" | "rejected" | "canceled";
+                            teamId: string | null;
+                            inviterId: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/update-member-role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change a member's role as an operator (the last owner stays an owner) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organizationId: string;
+                        memberId: string;
+                        role: string | string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            organizationId: string;
+                            userId: string;
+                            /** @description spec §3: one or several comma-separated roles */
+                            role: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            user?: {
+                                id: string;
+                                name: string;
+                                email: string;
+                                image: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/remove-member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove a member (by member id or email) as an operator (not the last owner) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organizationId: string;
+                        memberIdOrEmail: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            member: components["schemas"]["def-5"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/create-team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a team as an operator */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organizationId: string;
+                        /** @description spec §5: at least 1 character */
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            organizationId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/update-team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rename a team as an operator */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organizationId: string;
+                        teamId: string;
+                        /** @description spec §5: at least 1 character */
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            organizationId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/remove-team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove a team as an operator (not the last one unless configured) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organizationId: string;
+                        teamId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/add-team-member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a member of the organization to a team as an operator */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organizationId: string;
+                        teamId: string;
+                        userId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            teamId: string;
+                            userId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/remove-team-member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove a user from a team as an operator */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        organizationId: string;
+                        teamId: string;
+                        userId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-key/create": {
         parameters: {
             query?: never;
@@ -3682,7 +4808,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-4"] & {
+                        "application/json": components["schemas"]["def-9"] & {
                             /** @description the full key: shown only in this answer */
                             key: string;
                         };
@@ -3860,7 +4986,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-4"][];
+                        "application/json": components["schemas"]["def-9"][];
                     };
                 };
                 /** @description Default Response */
@@ -4156,7 +5282,7 @@ export interface paths {
                                 /** @description milliseconds until the rate-limit window ends */
                                 tryAgainIn?: number;
                             } | null;
-                            key: components["schemas"]["def-4"] | null;
+                            key: components["schemas"]["def-9"] | null;
                         };
                     };
                 };
@@ -4587,7 +5713,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-6"][];
+                        "application/json": components["schemas"]["def-4"][];
                     };
                 };
                 /** @description Default Response */
@@ -4674,8 +5800,8 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             members: components["schemas"]["def-5"][];
-                            invitations: components["schemas"]["def-7"][];
-                            teams?: components["schemas"]["def-8"][];
+                            invitations: components["schemas"]["def-6"][];
+                            teams?: components["schemas"]["def-7"][];
                         } | null;
                     };
                 };
@@ -4757,7 +5883,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-6"] | null;
+                        "application/json": components["schemas"]["def-4"] | null;
                     };
                 };
                 /** @description Default Response */
@@ -5527,7 +6653,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            invitation: components["schemas"]["def-7"];
+                            invitation: components["schemas"]["def-6"];
                             member: components["schemas"]["def-5"];
                         };
                     };
@@ -5608,7 +6734,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            invitation: components["schemas"]["def-7"];
+                            invitation: components["schemas"]["def-6"];
                             member: null;
                         };
                     };
@@ -5861,7 +6987,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-7"][];
+                        "application/json": components["schemas"]["def-6"][];
                     };
                 };
                 /** @description Default Response */
@@ -6278,7 +7404,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["def-8"][];
+                        "application/json": components["schemas"]["def-7"][];
                     };
                 };
                 /** @description Default Response */
@@ -6560,8 +7686,67 @@ export interface components {
             activeOrganizationId?: string | null;
             impersonatedBy?: string | null;
         };
-        /** ApiKey */
+        /** Organization */
         "def-4": {
+            id: string;
+            name: string;
+            slug: string;
+            logo: string | null;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** Member */
+        "def-5": {
+            id: string;
+            organizationId: string;
+            userId: string;
+            /** @description spec §3: one or several comma-separated roles */
+            role: string;
+            /** Format: date-time */
+            createdAt: string;
+            user?: {
+                id: string;
+                name: string;
+                email: string;
+                image: string | null;
+            };
+        };
+        /** Invitation */
+        "def-6": {
+            id: string;
+            organizationId: string;
+            email: string;
+            role: string;
+            status: "pending" | "accepted" | "rejected" | "canceled";
+            teamId: string | null;
+            inviterId: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** Team */
+        "def-7": {
+            id: string;
+            name: string;
+            organizationId: string;
+            /** Format: date-time */
+            createdAt: string;
+            updatedAt: string | null;
+        };
+        /** TeamMember */
+        "def-8": {
+            id: string;
+            teamId: string;
+            userId: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** ApiKey */
+        "def-9": {
             id: string;
             name: string | null;
             start: string | null;
@@ -6589,57 +7774,6 @@ export interface components {
             permissions: {
                 [key: string]: string[];
             } | null;
-        };
-        /** Member */
-        "def-5": {
-            id: string;
-            organizationId: string;
-            userId: string;
-            /** @description spec §3: one or several comma-separated roles */
-            role: string;
-            /** Format: date-time */
-            createdAt: string;
-            user?: {
-                id: string;
-                name: string;
-                email: string;
-                image: string | null;
-            };
-        };
-        /** Organization */
-        "def-6": {
-            id: string;
-            name: string;
-            slug: string;
-            logo: string | null;
-            metadata: {
-                [key: string]: unknown;
-            } | null;
-            /** Format: date-time */
-            createdAt: string;
-        };
-        /** Invitation */
-        "def-7": {
-            id: string;
-            organizationId: string;
-            email: string;
-            role: string;
-            status: "pending" | "accepted" | "rejected" | "canceled";
-            teamId: string | null;
-            inviterId: string;
-            /** Format: date-time */
-            expiresAt: string;
-            /** Format: date-time */
-            createdAt: string;
-        };
-        /** Team */
-        "def-8": {
-            id: string;
-            name: string;
-            organizationId: string;
-            /** Format: date-time */
-            createdAt: string;
-            updatedAt: string | null;
         };
     };
     responses: never;

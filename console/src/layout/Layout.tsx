@@ -5,7 +5,8 @@ import { ImpersonationBanner } from './ImpersonationBanner';
 /** react-admin's layout with the impersonation banner above every page. */
 export function Layout({ children }: { children: ReactNode }) {
   return (
-    <RaLayout>
+    // min-width 0: the content column may shrink to a narrow window; wide tables then scroll inside (ScrollX).
+    <RaLayout sx={{ minWidth: 0, '& .RaLayout-appFrame, & .RaLayout-content': { minWidth: 0 } }}>
       <ImpersonationBanner />
       {children}
     </RaLayout>

@@ -30,6 +30,8 @@ const ACTIONS: Record<string, Record<string, Permissions>> = {
   organizations: {
     list: { organization: ['list'] },
     show: { organization: ['list'] },
+    create: { organization: ['manage'] },
+    manage: { organization: ['manage'] },
   },
 };
 

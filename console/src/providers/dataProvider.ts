@@ -11,7 +11,7 @@ import type {
   UpdateParams,
 } from 'react-admin';
 import type { ApiClient } from '../api/client';
-import type { components } from '../api/schema';
+import type { components, paths } from '../api/schema';
 import { unwrap } from './errors';
 
 export type User = components['schemas']['def-1'];
@@ -43,13 +43,38 @@ export interface AdminMethods {
   listUserSessions(userId: string): Promise<Session[]>;
   revokeUserSession(sessionToken: string): Promise<void>;
   revokeUserSessions(userId: string): Promise<void>;
+  listUserAccounts(userId: string): Promise<LinkedAccount[]>;
+  listUserOrganizations(userId: string): Promise<UserMembership[]>;
 }
 
-export type ConsoleDataProvider = DataProvider & AdminMethods;
+/** Operator actions on an organization (admin/organization/*: no membership needed; issue 7). */
+export interface OrganizationMethods {
+  inviteMember(organizationId: string, email: string, role: string, resend?: boolean): Promise<Invitation>;
+  cancelInvitation(invitationId: string): Promise<Invitation>;
+  updateMemberRole(organizationId: string, memberId: string, role: string): Promise<Member>;
+  removeMember(organizationId: string, memberIdOrEmail: string): Promise<void>;
+  createTeam(organizationId: string, name: string): Promise<Team>;
+  renameTeam(organizationId: string, teamId: string, name: string): Promise<Team>;
+  removeTeam(organizationId: string, teamId: string): Promise<void>;
+  addTeamMember(organizationId: string, teamId: string, userId: string): Promise<void>;
+  removeTeamMember(organizationId: string, teamId: string, userId: string): Promise<void>;
+}
 
-/** get-full-organization's refusal for a non-member (the catalogue code). */
-export const NOT_A_MEMBER = 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION';
-const ORG_PAGE = 1000;
+export type ConsoleDataProvider = DataProvider & AdminMethods & OrganizationMethods;
+
+type Ok<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends {
+  responses: { 200: { content: { 'application/json': infer R } } };
+}
+  ? R
+  : never;
+export type LinkedAccount = Ok<'/admin/list-user-accounts', 'get'>[number];
+export type UserMembership = Ok<'/admin/list-user-organizations', 'get'>[number];
+export type FullOrganization = Ok<'/admin/organization/get', 'get'>;
+export type Member = FullOrganization['members'][number];
+export type Invitation = FullOrganization['invitations'][number];
+export type Team = NonNullable<FullOrganization['teams']>[number];
+export type TeamMember = FullOrganization['teamMembers'][number];
+export type OrganizationSummary = Ok<'/admin/list-organizations', 'get'>['organizations'][number];
 
 function unsupported(what: string): never {
   throw new Error(`console: ${what} is not supported`);
@@ -124,28 +149,18 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
       const data = unwrap(await client.GET('/admin/list-organizations', { params: { query } }));
       return { data: data.organizations, total: data.total };
     },
-    /**
-     * get-full-organization answers members only to members. For an organization the admin is not in, the record
-     * comes from admin/list-organizations (paged through) with `members: null`, and the page says why.
-     */
+    /** The whole organization (members, invitations, teams, team members) as an operator: no membership needed. */
     async getOne(params: GetOneParams) {
-      const id = String(params.id);
-      const full = await client.GET('/organization/get-full-organization', {
-        params: { query: { organizationId: id } },
-      });
-      const code = (full.error as { code?: string } | undefined)?.code;
-      if (code !== NOT_A_MEMBER) {
-        const data = unwrap(full);
-        if (!data) throw new Error('ra.notification.item_doesnt_exist');
-        return { data };
-      }
-      for (let offset = 0; ; offset += ORG_PAGE) {
-        const query = { limit: ORG_PAGE, offset };
-        const page = unwrap(await client.GET('/admin/list-organizations', { params: { query } }));
-        const found = page.organizations.find((o) => o.id === id);
-        if (found) return { data: { ...found, members: null } };
-        if (page.organizations.length < ORG_PAGE) throw new Error('ra.notification.item_doesnt_exist');
-      }
+      const query = { organizationId: String(params.id) };
+      return { data: unwrap(await client.GET('/admin/organization/get', { params: { query } })) };
+    },
+    /** The owner is the chosen user (userId), else the signed-in operator. */
+    async create(params: CreateParams) {
+      const { name, slug, userId } = params.data;
+      const body = { name, slug, ...(userId ? { userId } : {}) };
+      const created = unwrap(await client.POST('/admin/organization/create', { body }));
+      // The show page may render this record before it refetches: give it the full shape.
+      return { data: { ...created, invitations: [], teams: [], teamMembers: [] } };
     },
   };
 
@@ -207,6 +222,46 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
     },
     async revokeUserSessions(userId) {
       unwrap(await client.POST('/admin/revoke-user-sessions', { body: { userId } }));
+    },
+    async listUserAccounts(userId) {
+      return unwrap(await client.GET('/admin/list-user-accounts', { params: { query: { userId } } }));
+    },
+    async listUserOrganizations(userId) {
+      return unwrap(await client.GET('/admin/list-user-organizations', { params: { query: { userId } } }));
+    },
+
+    async inviteMember(organizationId, email, role, resend) {
+      const body = { organizationId, email, role, ...(resend ? { resend } : {}) };
+      return unwrap(await client.POST('/admin/organization/invite-member', { body }));
+    },
+    async cancelInvitation(invitationId) {
+      return unwrap(await client.POST('/admin/organization/cancel-invitation', { body: { invitationId } }));
+    },
+    async updateMemberRole(organizationId, memberId, role) {
+      const body = { organizationId, memberId, role };
+      return unwrap(await client.POST('/admin/organization/update-member-role', { body }));
+    },
+    async removeMember(organizationId, memberIdOrEmail) {
+      const body = { organizationId, memberIdOrEmail };
+      unwrap(await client.POST('/admin/organization/remove-member', { body }));
+    },
+    async createTeam(organizationId, name) {
+      return unwrap(await client.POST('/admin/organization/create-team', { body: { organizationId, name } }));
+    },
+    async renameTeam(organizationId, teamId, name) {
+      const body = { organizationId, teamId, name };
+      return unwrap(await client.POST('/admin/organization/update-team', { body }));
+    },
+    async removeTeam(organizationId, teamId) {
+      unwrap(await client.POST('/admin/organization/remove-team', { body: { organizationId, teamId } }));
+    },
+    async addTeamMember(organizationId, teamId, userId) {
+      const body = { organizationId, teamId, userId };
+      unwrap(await client.POST('/admin/organization/add-team-member', { body }));
+    },
+    async removeTeamMember(organizationId, teamId, userId) {
+      const body = { organizationId, teamId, userId };
+      unwrap(await client.POST('/admin/organization/remove-team-member', { body }));
     },
   };
 }

@@ -7,10 +7,13 @@ import {
   List,
   NullableBooleanInput,
   SearchInput,
+  SimpleList,
   TextInput,
   TopToolbar,
   useTranslate,
 } from 'react-admin';
+import { useNarrow } from '../layout/useNarrow';
+import type { User } from '../providers/dataProvider';
 
 const filters = (searchPlaceholder: string) => [
   <SearchInput key="q" source="q" alwaysOn placeholder={searchPlaceholder} />,
@@ -31,6 +34,7 @@ function ListActions() {
 /** Users: search (email when the text has an @, else name), one filter at a time, sort, pages, total. */
 export function UserList() {
   const translate = useTranslate();
+  const narrow = useNarrow();
   return (
     <List
       filters={filters(translate('resources.users.fields.q'))}
@@ -38,14 +42,23 @@ export function UserList() {
       sort={{ field: 'createdAt', order: 'DESC' }}
       perPage={25}
     >
-      <DataTable rowClick="show" bulkActionButtons={false}>
-        <DataTable.Col source="email" />
-        <DataTable.Col source="name" />
-        <DataTable.Col source="role" />
-        <DataTable.Col source="banned" field={BooleanField} />
-        <DataTable.Col source="emailVerified" field={BooleanField} />
-        <DataTable.Col source="createdAt" field={DateField} />
-      </DataTable>
+      {narrow ? (
+        <SimpleList<User>
+          primaryText={(u) => u.email}
+          secondaryText={(u) => u.name}
+          tertiaryText={(u) => (u.banned ? translate('resources.users.fields.banned') : u.role)}
+          linkType="show"
+        />
+      ) : (
+        <DataTable rowClick="show" bulkActionButtons={false}>
+          <DataTable.Col source="email" />
+          <DataTable.Col source="name" />
+          <DataTable.Col source="role" />
+          <DataTable.Col source="banned" field={BooleanField} />
+          <DataTable.Col source="emailVerified" field={BooleanField} />
+          <DataTable.Col source="createdAt" field={DateField} />
+        </DataTable>
+      )}
     </List>
   );
 }

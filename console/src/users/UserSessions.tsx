@@ -2,6 +2,8 @@ import { Button, Table, TableBody, TableCell, TableHead, TableRow, Typography } 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Confirm, useNotify, useTranslate } from 'react-admin';
+import { ScrollX } from '../layout/ScrollX';
+import { wideOnly } from '../layout/useNarrow';
 import { useUserAction } from './useUserAction';
 
 /** The user's active sessions (list-user-sessions) with revoke one and revoke all. */
@@ -47,36 +49,38 @@ export function UserSessions() {
         <Typography data-testid="sessions-empty">{translate('resources.users.sessions.empty')}</Typography>
       ) : (
         <>
-          <Table size="small" data-testid="sessions">
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('resources.users.sessions.createdAt')}</TableCell>
-                <TableCell>{t('resources.users.sessions.expiresAt')}</TableCell>
-                <TableCell>{t('resources.users.sessions.ipAddress')}</TableCell>
-                <TableCell>{t('resources.users.sessions.userAgent')}</TableCell>
-                <TableCell>{t('resources.users.sessions.impersonatedBy')}</TableCell>
-                <TableCell />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {sessions.map((s) => (
-                <TableRow key={s.id}>
-                  <TableCell>{new Date(s.createdAt).toLocaleString()}</TableCell>
-                  <TableCell>{new Date(s.expiresAt).toLocaleString()}</TableCell>
-                  <TableCell>{s.ipAddress ?? ''}</TableCell>
-                  <TableCell sx={{ maxWidth: 240, overflow: 'hidden', textOverflow: 'ellipsis' }}>
-                    {s.userAgent ?? ''}
-                  </TableCell>
-                  <TableCell>{s.impersonatedBy ?? ''}</TableCell>
-                  <TableCell>
-                    <Button size="small" color="error" onClick={() => setConfirming(s.token)}>
-                      {t('resources.users.sessions.revoke')}
-                    </Button>
-                  </TableCell>
+          <ScrollX>
+            <Table size="small" data-testid="sessions">
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t('resources.users.sessions.createdAt')}</TableCell>
+                  <TableCell sx={wideOnly}>{t('resources.users.sessions.expiresAt')}</TableCell>
+                  <TableCell sx={wideOnly}>{t('resources.users.sessions.ipAddress')}</TableCell>
+                  <TableCell sx={wideOnly}>{t('resources.users.sessions.userAgent')}</TableCell>
+                  <TableCell sx={wideOnly}>{t('resources.users.sessions.impersonatedBy')}</TableCell>
+                  <TableCell />
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHead>
+              <TableBody>
+                {sessions.map((s) => (
+                  <TableRow key={s.id}>
+                    <TableCell>{new Date(s.createdAt).toLocaleString()}</TableCell>
+                    <TableCell sx={wideOnly}>{new Date(s.expiresAt).toLocaleString()}</TableCell>
+                    <TableCell sx={wideOnly}>{s.ipAddress ?? ''}</TableCell>
+                    <TableCell sx={{ ...wideOnly, maxWidth: 240, overflow: 'hidden', textOverflow: 'ellipsis' }}>
+                      {s.userAgent ?? ''}
+                    </TableCell>
+                    <TableCell sx={wideOnly}>{s.impersonatedBy ?? ''}</TableCell>
+                    <TableCell>
+                      <Button size="small" color="error" onClick={() => setConfirming(s.token)}>
+                        {t('resources.users.sessions.revoke')}
+                      </Button>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </ScrollX>
           <Button sx={{ mt: 1 }} size="small" color="error" onClick={() => setConfirming('all')}>
             {t('resources.users.sessions.revoke_all')}
           </Button>

@@ -1,11 +1,14 @@
 import { BooleanField, DateField, Labeled, Show, TabbedShowLayout, TextField } from 'react-admin';
+import { scrollTabs } from '../layout/ScrollTabs';
+import { UserAccounts } from './UserAccounts';
+import { UserOrganizations } from './UserOrganizations';
 import { UserSessions } from './UserSessions';
 import { UserShowActions } from './UserShowActions';
 
 export function UserShow() {
   return (
     <Show actions={<UserShowActions />}>
-      <TabbedShowLayout>
+      <TabbedShowLayout tabs={scrollTabs}>
         <TabbedShowLayout.Tab label="resources.users.tabs.profile">
           <TextField source="id" />
           <TextField source="email" />
@@ -23,6 +26,12 @@ export function UserShow() {
           <Labeled label="resources.users.tabs.sessions" fullWidth>
             <UserSessions />
           </Labeled>
+        </TabbedShowLayout.Tab>
+        <TabbedShowLayout.Tab label="resources.users.tabs.accounts" path="accounts">
+          <UserAccounts />
+        </TabbedShowLayout.Tab>
+        <TabbedShowLayout.Tab label="resources.users.tabs.organizations" path="organizations">
+          <UserOrganizations />
         </TabbedShowLayout.Tab>
       </TabbedShowLayout>
     </Show>

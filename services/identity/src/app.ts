@@ -16,7 +16,9 @@ import { organizationFeature } from './features/organization';
 import { sessionRoutes } from './features/session/session.routes';
 import { healthRoutes } from './features/system/health.routes';
 import { systemRoutes } from './features/system/system.routes';
+import { registerCors } from './http/cors';
 import { registerOriginCheck } from './http/origin-check';
+import { registerConsole } from './infra/console';
 import { loggerOptions } from './infra/logger';
 import { registerMetrics } from './infra/metrics-route';
 import { docsPath, registerOpenApi } from './infra/openapi';
@@ -50,10 +52,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerErrorHandler(app);
   registerSecurityHeaders(app, docsPath(config));
   await app.register(cookie, { secret: deriveKey(config.secret, 'cookie'), hook: 'onRequest' });
+  registerCors(app, ctx.trusted, config.basePath);
   registerOriginCheck(app, ctx.trusted, config.advanced.disableOriginCheck);
   if (config.metricsEnabled) registerMetrics(app, ctx.metrics);
   await registerRateLimit(app, config, ctx.redis, ctx.metrics);
   await registerOpenApi(app, config);
+  await registerConsole(app, config);
 
   await app.register(
     async (api) => {

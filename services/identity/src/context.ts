@@ -147,7 +147,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
           sessions,
           config,
           clock,
-          organizations: config.features.organization ? organization.reads : null,
+          organizations: config.features.organization ? organization : null,
         })
       : null;
     const apiKeyRepo = new ApiKeyRepository(sql);

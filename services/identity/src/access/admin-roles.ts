@@ -2,13 +2,15 @@ import type { Permissions, Statements } from './model';
 
 /**
  * spec §6 "Admin roles". `get` and `update` on user serve the operator calls the spec does not show
- * (admin get-user and update-user, issue 6); `organization: list` serves the console's organization list;
- * `apiKey: manage` lets an operator manage every API key and set their quotas and permissions (issue 9).
+ * (admin get-user and update-user, issue 6); `organization: list` serves the console's organization list and pages,
+ * `organization: manage` lets an operator act on any organization's members, invitations and teams without being
+ * a member (issue 7, organization/access.ts); `apiKey: manage` lets an operator manage every API key and set their
+ * quotas and permissions (issue 9).
  */
 export const ADMIN_STATEMENTS = {
   user: ['create', 'list', 'set-role', 'ban', 'impersonate', 'delete', 'set-password', 'get', 'update'],
   session: ['list', 'revoke', 'delete'],
-  organization: ['list'],
+  organization: ['list', 'manage'],
   apiKey: ['manage'],
 } as const satisfies Statements;
 

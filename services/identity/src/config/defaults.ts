@@ -19,6 +19,7 @@ export function defaultConfig(): Config {
     logLevel: 'info',
     dataDir: '.data',
     consoleEnabled: false,
+    consoleDir: 'console/dist',
     shutdownDrainMs: 5000,
     metricsEnabled: true,
     session: {

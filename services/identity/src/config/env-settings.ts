@@ -63,6 +63,12 @@ export const ENV_SETTINGS: EnvSetting[] = [
   ),
   s('CONSOLE_ENABLED', 'consoleEnabled', 'bool', 'Serve the admin console bundle at /console'),
   s(
+    'CONSOLE_DIR',
+    'consoleDir',
+    'string',
+    'Directory of the built console (index.html, assets/) served at /console; relative to the working directory',
+  ),
+  s(
     'CONFIG_FILE',
     '',
     'string',

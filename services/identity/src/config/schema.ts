@@ -36,6 +36,10 @@ export const ConfigSchema = Type.Object(
     dataDir: Type.String({ minLength: 1 }),
     serviceApiKey: Type.Optional(Type.String({ minLength: 32 })),
     consoleEnabled: Type.Boolean(),
+    consoleDir: Type.String({
+      minLength: 1,
+      description: 'the built console (index.html and assets/), served at /console',
+    }),
     metricsEnabled: Type.Boolean({ description: 'GET /metrics (Prometheus text) and the per-request latency hook' }),
     shutdownDrainMs: Int(0, 'on SIGTERM, serve this long with readiness 503 before closing'),
     session: Type.Object(

@@ -142,10 +142,14 @@ export const EXTRA_ERRORS = {
   PAYLOAD_TOO_LARGE: e(413, 'Request body too large'),
   UNSUPPORTED_MEDIA_TYPE: e(415, 'Unsupported content type'),
   NOT_FOUND: e(404, 'Not found'),
-  /** issue 6: the operator calls the spec does not show (get-user, update-user, list-organizations). */
+  /**
+   * issue 6: the operator calls the spec does not show (get-user, update-user, list-organizations); issue 7: an
+   * operator acting on organizations they are not a member of (admin/organization/*).
+   */
   NOT_ALLOWED_TO_GET_USER: e(403, 'You are not allowed to get user'),
   NOT_ALLOWED_TO_UPDATE_USERS: e(403, 'You are not allowed to update users'),
   NOT_ALLOWED_TO_LIST_ORGANIZATIONS: e(403, 'You are not allowed to list organizations'),
+  NOT_ALLOWED_TO_MANAGE_ORGANIZATIONS: e(403, 'You are not allowed to manage organizations'),
   NO_DATA_TO_UPDATE: e(400, 'No data to update'),
   /** issue 6 §5: admins cannot impersonate other admins unless configured. */
   CANNOT_IMPERSONATE_ADMINS: e(403, 'You cannot impersonate admins'),

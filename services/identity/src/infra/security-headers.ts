@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { CONSOLE_CSP, CONSOLE_PATH } from './console';
 
 /**
  * SECURITY.md headers on every answer. `no-store` everywhere under the API: nearly every response carries a
  * session, a user or a token, and the few that do not gain nothing from caches. HTML pages set their own CSP.
+ * The console's static files (infra/console.ts) get a CSP that lets its bundle run, and their own cache rules.
  */
 export function registerSecurityHeaders(app: FastifyInstance, docsPrefix: string): void {
   const common = {
@@ -13,9 +15,12 @@ export function registerSecurityHeaders(app: FastifyInstance, docsPrefix: string
     'cross-origin-resource-policy': 'same-site',
   };
   const api = { ...common, 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" };
+  const consoleFiles = { ...common, 'cache-control': 'no-cache', 'content-security-policy': CONSOLE_CSP };
+  const isConsole = (url: string) => url.startsWith(CONSOLE_PATH) && /^\/console($|[/?])/.test(url);
   // A callback hook, not an async one: this runs on every request, get-session's hot path included.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith(docsPrefix) ? common : api);
+    const { url } = request;
+    reply.headers(url.startsWith(docsPrefix) ? common : isConsole(url) ? consoleFiles : api);
     done();
   });
 }

@@ -3,6 +3,7 @@ import type { AccountService } from '../account/account.service';
 import type { DeletionService } from '../account/deletion.service';
 import type { PasswordService } from '../account/password.service';
 import type { OrganizationSummary } from '../organization/repository';
+import type { OrganizationFeature } from '../organization/service';
 import type { Clock, SessionService } from '../session/session.service';
 import type { AdminAccess } from './access';
 import type { AdminRepository } from './repository';
@@ -17,8 +18,8 @@ export interface AdminDeps {
   sessions: SessionService;
   config: Config;
   clock: Clock;
-  /** The organization feature's operator listing; null when that feature is off. */
-  organizations: { listAllForOperators(limit: number, offset: number): Promise<OrganizationPage> } | null;
+  /** The organization feature's services (operators act through them); null when that feature is off. */
+  organizations: OrganizationFeature | null;
 }
 
 export interface OrganizationPage {

@@ -1,6 +1,9 @@
 import { fail } from '../../errors';
 import type { SessionView, UserView } from '../../shared/views';
+import type { AccountService } from '../account/account.service';
+import type { OrganizationFeature } from '../organization/service';
 import type { Clock, SessionService } from '../session/session.service';
+import type { AdminAccess } from './access';
 import type { AdminRepository } from './repository';
 
 /**
@@ -39,6 +42,18 @@ export class BanPolicy {
 
 /** spec §4 Impersonation: impersonation sessions are hidden from the user's session list. */
 export const hideImpersonation = (sessions: SessionView[]): SessionView[] => sessions.filter((s) => !s.impersonatedBy);
+
+/**
+ * The organization feature's operator rule (organization/access.ts): an invitation an operator sent stays valid
+ * while its inviter still holds the admin `organization: manage` permission, as a member's does while they are one.
+ */
+export function installOperatorRule(org: OrganizationFeature, access: AdminAccess, accounts: AccountService): void {
+  org.access.operatorLookup = async (userId) => {
+    const user = await accounts.getUser(userId);
+    if (!user || !access.allows(user, { organization: ['manage'] })) return null;
+    return { id: user.id, name: user.name, email: user.email, image: user.image };
+  };
+}
 
 /** Plugs the admin feature into the session feature's named hook points (DESIGN §4.4). */
 export function installAdminHooks(sessions: SessionService, bans: BanPolicy): void {

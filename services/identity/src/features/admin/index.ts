@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
 import { impersonationRoutes } from './impersonation.routes';
+import { adminOrganizationRoutes } from './organizations.routes';
 import { adminPermissionRoutes } from './permissions.routes';
 import { adminSessionRoutes } from './sessions.routes';
 import { adminUserRoutes } from './users.routes';
@@ -14,6 +15,9 @@ import { adminUserRoutes } from './users.routes';
  * sessions:      list-user-sessions, revoke-user-session, revoke-user-sessions, ban-user, unban-user
  * impersonation: impersonate-user, stop-impersonating
  * permissions:   has-permission, list-organizations
+ * organizations: list-user-accounts, list-user-organizations, and as an operator on any organization (issue 7):
+ *                organization/get · create · invite-member · cancel-invitation · update-member-role ·
+ *                remove-member · create-team · update-team · remove-team · add-team-member · remove-team-member
  */
 export async function adminRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const { admin } = ctx;
@@ -23,4 +27,5 @@ export async function adminRoutes(fastify: FastifyInstance, ctx: AppContext): Pr
   await fastify.register(adminSessionRoutes, withAdmin);
   await fastify.register(impersonationRoutes, withAdmin);
   await fastify.register(adminPermissionRoutes, withAdmin);
+  await fastify.register(adminOrganizationRoutes, withAdmin);
 }

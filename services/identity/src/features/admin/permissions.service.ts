@@ -43,7 +43,10 @@ export class AdminPermissionsService {
     offset: number,
   ): Promise<{ organizations: OrganizationSummary[]; total: number; limit: number; offset: number }> {
     this.d.access.demand(auth, { organization: ['list'] }, 'NOT_ALLOWED_TO_LIST_ORGANIZATIONS');
-    const page = (await this.d.organizations?.listAllForOperators(limit, offset)) ?? { organizations: [], total: 0 };
+    const page = (await this.d.organizations?.reads.listAllForOperators(limit, offset)) ?? {
+      organizations: [],
+      total: 0,
+    };
     return { ...page, limit, offset };
   }
 }

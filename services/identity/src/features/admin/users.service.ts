@@ -3,6 +3,7 @@ import { fail } from '../../errors';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { AdminDeps } from './deps';
 import { type ListUsersQuery, planListUsers } from './list-query';
+import type { LinkedAccount } from './repository';
 
 /** Fields `data` may carry on create-user and update-user: never id, email, role, ban fields or emailVerified (spec §3). */
 export const USER_DATA_FIELDS = ['name', 'image', 'language'] as const;
@@ -51,6 +52,13 @@ export class AdminUsersService {
   async get(auth: SessionWithUser, id: string): Promise<UserView> {
     this.d.access.demand(auth, { user: ['get'] }, 'NOT_ALLOWED_TO_GET_USER');
     return (isId(id) && (await this.d.accounts.getUser(id))) || fail('FAILED_TO_FIND_USER');
+  }
+
+  /** The user's linked accounts (provider logins and the credential): never a token or the password hash. */
+  async accounts(auth: SessionWithUser, userId: string): Promise<LinkedAccount[]> {
+    this.d.access.demand(auth, { user: ['get'] }, 'NOT_ALLOWED_TO_GET_USER');
+    if (!isId(userId) || !(await this.d.accounts.getUser(userId))) fail('FAILED_TO_FIND_USER');
+    return this.d.repo.listAccounts(userId);
   }
 
   /** name, image and language through the account feature; role through set-role's rules. */

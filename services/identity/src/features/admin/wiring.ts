@@ -2,7 +2,8 @@ import type { Sql } from '../../shared/sql';
 import { AdminAccess } from './access';
 import { AdminBansService } from './bans.service';
 import type { AdminDeps } from './deps';
-import { BanPolicy, installAdminHooks } from './hooks';
+import { BanPolicy, installAdminHooks, installOperatorRule } from './hooks';
+import { AdminOrganizationsService } from './organizations.service';
 import { AdminPermissionsService } from './permissions.service';
 import { AdminRepository } from './repository';
 import { AdminSessionsService } from './sessions.service';
@@ -15,6 +16,7 @@ export interface AdminServices {
   users: AdminUsersService;
   sessions: AdminSessionsService;
   permissions: AdminPermissionsService;
+  organizations: AdminOrganizationsService;
 }
 
 /** Builds the admin feature and plugs it into the session feature's hook points (ban check, hidden impersonation). */
@@ -24,6 +26,7 @@ export function createAdmin(sql: Sql, deps: Omit<AdminDeps, 'repo' | 'access'>):
   const d: AdminDeps = { ...deps, repo, access };
   const banPolicy = new BanPolicy(repo, deps.clock);
   installAdminHooks(deps.sessions, banPolicy);
+  if (deps.organizations) installOperatorRule(deps.organizations, access, deps.accounts);
   return {
     access,
     banPolicy,
@@ -31,5 +34,6 @@ export function createAdmin(sql: Sql, deps: Omit<AdminDeps, 'repo' | 'access'>):
     users: new AdminUsersService(d),
     sessions: new AdminSessionsService(d),
     permissions: new AdminPermissionsService(d),
+    organizations: new AdminOrganizationsService(d),
   };
 }

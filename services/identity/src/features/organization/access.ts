@@ -16,7 +16,21 @@ import type { Clock, SessionService } from '../session/session.service';
 import type { InvitationRepository } from './invitations.repository';
 import type { OrganizationRepository } from './repository';
 import type { TeamRepository } from './teams.repository';
-import type { MemberView } from './views';
+import type { MemberUser, MemberView } from './views';
+
+/**
+ * The operator rule (issue 7): a platform admin, authorised by the admin feature's access model, acts on any
+ * organization as its creator role would, without being a member. Only the admin feature's routes mark a caller
+ * so (`asOperator`, after their own permission check); the organization routes never do, so for them membership
+ * stays the rule (spec §6).
+ */
+const OPERATOR = Symbol('organization operator');
+export type Caller = SessionWithUser & { readonly [OPERATOR]?: true };
+export const asOperator = (auth: SessionWithUser): Caller => ({ ...auth, [OPERATOR]: true });
+export const isOperator = (auth: SessionWithUser): boolean => (auth as Caller)[OPERATOR] === true;
+
+/** Hook point the admin feature fills: the user when they may manage every organization, else null. */
+export type OperatorLookup = (userId: string) => Promise<MemberUser | null>;
 
 /** What the organization services share; built once in context.ts. */
 export interface OrganizationDeps {
@@ -34,6 +48,8 @@ export interface OrganizationDeps {
 export class OrganizationAccess {
   readonly roles: Record<string, Role>;
   readonly creatorRole: string;
+  /** Installed by the admin feature (admin/wiring.ts) when both features are on. */
+  operatorLookup: OperatorLookup | null = null;
 
   constructor(private readonly d: OrganizationDeps) {
     const org = d.config.organization;
@@ -49,6 +65,30 @@ export class OrganizationAccess {
 
   async member(organizationId: string, userId: string, missing: ErrorCode, sql?: Sql): Promise<MemberView> {
     return (await this.d.orgs.findMember(organizationId, userId, sql)) ?? fail(missing);
+  }
+
+  /**
+   * The caller's standing in the organization: their membership, or for an operator (see OPERATOR) the creator
+   * role whether or not they are a member; an unknown organization then answers ORGANIZATION_NOT_FOUND.
+   */
+  async caller(organizationId: string, auth: SessionWithUser, missing: ErrorCode, sql?: Sql): Promise<MemberView> {
+    if (!isOperator(auth)) return this.member(organizationId, auth.user.id, missing, sql);
+    if (!(await this.d.orgs.findById(organizationId, sql))) fail('ORGANIZATION_NOT_FOUND');
+    return this.operatorMember(organizationId, auth.user);
+  }
+
+  /** An invitation's inviter: a member, or an operator who invited as one (INVITER_NO_LONGER_A_MEMBER otherwise). */
+  async inviter(organizationId: string, inviterId: string): Promise<MemberView> {
+    const member = await this.d.orgs.findMember(organizationId, inviterId);
+    if (member) return member;
+    const operator = this.operatorLookup ? await this.operatorLookup(inviterId) : null;
+    return operator ? this.operatorMember(organizationId, operator) : fail('INVITER_NO_LONGER_A_MEMBER');
+  }
+
+  private operatorMember(organizationId: string, user: MemberUser): MemberView {
+    const { id, name, email, image } = user;
+    const createdAt = new Date(this.d.clock.now()).toISOString();
+    return { id: '', organizationId, userId: id, role: this.creatorRole, createdAt, user: { id, name, email, image } };
   }
 
   can(member: MemberView, permissions: Permissions): boolean {

@@ -24,7 +24,7 @@ export class InvitationService {
   async invite(auth: SessionWithUser, input: InviteInput, acceptLanguage?: string): Promise<InvitationView> {
     const settings = this.d.config.organization;
     const organizationId = this.access.organizationId(input.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
-    const inviter = await this.access.member(organizationId, auth.user.id, 'MEMBER_NOT_FOUND');
+    const inviter = await this.access.caller(organizationId, auth, 'MEMBER_NOT_FOUND');
     this.access.require(inviter, { invitation: ['create'] }, 'NOT_ALLOWED_TO_INVITE_USERS');
     const role = this.access.normalizeRoles(input.role);
     if (!this.access.mayGrant(inviter, role)) fail('NOT_ALLOWED_TO_INVITE_WITH_ROLE');
@@ -68,7 +68,7 @@ export class InvitationService {
   async cancel(auth: SessionWithUser, invitationId: string): Promise<InvitationView> {
     const invitation = (await this.d.invitations.findById(invitationId)) ?? fail('INVITATION_NOT_FOUND');
     // Someone outside the invitation's organization learns nothing about it (issue 5 §4).
-    const member = await this.access.member(invitation.organizationId, auth.user.id, 'INVITATION_NOT_FOUND');
+    const member = await this.access.caller(invitation.organizationId, auth, 'INVITATION_NOT_FOUND');
     this.access.require(member, { invitation: ['cancel'] }, 'NOT_ALLOWED_TO_CANCEL_INVITATION');
     return (await this.d.invitations.cancel(invitation.id)) ?? fail('INVITATION_NOT_FOUND');
   }
@@ -114,8 +114,7 @@ export class InvitationService {
   }
 
   async inviterOf(invitation: InvitationView): Promise<MemberView> {
-    const { organizationId, inviterId } = invitation;
-    return this.access.member(organizationId, inviterId, 'INVITER_NO_LONGER_A_MEMBER');
+    return this.access.inviter(invitation.organizationId, invitation.inviterId);
   }
 
   private async checkTeam(organizationId: string, teamId: string): Promise<string> {

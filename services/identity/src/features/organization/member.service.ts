@@ -17,7 +17,7 @@ export class MemberService {
     body: { memberIdOrEmail: string; organizationId?: string },
   ): Promise<WithSession<{ member: MemberView }>> {
     const organizationId = this.access.organizationId(body.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
-    const caller = await this.access.member(organizationId, auth.user.id, 'MEMBER_NOT_FOUND');
+    const caller = await this.access.caller(organizationId, auth, 'MEMBER_NOT_FOUND');
     // Foreign member ids and emails of non-members find nothing in this organization (issue 5 §4).
     const target = (await this.d.orgs.findMemberIn(organizationId, body.memberIdOrEmail)) ?? fail('MEMBER_NOT_FOUND');
     this.access.require(caller, { member: ['delete'] }, 'NOT_ALLOWED_TO_DELETE_MEMBER');
@@ -41,7 +41,7 @@ export class MemberService {
   ): Promise<MemberView> {
     const role = this.access.normalizeRoles(body.role);
     const organizationId = this.access.organizationId(body.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
-    const caller = await this.access.member(organizationId, auth.user.id, 'MEMBER_NOT_FOUND');
+    const caller = await this.access.caller(organizationId, auth, 'MEMBER_NOT_FOUND');
     const target = (await this.d.orgs.findMemberIn(organizationId, body.memberId)) ?? fail('MEMBER_NOT_FOUND');
     this.access.require(caller, { member: ['update'] }, 'NOT_ALLOWED_TO_UPDATE_MEMBER');
     // No escalation: an owner's role is changed only by an owner, and nobody grants more than they hold.

@@ -1,7 +1,7 @@
 import { fail } from '../../errors';
 import { isUniqueViolation } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
-import type { OrganizationAccess, OrganizationDeps } from './access';
+import { isOperator, type OrganizationAccess, type OrganizationDeps } from './access';
 import type { MemberView, OrganizationView } from './views';
 
 export interface CreateInput {
@@ -31,14 +31,23 @@ export class OrganizationService {
     private readonly access: OrganizationAccess,
   ) {}
 
+  /**
+   * A user creates an organization they own. An operator (access.ts) creates one for the owner `userId` (default:
+   * themselves); the user-creation switch and limit do not apply to them, and no session's active one changes.
+   */
   async create(auth: SessionWithUser, input: CreateInput) {
-    const { user } = auth;
+    const operator = isOperator(auth);
+    const ownerId = (operator && input.userId) || auth.user.id;
     // A userId in a body never lets one user act for another (DESIGN §3).
-    if (input.userId !== undefined && input.userId !== user.id) fail('FIELD_NOT_ALLOWED');
+    if (!operator && input.userId !== undefined && input.userId !== ownerId) fail('FIELD_NOT_ALLOWED');
     const settings = this.d.config.organization;
-    if (!settings.allowUserToCreateOrganization) fail('NOT_ALLOWED_TO_CREATE_ORGANIZATION');
-    if (settings.organizationLimit > 0 && (await this.d.orgs.countForUser(user.id)) >= settings.organizationLimit)
-      fail('ORGANIZATION_LIMIT_REACHED');
+    if (operator) {
+      if (!(await this.d.orgs.findUserBrief(ownerId))) fail('USER_NOT_FOUND');
+    } else {
+      if (!settings.allowUserToCreateOrganization) fail('NOT_ALLOWED_TO_CREATE_ORGANIZATION');
+      if (settings.organizationLimit > 0 && (await this.d.orgs.countForUser(ownerId)) >= settings.organizationLimit)
+        fail('ORGANIZATION_LIMIT_REACHED');
+    }
     if (await this.d.orgs.findBySlug(input.slug)) fail('ORGANIZATION_ALREADY_EXISTS');
     const now = new Date(this.d.clock.now());
     const { organization, member } = await this.d.sql
@@ -46,17 +55,18 @@ export class OrganizationService {
         const metadata = input.metadata ? JSON.stringify(input.metadata) : null;
         const org = { name: input.name, slug: input.slug, logo: input.logo ?? null, metadata };
         const organization = await this.d.orgs.insertOrganization(org, now, tx);
-        const member = await this.d.orgs.insertMember(organization.id, user.id, this.access.creatorRole, now, tx);
+        const member = await this.d.orgs.insertMember(organization.id, ownerId, this.access.creatorRole, now, tx);
         if (settings.teams.enabled && settings.teams.defaultTeam) {
           const team = await this.d.teams.insert(organization.id, organization.name, now, tx);
-          await this.d.teams.addMember(team.id, user.id, now, tx);
+          await this.d.teams.addMember(team.id, ownerId, now, tx);
         }
         return { organization, member };
       })
       .catch((error) => (isUniqueViolation(error) ? fail('ORGANIZATION_ALREADY_EXISTS') : Promise.reject(error)));
-    const session = input.keepCurrentActiveOrganization
-      ? undefined
-      : await this.d.sessions.setActiveOrganization(auth.session.token, organization.id);
+    const session =
+      input.keepCurrentActiveOrganization || operator
+        ? undefined
+        : await this.d.sessions.setActiveOrganization(auth.session.token, organization.id);
     return { result: { ...organization, members: [member] }, session };
   }
 

@@ -3,12 +3,16 @@ import { fail } from '../../errors';
 import type { SessionWithUser } from '../../shared/views';
 import type { OrganizationAccess, OrganizationDeps } from './access';
 import type { MemberPage } from './repository';
-import type { InvitationView, MemberView, OrganizationView, TeamView } from './views';
+import type { InvitationView, MemberView, OrganizationView, TeamMemberView, TeamView } from './views';
 
 export interface FullOrganization extends OrganizationView {
   members: MemberView[];
   invitations: InvitationView[];
   teams?: TeamView[];
+}
+
+export interface OperatorOrganization extends FullOrganization {
+  teamMembers: TeamMemberView[];
 }
 
 export interface ListMembersQuery {
@@ -35,6 +39,18 @@ export class OrganizationReadService {
     return this.d.orgs.listAllWithMemberCounts(limit, offset);
   }
 
+  /** A user's organizations with their role in each (operators; the caller checks its own permission). */
+  membershipsForOperators(userId: string) {
+    return this.d.orgs.membershipsOf(userId);
+  }
+
+  /** get-full-organization for an operator (access.ts), plus who is in which team (the console's page). */
+  async fullForOperators(operator: SessionWithUser, organizationId: string): Promise<OperatorOrganization> {
+    const full = (await this.getFull(operator, { organizationId })) ?? fail('ORGANIZATION_NOT_FOUND');
+    const teamMembers = this.d.config.organization.teams.enabled ? await this.d.teams.membersIn(organizationId) : [];
+    return { ...full, teamMembers };
+  }
+
   /** better-auth: no organization named and none active → null. */
   async getFull(
     auth: SessionWithUser,
@@ -46,7 +62,7 @@ export class OrganizationReadService {
       ? await this.d.orgs.findBySlug(query.organizationSlug)
       : await this.d.orgs.findById(wanted);
     if (!organization) return fail('ORGANIZATION_NOT_FOUND');
-    await this.access.member(organization.id, auth.user.id, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
+    await this.access.caller(organization.id, auth, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
     const limit = query.membersLimit ?? this.d.config.organization.memberListLimit;
     const page: MemberPage = { limit, offset: 0, sortBy: 'createdAt', direction: 'asc' };
     const [{ members }, invitations, teams] = await Promise.all([

@@ -1,6 +1,6 @@
 import { isId, newId } from '../../crypto/random';
 import { escapeLike, type Sql } from '../../shared/sql';
-import { type MemberView, type OrganizationView, toMember, toOrganization } from './views';
+import { type MemberUser, type MemberView, type OrganizationView, toMember, toOrganization } from './views';
 
 const MEMBER_WITH_USER = `SELECT m.*, u.name AS u_name, u.email AS u_email, u.image AS u_image
   FROM members m JOIN users u ON u.id = m.user_id`;
@@ -181,6 +181,30 @@ export class OrganizationRepository {
     return rows[0] ?? { name: '', language: null };
   }
 
+  /** A user's public fields (operators name the owner of an organization they create), or null. */
+  async findUserBrief(userId: string): Promise<MemberUser | null> {
+    if (!isId(userId)) return null;
+    const rows = await this.sql.query<MemberUser>('SELECT id, name, email, image FROM users WHERE id = $1', [userId]);
+    return rows[0] ?? null;
+  }
+
+  /** A user's memberships with their organizations, oldest first (operators: admin list-user-organizations). */
+  async membershipsOf(userId: string): Promise<UserMembership[]> {
+    if (!isId(userId)) return [];
+    const rows = await this.sql.query<Record<string, unknown>>(
+      `SELECT o.*, m.id AS member_id, m.role AS member_role, m.created_at AS member_created_at
+       FROM members m JOIN organizations o ON o.id = m.organization_id
+       WHERE m.user_id = $1 ORDER BY m.created_at, m.id`,
+      [userId],
+    );
+    return rows.map((r) => ({
+      organization: toOrganization(r),
+      memberId: r.member_id as string,
+      role: r.member_role as string,
+      joinedAt: (r.member_created_at as Date).toISOString(),
+    }));
+  }
+
   /** Every organization with its member count, newest first (operators: admin list-organizations). */
   async listAllWithMemberCounts(
     limit: number,
@@ -206,6 +230,14 @@ export class OrganizationRepository {
     }));
     return { organizations, total: Number(counted[0].total) };
   }
+}
+
+/** One of a user's memberships, as operators see it. */
+export interface UserMembership {
+  organization: OrganizationView;
+  memberId: string;
+  role: string;
+  joinedAt: string;
 }
 
 /** An organization as operators list it: its stored fields and how many members it has. */

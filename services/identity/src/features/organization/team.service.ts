@@ -13,7 +13,7 @@ export class TeamService {
 
   async create(auth: SessionWithUser, body: { name: string; organizationId?: string }): Promise<TeamView> {
     const organizationId = this.access.organizationId(body.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
-    const member = await this.access.member(organizationId, auth.user.id, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
+    const member = await this.access.caller(organizationId, auth, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
     this.access.require(member, { team: ['create'] }, 'NOT_ALLOWED_TO_CREATE_TEAMS');
     const maximum = this.d.config.organization.teams.maximumTeams;
     if (maximum > 0 && (await this.d.teams.count(organizationId)) >= maximum) fail('TEAM_LIMIT_REACHED');
@@ -25,7 +25,7 @@ export class TeamService {
     body: { teamId: string; data: { name?: string; organizationId?: string } },
   ): Promise<TeamView> {
     const organizationId = this.access.organizationId(body.data.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
-    const member = await this.access.member(organizationId, auth.user.id, 'NOT_ALLOWED_TO_UPDATE_TEAM');
+    const member = await this.access.caller(organizationId, auth, 'NOT_ALLOWED_TO_UPDATE_TEAM');
     this.access.require(member, { team: ['update'] }, 'NOT_ALLOWED_TO_UPDATE_TEAM');
     const team = (await this.d.teams.findIn(organizationId, body.teamId)) ?? fail('TEAM_NOT_FOUND');
     if (body.data.name === undefined) return team;
@@ -34,7 +34,7 @@ export class TeamService {
 
   async remove(auth: SessionWithUser, body: { teamId: string; organizationId?: string }) {
     const organizationId = this.access.organizationId(body.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
-    const member = await this.access.member(organizationId, auth.user.id, 'NOT_ALLOWED_TO_DELETE_TEAM');
+    const member = await this.access.caller(organizationId, auth, 'NOT_ALLOWED_TO_DELETE_TEAM');
     this.access.require(member, { team: ['delete'] }, 'NOT_ALLOWED_TO_DELETE_TEAMS');
     await this.d.sql.transaction(async (tx) => {
       const team = (await this.d.teams.findIn(organizationId, body.teamId, tx, true)) ?? fail('TEAM_NOT_FOUND');
@@ -86,7 +86,7 @@ export class TeamService {
     refusal: 'NOT_ALLOWED_TO_ADD_TEAM_MEMBER' | 'NOT_ALLOWED_TO_REMOVE_TEAM_MEMBER',
   ) {
     const organizationId = this.access.organizationId(body.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
-    const caller = await this.access.member(organizationId, auth.user.id, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
+    const caller = await this.access.caller(organizationId, auth, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
     this.access.require(caller, { member: [action] }, refusal);
     if (!(await this.d.orgs.findMember(organizationId, body.userId))) fail('USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
     return { organizationId };

@@ -31,6 +31,16 @@ export class TeamRepository {
     return rows.map(toTeam);
   }
 
+  /** Every team membership in an organization (operators: the console's organization page). */
+  async membersIn(organizationId: string): Promise<TeamMemberView[]> {
+    const rows = await this.sql.query(
+      `SELECT tm.* FROM team_members tm JOIN teams t ON t.id = tm.team_id
+       WHERE t.organization_id = $1 ORDER BY tm.created_at, tm.id`,
+      [organizationId],
+    );
+    return rows.map(toTeamMember);
+  }
+
   async count(organizationId: string, sql: Sql = this.sql): Promise<number> {
     const rows = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM teams WHERE organization_id = $1', [
       organizationId,

@@ -1,0 +1,69 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context';
+import { requireSession } from '../../http/require-session';
+import {
+  AddTeamMember,
+  CancelInvitation,
+  CreateOrganization,
+  CreateTeam,
+  GetOrganization,
+  InviteMember,
+  ListUserAccounts,
+  ListUserOrganizations,
+  RemoveMember,
+  RemoveTeam,
+  RemoveTeamMember,
+  UpdateMemberRole,
+  UpdateTeam,
+} from './organizations.schemas';
+import type { AdminServices } from './wiring';
+
+/** Operators on any organization (issue 7; organization/access.ts), and a user's accounts and organizations. */
+export async function adminOrganizationRoutes(fastify: FastifyInstance, ctx: AppContext & { admin: AdminServices }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const preHandler = requireSession(ctx);
+  const { organizations: orgs, users } = ctx.admin;
+
+  app.get('/admin/list-user-accounts', { schema: ListUserAccounts, preHandler }, async (request) =>
+    users.accounts(request.auth, request.query.userId),
+  );
+  if (!ctx.config.features.organization) return;
+
+  app.get('/admin/list-user-organizations', { schema: ListUserOrganizations, preHandler }, async (request) =>
+    orgs.ofUser(request.auth, request.query.userId),
+  );
+  app.get('/admin/organization/get', { schema: GetOrganization, preHandler }, async (request) =>
+    orgs.get(request.auth, request.query.organizationId),
+  );
+  app.post('/admin/organization/create', { schema: CreateOrganization, preHandler }, async (request) =>
+    orgs.create(request.auth, request.body),
+  );
+  app.post('/admin/organization/invite-member', { schema: InviteMember, preHandler }, async (request) =>
+    orgs.invite(request.auth, request.body, request.headers['accept-language']),
+  );
+  app.post('/admin/organization/cancel-invitation', { schema: CancelInvitation, preHandler }, async (request) =>
+    orgs.cancelInvitation(request.auth, request.body.invitationId),
+  );
+  app.post('/admin/organization/update-member-role', { schema: UpdateMemberRole, preHandler }, async (request) =>
+    orgs.updateMemberRole(request.auth, request.body),
+  );
+  app.post('/admin/organization/remove-member', { schema: RemoveMember, preHandler }, async (request) =>
+    orgs.removeMember(request.auth, request.body),
+  );
+  app.post('/admin/organization/create-team', { schema: CreateTeam, preHandler }, async (request) =>
+    orgs.createTeam(request.auth, request.body),
+  );
+  app.post('/admin/organization/update-team', { schema: UpdateTeam, preHandler }, async (request) =>
+    orgs.updateTeam(request.auth, request.body),
+  );
+  app.post('/admin/organization/remove-team', { schema: RemoveTeam, preHandler }, async (request) =>
+    orgs.removeTeam(request.auth, request.body),
+  );
+  app.post('/admin/organization/add-team-member', { schema: AddTeamMember, preHandler }, async (request) =>
+    orgs.addTeamMember(request.auth, request.body),
+  );
+  app.post('/admin/organization/remove-team-member', { schema: RemoveTeamMember, preHandler }, async (request) =>
+    orgs.removeTeamMember(request.auth, request.body),
+  );
+}
