@@ -24,6 +24,11 @@ RUN VITE_API_URL="$VITE_API_URL" npm run build -w console
 
 FROM nginxinc/nginx-unprivileged:1.28.0-alpine AS runtime
 COPY deploy/nginx/console.conf /etc/nginx/conf.d/default.conf
+# The CSP's connect-src names the API's origin when the console calls another one (scheme://host[:port] only).
+ARG VITE_API_URL=""
+USER root
+RUN api_origin="$(printf '%s' "$VITE_API_URL" | sed -E 's#^(https?://[^/]+).*$#\1#')" \
+ && sed -i "s#__API_ORIGIN__#${api_origin}#g" /etc/nginx/conf.d/default.conf
 COPY --from=build /app/console/dist /usr/share/nginx/html
 # uid 101 is the image's unprivileged nginx user; nginx writes only under /tmp (an emptyDir in the chart).
 USER 101:101

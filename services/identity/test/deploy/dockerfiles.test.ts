@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ValidationSeverity, validate } from 'dockerfile-utils';
+import { CONSOLE_CSP } from '../../src/infra/console';
 import { ROOT, read } from './repo';
 
 /**
@@ -129,6 +130,13 @@ describe('console image', () => {
     expect(conf).toMatch(/try_files \$uri \$uri\/ \/index\.html;/);
     expect(conf).toMatch(/location = \/healthz/);
     expect(read('deploy/console.Dockerfile')).toMatch(/^FROM nginxinc\/nginx-unprivileged:/m);
+  });
+
+  it("sends the identity service's console CSP on the page, the API origin filled in by the image build", () => {
+    const policies = [...read('deploy/nginx/console.conf').matchAll(/add_header Content-Security-Policy "([^"]+)"/g)];
+    expect(policies.length).toBe(2); // server level and the index.html location (nginx does not inherit add_header)
+    for (const [, policy] of policies) expect(policy.replace(' __API_ORIGIN__', '')).toBe(CONSOLE_CSP);
+    expect(read('deploy/console.Dockerfile')).toMatch(/sed -i "s#__API_ORIGIN__#\$\{api_origin\}#g"/);
   });
 });
 
