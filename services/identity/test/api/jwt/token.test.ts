@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import { PUBLIC_URL, startTestApp, TEST_SECRET, type TestApp } from '../../setup/app';
+import { runCli } from '../../setup/cli-process';
 import { get, post, signUp } from '../../setup/fixtures';
 
 /**
@@ -180,19 +178,8 @@ describe('cli jwks:rotate', () => {
     await t.ctx.jwt.keys.watch();
     const u = await signUp(t.app);
     const before = decodeProtectedHeader(await newToken({ jar: u.jar })).kid;
-    const { stdout } = await promisify(execFile)(process.execPath, ['dist/cli.js', 'jwks:rotate'], {
-      cwd: resolve(__dirname, '../../..'),
-      timeout: 20000,
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: 'test',
-        DATABASE_URL: process.env.TEST_DATABASE_URL,
-        REDIS_URL: process.env.TEST_REDIS_URL,
-        REDIS_PREFIX: process.env.TEST_REDIS_PREFIX,
-        AUTH_SECRET: TEST_SECRET,
-        LOG_LEVEL: 'silent',
-      },
-    });
+    const { code, stdout } = await runCli('jwks:rotate');
+    expect(code).toBe(0);
     const kid = /new signing key: ([0-9a-f-]{36})/.exec(stdout)?.[1];
     expect(kid).toBeDefined();
     expect(kid).not.toBe(before);
