@@ -10,6 +10,7 @@ import { passwordRoutes } from './features/account/password.routes';
 import { adminRoutes } from './features/admin';
 import { organizationFeature } from './features/organization';
 import { sessionRoutes } from './features/session/session.routes';
+import { socialFeature } from './features/social';
 import { healthRoutes } from './features/system/health.routes';
 import { systemRoutes } from './features/system/system.routes';
 import { registerOriginCheck } from './http/origin-check';
@@ -60,6 +61,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await api.register(passwordRoutes, ctx);
       await api.register(emailRoutes, ctx);
       await api.register(deletionRoutes, ctx);
+      await api.register((scope) => socialFeature(scope, ctx));
       if (config.features.admin) await api.register(adminRoutes, ctx);
       if (config.features.organization)
         await api.register((scope) => organizationFeature(scope, ctx), { prefix: '/organization' });

@@ -21,6 +21,7 @@ import { createOrganizationFeature, type OrganizationFeature } from './features/
 import { TeamRepository } from './features/organization/teams.repository';
 import { SessionRepository } from './features/session/repository';
 import { type Clock, SessionService } from './features/session/session.service';
+import { createSocialFeature, type SocialFeature } from './features/social/service';
 import { TrustedOrigins } from './http/origins';
 import { SessionCookies } from './http/session-cookies';
 import { Metrics } from './infra/metrics';
@@ -59,6 +60,8 @@ export interface AppContext {
   signInThrottle: SignInThrottle;
   /** Organizations, members, invitations and teams (routes registered only when features.organization). */
   organization: OrganizationFeature;
+  /** Social sign-in: providers, OAuth callback, id tokens, linking and provider tokens (issue 4). */
+  social: SocialFeature;
   mail: MailQueue;
   /** The admin feature's services when `features.admin` is on (its hooks are then installed), else null. */
   admin: AdminServices | null;
@@ -133,6 +136,15 @@ export async function createContext(config: Config, options: ContextOptions = {}
           organizations: config.features.organization ? organization.reads : null,
         })
       : null;
+    const social = createSocialFeature({
+      config,
+      sql,
+      store,
+      clock,
+      accounts,
+      sessions,
+      banCheck: admin ? (user) => admin.banPolicy.check(user) : null,
+    });
     return {
       config,
       clock,
@@ -155,6 +167,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
         clock.now,
       ),
       organization,
+      social,
       mail,
       admin,
       background,

@@ -66,6 +66,14 @@ export function defaultConfig(): Config {
         '/organization/invite-member': { windowSec: 60, max: 30 },
       },
     },
+    social: {
+      stateTtlSec: 600,
+      requireLocalEmailVerifiedForLinking: true,
+      allowDifferentEmails: false,
+      refreshWithinMs: 5000,
+      requestTimeoutSec: 10,
+      providers: {},
+    },
     features: { organization: true, admin: true },
     organization: {
       allowUserToCreateOrganization: true,

@@ -1,4 +1,4 @@
 export { DEVELOPMENT_SECRET } from './defaults';
 export { ENV_SETTINGS } from './env-settings';
 export { ConfigError, type ConfigOverrides, loadConfig } from './load';
-export type { Argon2Config, Config, SessionConfig } from './schema';
+export type { Argon2Config, Config, SessionConfig, SocialConfig, SocialProviderConfig } from './schema';

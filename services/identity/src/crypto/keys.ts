@@ -1,6 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 
-export type KeyPurpose = 'cookie' | 'session-cache' | 'verification-jwt' | 'state';
+export type KeyPurpose = 'cookie' | 'session-cache' | 'verification-jwt' | 'state' | 'provider-tokens';
 
 /** Separate keys per purpose derived from AUTH_SECRET, so one leaked signature never serves another use. */
 export function deriveKey(secret: string, purpose: KeyPurpose): Buffer {
