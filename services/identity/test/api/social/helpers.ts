@@ -14,31 +14,48 @@ export interface SocialTest {
 }
 
 /**
- * The service with a generic OIDC provider `loop` (discovery on a loopback oidc-provider) and a second one,
- * `loop2` (same provider, same client), for "another provider" cases. Refresh tokens need offline_access and
- * prompt=consent (ECOSYSTEM gotcha 19).
+ * The service with providers on one loopback oidc-provider, all with the same client:
+ * - `loop`, `loop2`: generic OIDC by discovery (offline_access + prompt=consent for refresh tokens, gotcha 19);
+ * - `closed`: the same with sign-up disabled;
+ * - `plain`: generic OAuth 2 with explicit endpoints; `broken`: OAuth 2 whose user-info endpoint does not exist.
  */
 export async function startSocialTest(
   overrides: ConfigOverrides = {},
   providerOverrides: object = {},
 ): Promise<SocialTest> {
-  const redirectUris = ['loop', 'loop2'].map((id) => `${PUBLIC_URL}/api/auth/callback/${id}`);
+  const ids = ['loop', 'loop2', 'closed', 'plain', 'broken'];
+  const redirectUris = ids.map((id) => `${PUBLIC_URL}/api/auth/callback/${id}`);
   const op = await startOidcProvider([
     { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, redirectUris },
     { clientId: OTHER_CLIENT_ID, clientSecret: 'other-secret-0123456789', redirectUris: ['https://other.example/cb'] },
   ]);
-  const provider = {
+  const client = { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET };
+  const oidc = {
+    ...client,
     type: 'oidc' as const,
     discoveryUrl: op.issuer,
-    clientId: CLIENT_ID,
-    clientSecret: CLIENT_SECRET,
     scopes: ['offline_access'],
     prompt: 'consent',
     ...providerOverrides,
   };
+  const oauth2 = {
+    ...client,
+    type: 'oauth2' as const,
+    authorizationEndpoint: `${op.issuer}/auth`,
+    tokenEndpoint: `${op.issuer}/token`,
+    userInfoEndpoint: `${op.issuer}/me`,
+    scopes: ['openid', 'email', 'profile'],
+  };
+  const providers = {
+    loop: oidc,
+    loop2: oidc,
+    closed: { ...oidc, disableSignUp: true },
+    plain: oauth2,
+    broken: { ...oauth2, userInfoEndpoint: `${op.issuer}/no-such-endpoint` },
+  };
   const t = await startTestApp({
     ...overrides,
-    social: { ...overrides.social, providers: { loop: provider, loop2: provider, ...overrides.social?.providers } },
+    social: { ...overrides.social, providers: { ...providers, ...overrides.social?.providers } },
   }).catch(async (error) => {
     await op.close();
     throw error;
@@ -60,6 +77,11 @@ export function providerUser(op: LoopbackOidc, sub: string, claims: object = {})
 }
 
 export async function startFlow(s: SocialTest, jar: CookieJar, body: object, route = '/sign-in/social') {
+  if (route === '/link-social' && 'loginHint' in body) {
+    s.op.defaultLogin = String(body.loginHint); // link-social has no loginHint: the provider's default login
+    const { loginHint: _, ...rest } = body as { loginHint: string };
+    body = rest;
+  }
   const res = await post(s.t.app, route, { provider: 'loop', callbackURL: '/dashboard', ...body }, { jar });
   if (res.statusCode !== 200) throw new Error(`${route}: ${res.statusCode} ${res.body}`);
   return res.json().url as string;
@@ -71,8 +93,14 @@ export function callback(s: SocialTest, url: URL, jar: CookieJar) {
 }
 
 /** A whole sign-in: start, log in at the provider as `sub`, come back. Answers the callback's response. */
-export async function socialSignIn(s: SocialTest, sub: string, body: object = {}, jar = new CookieJar()) {
-  const url = await startFlow(s, jar, { loginHint: sub, ...body });
+export async function socialSignIn(
+  s: SocialTest,
+  sub: string,
+  body: object = {},
+  jar = new CookieJar(),
+  route = '/sign-in/social',
+) {
+  const url = await startFlow(s, jar, { loginHint: sub, ...body }, route);
   const back = await s.op.authorize(url);
   const res = await callback(s, back, jar);
   return { res, jar, location: res.headers.location as string };
