@@ -12,6 +12,12 @@ export interface ProviderUser {
   picture?: string;
 }
 
+export interface MintOptions {
+  expiresInSec?: number;
+  iatOffsetSec?: number;
+  issuer?: string;
+}
+
 export interface OidcClient {
   clientId: string;
   clientSecret: string;
@@ -24,7 +30,7 @@ export interface LoopbackOidc {
   /** Who logs in when the authorization request has no login_hint (link-social has none). */
   defaultLogin: string;
   /** Signs an id token with the provider's own key (as the provider would for a mobile app). */
-  mintIdToken(claims: JWTPayload, options?: { expiresInSec?: number; iatOffsetSec?: number }): Promise<string>;
+  mintIdToken(claims: JWTPayload, options?: MintOptions): Promise<string>;
   /** Signs with a key the provider never published, under the provider's key id. */
   mintForeignIdToken(claims: JWTPayload): Promise<string>;
   /**
@@ -92,7 +98,7 @@ export async function startOidcProvider(clients: OidcClient[]): Promise<Loopback
     const iat = Math.floor(Date.now() / 1000) + (opts.iatOffsetSec ?? 0);
     return new SignJWT({ ...claims })
       .setProtectedHeader({ alg: 'RS256', kid: 'loopback-1', typ: 'JWT' })
-      .setIssuer(issuer)
+      .setIssuer(opts.issuer ?? issuer)
       .setIssuedAt(iat)
       .setExpirationTime(iat + (opts.expiresInSec ?? 600))
       .sign(key as CryptoKey);
