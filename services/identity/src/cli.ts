@@ -51,9 +51,11 @@ async function run(args: string[]): Promise<void> {
     case 'config': {
       const config = loadConfig();
       const mask = (v?: string) => (v ? `${v.slice(0, 4)}…(${v.length} chars)` : v);
-      console.log(
-        JSON.stringify({ ...config, secret: mask(config.secret), serviceApiKey: mask(config.serviceApiKey) }, null, 2),
+      const providers = Object.fromEntries(
+        Object.entries(config.social.providers).map(([id, p]) => [id, { ...p, clientSecret: mask(p.clientSecret) }]),
       );
+      const masked = { secret: mask(config.secret), serviceApiKey: mask(config.serviceApiKey) };
+      console.log(JSON.stringify({ ...config, ...masked, social: { ...config.social, providers } }, null, 2));
       return;
     }
     default:
