@@ -90,11 +90,7 @@ export async function startOidcProvider(clients: OidcClient[]): Promise<Loopback
     else handle(req, res);
   });
 
-  const sign = (
-    claims: JWTPayload,
-    key: CryptoKey | JWK,
-    opts: { expiresInSec?: number; iatOffsetSec?: number } = {},
-  ) => {
+  const sign = (claims: JWTPayload, key: CryptoKey | JWK, opts: MintOptions = {}) => {
     const iat = Math.floor(Date.now() / 1000) + (opts.iatOffsetSec ?? 0);
     return new SignJWT({ ...claims })
       .setProtectedHeader({ alg: 'RS256', kid: 'loopback-1', typ: 'JWT' })

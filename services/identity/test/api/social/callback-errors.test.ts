@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { REDIRECT_ERRORS } from '../../../src/errors/catalogue';
 import { PUBLIC_URL } from '../../setup/app';
 import { CookieJar, get, post, sessionOf, signUp, TOKEN_COOKIE } from '../../setup/fixtures';
 import { callback, errorOf, providerUser, type SocialTest, socialSignIn, startFlow, startSocialTest } from './helpers';
@@ -188,8 +190,7 @@ describe('callback failures redirect with the spec §8 codes, reached by real re
   });
 
   it('every spec callback code is exercised by this file', async () => {
-    const { REDIRECT_ERRORS } = await import('../../../src/errors/catalogue');
-    const source = (await import('node:fs')).readFileSync(__filename, 'utf8');
+    const source = readFileSync(__filename, 'utf8');
     const body = source.slice(0, source.indexOf('every spec callback code'));
     for (const code of REDIRECT_ERRORS.callback) expect([code, body.includes(code)]).toEqual([code, true]);
   });
