@@ -54,6 +54,8 @@ export function defaultConfig(): Config {
       rules: {
         '/sign-in/email': { windowSec: 60, max: 10 },
         '/sign-up/email': { windowSec: 60, max: 5 },
+        // each start stores a 10-minute OAuth state; each id token is checked against the provider's keys
+        '/sign-in/social': { windowSec: 60, max: 30 },
         // password and email routes: each request may send a mail or try a token (SECURITY.md rate limits)
         '/request-password-reset': { windowSec: 60, max: 5 },
         '/forget-password': { windowSec: 60, max: 5 },

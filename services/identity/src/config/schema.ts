@@ -33,6 +33,9 @@ const SocialProvider = Type.Object(
       Type.Boolean({ description: 'link even when the provider does not say the email is verified' }),
     ),
     disableSignUp: Type.Optional(Type.Boolean({ description: 'only existing users may sign in with it' })),
+    disableImplicitSignUp: Type.Optional(
+      Type.Boolean({ description: 'register a new user only when sign-in/social asked for it (requestSignUp)' }),
+    ),
     disableLinking: Type.Optional(Type.Boolean({ description: 'never link it to an existing user' })),
     disableIdTokenSignIn: Type.Optional(Type.Boolean()),
     prompt: Type.Optional(Type.String({ maxLength: 64 })),

@@ -118,7 +118,7 @@ export class CallbackService {
   }
 
   private async signIn(p: Provider, profile: Profile, state: OAuthState, tokens: ProviderTokens, client: ClientInfo) {
-    const found = await this.identify.identify(p, profile);
+    const found = await this.identify.identify(p, profile, state.requestSignUp);
     if (found.kind === 'refused') throw new Redirect(found.reason);
     if (found.kind !== 'new') await this.refuseBannedUser(found.user);
     const persisted = await this.identify.persist(p, profile, found, tokens);

@@ -26,17 +26,19 @@ export type Identified =
 export class IdentifyService {
   constructor(private readonly d: SocialDeps) {}
 
-  async identify(p: Provider, profile: Profile): Promise<Identified> {
+  /** `requestSignUp`: the sign-in asked to register (needed when the provider has implicit sign-up off). */
+  async identify(p: Provider, profile: Profile, requestSignUp = false): Promise<Identified> {
     const account = await this.d.repo.findAccount(p.id, profile.id);
     if (account) {
       const user = await this.d.accounts.getUser(account.userId);
       if (user) return { kind: 'linked', user, account };
     }
-    if (!profile.email) return { kind: 'refused', reason: 'email_not_found' };
+    if (!profile.email || !EMAIL.test(profile.email)) return { kind: 'refused', reason: 'email_not_found' };
     const user = await this.d.accounts.getUserByEmail(profile.email);
     if (user)
       return this.mayLinkOnSignIn(p, profile, user) ? { kind: 'same-email', user } : refused('account_not_linked');
-    if (p.settings.disableSignUp) return refused('signup_disabled');
+    if (p.settings.disableSignUp || (p.settings.disableImplicitSignUp && !requestSignUp))
+      return refused('signup_disabled');
     return { kind: 'new' };
   }
 
@@ -62,7 +64,7 @@ export class IdentifyService {
       const user = {
         email: normalizeEmail(profile.email!),
         name: profile.name.slice(0, 256),
-        image: profile.image && profile.image.length <= 2048 ? profile.image : null,
+        image: safeImage(profile.image),
         emailVerified: profile.emailVerified,
         role: this.d.config.admin.defaultRole, // spec §9: default admin role
       };
@@ -109,3 +111,17 @@ export class IdentifyService {
 }
 
 const refused = (reason: SignInRefusal): Identified => ({ kind: 'refused', reason });
+
+/** One address, no spaces or control characters, at most 254 characters: what the email schema would accept. */
+const EMAIL = /^(?=.{3,254}$)[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A provider's picture is kept only as an http(s) URL of bounded length (it is rendered by frontends). */
+function safeImage(image: string | null): string | null {
+  if (!image || image.length > 2048) return null;
+  try {
+    const url = new URL(image);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? image : null;
+  } catch {
+    return null;
+  }
+}

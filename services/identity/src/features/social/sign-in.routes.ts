@@ -18,7 +18,7 @@ export async function signInRoutes(fastify: FastifyInstance, ctx: AppContext): P
     const { body } = request;
     if (body.idToken) {
       const current = await ctx.metrics.countSignIn('id_token', () =>
-        social.signInWithIdToken(body.provider, body.idToken!, clientInfo(request)),
+        social.signInWithIdToken(body.provider, body.idToken!, clientInfo(request), body.requestSignUp),
       );
       ctx.cookies.set(reply, current, ctx.clock.now());
       return { redirect: false, token: current.session.token, user: current.user };

@@ -67,9 +67,14 @@ export class SocialService {
   }
 
   /** spec §7 id-token sign-in (mobile apps): verify with the provider's keys, then sign in or register. */
-  async signInWithIdToken(providerId: string, input: IdTokenInput, client: ClientInfo): Promise<SessionWithUser> {
+  async signInWithIdToken(
+    providerId: string,
+    input: IdTokenInput,
+    client: ClientInfo,
+    requestSignUp = false,
+  ): Promise<SessionWithUser> {
     const { p, profile, tokens } = await this.verified(providerId, input);
-    const found = await this.identify.identify(p, profile);
+    const found = await this.identify.identify(p, profile, requestSignUp);
     if (found.kind === 'refused') return fail(SIGN_IN_ERRORS[found.reason]);
     let user: UserView | null = found.kind === 'new' ? null : found.user;
     if (user && this.d.banCheck) user = await this.d.banCheck(user); // BANNED_USER as JSON here (not a redirect)

@@ -138,6 +138,23 @@ describe('callback failures redirect with the spec §8 codes, reached by real re
     expect(await usersCount()).toBe(before);
   });
 
+  it('signup_disabled without requestSignUp when implicit sign-up is off; requestSignUp registers', async () => {
+    providerUser(s.op, 'invited');
+    const { location } = await socialSignIn(s, 'invited', { provider: 'invite' });
+    expect(errorOf(location)).toBe('signup_disabled');
+    const asked = await socialSignIn(s, 'invited', { provider: 'invite', requestSignUp: true });
+    expect(asked.location).toBe('/dashboard');
+    expect((await sessionOf(s.t.app, { jar: asked.jar })).user.email).toBe('invited@provider.example');
+  });
+
+  it('a malformed provider email counts as none; a non-http picture is dropped', async () => {
+    providerUser(s.op, 'bad-mail', { email: 'not an email' });
+    expect(errorOf((await socialSignIn(s, 'bad-mail')).location)).toBe('email_not_found');
+    providerUser(s.op, 'js-pic', { picture: 'javascript:alert(1)' });
+    const { jar } = await socialSignIn(s, 'js-pic');
+    expect((await sessionOf(s.t.app, { jar })).user).toMatchObject({ email: 'js-pic@provider.example', image: null });
+  });
+
   it('account_not_linked: an existing email account that may not be linked', async () => {
     const local = await signUp(s.t.app, { email: 'anl@provider.example' }); // unverified local account
     providerUser(s.op, 'anl');

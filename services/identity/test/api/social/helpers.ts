@@ -16,14 +16,14 @@ export interface SocialTest {
 /**
  * The service with providers on one loopback oidc-provider, all with the same client:
  * - `loop`, `loop2`: generic OIDC by discovery (offline_access + prompt=consent for refresh tokens, gotcha 19);
- * - `closed`: the same with sign-up disabled;
+ * - `closed`: the same with sign-up disabled; `invite`: new users only when the sign-in asks (requestSignUp);
  * - `plain`: generic OAuth 2 with explicit endpoints; `broken`: OAuth 2 whose user-info endpoint does not exist.
  */
 export async function startSocialTest(
   overrides: ConfigOverrides = {},
   providerOverrides: object = {},
 ): Promise<SocialTest> {
-  const ids = ['loop', 'loop2', 'closed', 'plain', 'broken'];
+  const ids = ['loop', 'loop2', 'closed', 'invite', 'plain', 'broken'];
   const redirectUris = ids.map((id) => `${PUBLIC_URL}/api/auth/callback/${id}`);
   const op = await startOidcProvider([
     { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, redirectUris },
@@ -50,6 +50,7 @@ export async function startSocialTest(
     loop: oidc,
     loop2: oidc,
     closed: { ...oidc, disableSignUp: true },
+    invite: { ...oidc, disableImplicitSignUp: true },
     plain: oauth2,
     broken: { ...oauth2, userInfoEndpoint: `${op.issuer}/no-such-endpoint` },
   };
