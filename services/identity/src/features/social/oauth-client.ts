@@ -53,6 +53,7 @@ export async function exchangeCode(
   for (const key of ['code', 'state', 'iss']) if (callback[key]) current.searchParams.set(key, callback[key]);
   const extra: Record<string, string> = {};
   for (const key of p.def.callbackParams ?? []) if (callback[key]) extra[key] = callback[key];
+  if (p.def.clientIdParam) extra[p.def.clientIdParam] = p.settings.clientId; // TikTok: client_key
   const response = await oidc.authorizationCodeGrant(
     p.client,
     current,
@@ -63,7 +64,8 @@ export async function exchangeCode(
 }
 
 export async function refreshTokens(p: Provider, refreshToken: string, now: number): Promise<ProviderTokens> {
-  const response = await oidc.refreshTokenGrant(p.client, refreshToken);
+  const extra: Record<string, string> = p.def.clientIdParam ? { [p.def.clientIdParam]: p.settings.clientId } : {};
+  const response = await oidc.refreshTokenGrant(p.client, refreshToken, extra);
   const tokens = toTokens(response, now);
   return { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken }; // not rotated: the old one stays valid
 }

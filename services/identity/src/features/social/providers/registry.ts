@@ -48,9 +48,12 @@ export class ProviderRegistry {
   }
 
   private async build(id: string, settings: SocialProviderConfig): Promise<Provider> {
-    const def = isNamedProvider(id) ? withOverrides(CATALOG[id], settings) : await this.generic(settings);
+    const { def, discovered } = isNamedProvider(id)
+      ? { def: withOverrides(CATALOG[id], settings), discovered: undefined }
+      : await this.generic(settings);
     const issuer = def.issuer ?? new URL(def.authorizationEndpoint).origin;
     const server: oidc.ServerMetadata = {
+      ...discovered, // the whole discovery document (iss response parameter, auth methods, …)
       issuer,
       authorization_endpoint: def.authorizationEndpoint,
       token_endpoint: def.tokenEndpoint,
@@ -58,7 +61,11 @@ export class ProviderRegistry {
       jwks_uri: def.jwksUri,
     };
     const secret = settings.clientSecret!;
-    const auth = def.tokenAuth === 'basic' ? oidc.ClientSecretBasic(secret) : oidc.ClientSecretPost(secret);
+    const methods = discovered?.token_endpoint_auth_methods_supported;
+    const basic =
+      def.tokenAuth === 'basic' ||
+      (methods?.includes('client_secret_basic') && !methods.includes('client_secret_post'));
+    const auth = basic ? oidc.ClientSecretBasic(secret) : oidc.ClientSecretPost(secret);
     // Multi-tenant Entra id tokens carry the user's tenant in iss: openid-client accepts that only when it
     // discovered the metadata itself ({tenantid} issuer template).
     const client = isMultiTenantMicrosoft(id, settings)
@@ -83,15 +90,15 @@ export class ProviderRegistry {
   }
 
   /** A provider that is not named: OIDC from its discovery document, or OAuth 2 from explicit endpoints. */
-  private async generic(settings: SocialProviderConfig): Promise<ProviderDefinition> {
-    if (settings.type === 'oauth2')
-      return withOverrides(
-        { authorizationEndpoint: '', tokenEndpoint: '', scopes: [], mapProfile: genericProfile },
-        settings,
-      );
-    const discovered = await discover(settings.discoveryUrl!, settings, this.config);
-    const meta = discovered.serverMetadata();
-    return withOverrides(
+  private async generic(
+    settings: SocialProviderConfig,
+  ): Promise<{ def: ProviderDefinition; discovered?: oidc.ServerMetadata }> {
+    if (settings.type === 'oauth2') {
+      const bare = { authorizationEndpoint: '', tokenEndpoint: '', scopes: [], mapProfile: genericProfile };
+      return { def: withOverrides(bare, settings) };
+    }
+    const meta = (await discover(settings.discoveryUrl!, settings, this.config)).serverMetadata();
+    const def = withOverrides(
       {
         authorizationEndpoint: meta.authorization_endpoint!,
         tokenEndpoint: meta.token_endpoint!,
@@ -103,6 +110,7 @@ export class ProviderRegistry {
       },
       settings,
     );
+    return { def, discovered: meta };
   }
 }
 
