@@ -111,6 +111,37 @@ describe('authorization code + PKCE round trip against a real OpenID provider', 
     expect(info.json().data).toMatchObject({ sub: 'carol', name: 'User carol' });
   });
 
+  it('form_post (Apple): a cross-site POST callback is sent on to the GET callback, which signs in', async () => {
+    providerUser(s.op, 'poster');
+    const jar = new CookieJar();
+    const back = await s.op.authorize(await startFlow(s, jar, { loginHint: 'poster' }));
+    const posted = await s.t.app.inject({
+      method: 'POST',
+      url: '/api/auth/callback/loop',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'https://appleid.apple.com',
+        'sec-fetch-site': 'cross-site',
+      },
+      payload: back.searchParams.toString(),
+    });
+    expect(posted.statusCode).toBe(302);
+    const next = new URL(posted.headers.location as string);
+    expect(`${next.origin}${next.pathname}`).toBe(`${PUBLIC_URL}/api/auth/callback/loop`);
+    expect(next.searchParams.get('code')).toBe(back.searchParams.get('code'));
+    const res = await get(s.t.app, `/callback/loop${next.search}`, { jar });
+    expect(res.headers.location).toBe('/dashboard');
+    expect((await sessionOf(s.t.app, { jar })).user.email).toBe('poster@provider.example');
+    // Form bodies stay refused everywhere else.
+    const form = await s.t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC_URL },
+      payload: 'email=a%40b.co&password=x',
+    });
+    expect(form.statusCode).toBe(415);
+  });
+
   it('link-social links a provider account to a signed-in email user; unlink works, but never the last account', async () => {
     const local = await signUp(s.t.app, { email: 'dave@provider.example' });
     providerUser(s.op, 'dave');
