@@ -61,14 +61,16 @@ export class IdentifyService {
         await this.d.repo.insertAccount(found.user.id, account, now);
         return { user: found.user, isNew: false };
       }
-      const user = {
-        email: normalizeEmail(profile.email!),
+      const input = {
+        email: profile.email!,
         name: profile.name.slice(0, 256),
         image: safeImage(profile.image),
         emailVerified: profile.emailVerified,
-        role: this.d.config.admin.defaultRole, // spec §9: default admin role
       };
-      return { user: (await this.d.repo.createUserWithAccount(user, account, now)).user, isNew: true };
+      const user = await this.d.accounts.registerExternal(input, async (tx, created) => {
+        await this.d.repo.insertAccount(created.id, account, now, tx);
+      });
+      return { user, isNew: true };
     } catch (error) {
       if (isUniqueViolation(error)) return null;
       throw error;

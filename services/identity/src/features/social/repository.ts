@@ -1,10 +1,6 @@
 import { newId } from '../../crypto/random';
 import type { Sql } from '../../shared/sql';
-import type { UserView } from '../../shared/views';
-import { toUserView } from '../session/repository';
 
-const USER_RETURNING =
-  'id, email, email_verified, name, image, role, banned, ban_reason, ban_expires, language, created_at, updated_at';
 const ACCOUNT_COLUMNS = `id, provider_id, account_id, user_id, access_token, refresh_token, id_token,
   access_token_expires_at, refresh_token_expires_at, scope, created_at, updated_at`;
 
@@ -29,14 +25,6 @@ export type StoredTokens = Pick<
   'accessToken' | 'refreshToken' | 'idToken' | 'accessTokenExpiresAt' | 'refreshTokenExpiresAt' | 'scope'
 >;
 
-export interface NewSocialUser {
-  email: string;
-  name: string;
-  image: string | null;
-  emailVerified: boolean;
-  role: string;
-}
-
 const toAccount = (r: Record<string, unknown>): AccountRow => ({
   id: r.id as string,
   providerId: r.provider_id as string,
@@ -52,7 +40,10 @@ const toAccount = (r: Record<string, unknown>): AccountRow => ({
   updatedAt: r.updated_at as Date,
 });
 
-/** Provider accounts (spec §3 Account) of the social feature, and users registered through a provider. */
+/**
+ * Provider accounts (spec §3 Account rows whose provider is not 'credential'); users themselves are the account
+ * feature's (AccountService.registerExternal).
+ */
 export class SocialRepository {
   constructor(private readonly sql: Sql) {}
 
@@ -71,23 +62,6 @@ export class SocialRepository {
       [userId],
     );
     return rows.map(toAccount);
-  }
-
-  /** A new user and its provider account in one transaction (a unique violation means someone was faster). */
-  async createUserWithAccount(
-    user: NewSocialUser,
-    account: { providerId: string; accountId: string; seal: (id: string) => StoredTokens },
-    now: Date,
-  ): Promise<{ user: UserView; account: AccountRow }> {
-    return this.sql.transaction(async (tx) => {
-      const rows = await tx.query(
-        `INSERT INTO users (id, email, email_verified, name, image, role, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${USER_RETURNING}`,
-        [newId(), user.email, user.emailVerified, user.name, user.image, user.role, now],
-      );
-      const created = toUserView(rows[0]);
-      return { user: created, account: await this.insertAccount(created.id, account, now, tx) };
-    });
   }
 
   async insertAccount(

@@ -17,8 +17,11 @@ const claims = (sub: string, extra: object = {}) => ({
   ...extra,
 });
 
+/** Users registered with the test's addresses (other test files share the database: count only ours). */
 async function usersCount(): Promise<number> {
-  const [{ n }] = await s.t.ctx.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
+  const [{ n }] = await s.t.ctx.sql.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM users WHERE email LIKE 'bad_@mobile.example' OR email = 'victim@mobile.example'",
+  );
   return n;
 }
 
