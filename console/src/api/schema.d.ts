@@ -2271,6 +2271,783 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sign-in/social": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a provider's sign-in (url to send the browser to), or sign in at once with an id token */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description provider id */
+                        provider: string;
+                        callbackURL?: string;
+                        newUserCallbackURL?: string;
+                        errorCallbackURL?: string;
+                        disableRedirect?: boolean;
+                        idToken?: {
+                            token: string;
+                            nonce?: string;
+                            accessToken?: string;
+                            refreshToken?: string;
+                            /** @description access-token expiry, epoch milliseconds */
+                            expiresAt?: number;
+                        };
+                        scopes?: string[];
+                        requestSignUp?: boolean;
+                        loginHint?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            redirect: boolean;
+                            url?: string;
+                            token?: string;
+                            user?: components["schemas"]["def-1"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/link-social": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Link a provider account to the signed-in user (redirect flow, or at once with an id token) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description provider id */
+                        provider: string;
+                        callbackURL?: string;
+                        errorCallbackURL?: string;
+                        idToken?: {
+                            token: string;
+                            nonce?: string;
+                            accessToken?: string;
+                            refreshToken?: string;
+                            /** @description access-token expiry, epoch milliseconds */
+                            expiresAt?: number;
+                        };
+                        scopes?: string[];
+                        requestSignUp?: boolean;
+                        disableRedirect?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            url: string;
+                            redirect: boolean;
+                            status?: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/callback/{providerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The provider's redirect back: signs in, registers or links, then redirects */
+        get: {
+            parameters: {
+                query?: {
+                    code?: string;
+                    state?: string;
+                    error?: string;
+                    error_description?: string;
+                    device_id?: string;
+                    user?: string;
+                    iss?: string;
+                };
+                header?: never;
+                path: {
+                    providerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Redirect to callbackURL / newUserCallbackURL, or with ?error=<code> (spec §8) */
+                302: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** form_post callback (Apple): redirected to the GET callback so the SameSite=Lax state cookie is sent */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    providerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code?: string;
+                        state?: string;
+                        error?: string;
+                        error_description?: string;
+                        device_id?: string;
+                        user?: string;
+                        iss?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Redirect to callbackURL / newUserCallbackURL, or with ?error=<code> (spec §8) */
+                302: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/list-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's accounts (credential and providers) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            provider: string;
+                            providerId: string;
+                            accountId: string;
+                            userId: string;
+                            scopes: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/unlink-account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unlink a provider account (fresh session; never the last account) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description provider id */
+                        providerId: string;
+                        accountId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            status: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/get-access-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A provider access token of the user's account, refreshed when it expires within 5 s */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description provider id */
+                        providerId: string;
+                        accountId?: string;
+                        /** @description server only: needs the service credential */
+                        userId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            accessToken: string | null;
+                            accessTokenExpiresAt: string | null;
+                            scopes: string[];
+                            idToken: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/refresh-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refresh a provider account's tokens now */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description provider id */
+                        providerId: string;
+                        accountId?: string;
+                        /** @description server only: needs the service credential */
+                        userId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            accessToken: string | null;
+                            accessTokenExpiresAt: string | null;
+                            scopes: string[];
+                            idToken: string | null;
+                            refreshToken: string | null;
+                            refreshTokenExpiresAt: string | null;
+                            providerId: string;
+                            accountId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account-info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The provider's current profile of one of the user's accounts, and its raw document */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        accountId: string;
+                        /** @description server only: needs the service credential */
+                        userId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: string;
+                                name: string;
+                                email: string | null;
+                                image: string | null;
+                                emailVerified: boolean;
+                            };
+                            data: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Stable UPPER_SNAKE code from the error catalogue */
+                            code: string;
+                            /** @description Catalogue text (spec §8) */
+                            message: string;
+                            details?: {
+                                field: string;
+                                problem: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/create-user": {
         parameters: {
             query?: never;

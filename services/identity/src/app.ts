@@ -14,6 +14,7 @@ import { introspectionRoutes } from './features/introspection/introspection.rout
 import { tokenRoutes } from './features/jwt/token.routes';
 import { organizationFeature } from './features/organization';
 import { sessionRoutes } from './features/session/session.routes';
+import { socialFeature } from './features/social';
 import { healthRoutes } from './features/system/health.routes';
 import { systemRoutes } from './features/system/system.routes';
 import { registerCors } from './http/cors';
@@ -71,6 +72,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await api.register(deletionRoutes, ctx);
       await api.register(tokenRoutes, ctx);
       await api.register(introspectionRoutes, ctx);
+      await api.register((scope) => socialFeature(scope, ctx));
       if (config.features.admin) await api.register(adminRoutes, ctx);
       await api.register((scope) => apiKeyFeature(scope, ctx));
       if (config.features.organization)

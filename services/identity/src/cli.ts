@@ -61,18 +61,16 @@ async function run(args: string[]): Promise<void> {
     case 'config': {
       const config = loadConfig();
       const mask = (v?: string) => (v ? `${v.slice(0, 4)}…(${v.length} chars)` : v);
-      console.log(
-        JSON.stringify(
-          {
-            ...config,
-            secret: mask(config.secret),
-            serviceApiKey: mask(config.serviceApiKey),
-            captcha: { ...config.captcha, secretKey: mask(config.captcha.secretKey) },
-          },
-          null,
-          2,
-        ),
+      const providers = Object.fromEntries(
+        Object.entries(config.social.providers).map(([id, p]) => [id, { ...p, clientSecret: mask(p.clientSecret) }]),
       );
+      const masked = {
+        secret: mask(config.secret),
+        serviceApiKey: mask(config.serviceApiKey),
+        captcha: { ...config.captcha, secretKey: mask(config.captcha.secretKey) },
+        social: { ...config.social, providers },
+      };
+      console.log(JSON.stringify({ ...config, ...masked }, null, 2));
       return;
     }
     default:

@@ -31,6 +31,7 @@ import { createOrganizationFeature, type OrganizationFeature } from './features/
 import { TeamRepository } from './features/organization/teams.repository';
 import { SessionRepository } from './features/session/repository';
 import { type Clock, SessionService } from './features/session/session.service';
+import { createSocialFeature, type SocialFeature } from './features/social/service';
 import { TrustedOrigins } from './http/origins';
 import { SessionCookies } from './http/session-cookies';
 import { Metrics } from './infra/metrics';
@@ -69,6 +70,8 @@ export interface AppContext {
   signInThrottle: SignInThrottle;
   /** Organizations, members, invitations and teams (routes registered only when features.organization). */
   organization: OrganizationFeature;
+  /** Social sign-in: providers, OAuth callback, id tokens, linking and provider tokens (issue 4). */
+  social: SocialFeature;
   mail: MailQueue;
   /** The admin feature's services when `features.admin` is on (its hooks are then installed), else null. */
   admin: AdminServices | null;
@@ -171,6 +174,15 @@ export async function createContext(config: Config, options: ContextOptions = {}
     closers.unshift(() => keys.stop());
     const sessionTokens = new SessionTokens(keys, config, clock, memberRoleLookup(config, organization));
     const { provider } = config.captcha;
+    const social = createSocialFeature({
+      config,
+      sql,
+      store,
+      clock,
+      accounts,
+      sessions,
+      banCheck: admin ? (user) => admin.banPolicy.check(user) : null,
+    });
     return {
       config,
       clock,
@@ -193,6 +205,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
         clock.now,
       ),
       organization,
+      social,
       mail,
       admin,
       apiKeys,

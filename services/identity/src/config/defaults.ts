@@ -55,6 +55,8 @@ export function defaultConfig(): Config {
       rules: {
         '/sign-in/email': { windowSec: 60, max: 10 },
         '/sign-up/email': { windowSec: 60, max: 5 },
+        // each start stores a 10-minute OAuth state; each id token is checked against the provider's keys
+        '/sign-in/social': { windowSec: 60, max: 30 },
         // password and email routes: each request may send a mail or try a token (SECURITY.md rate limits)
         '/request-password-reset': { windowSec: 60, max: 5 },
         '/forget-password': { windowSec: 60, max: 5 },
@@ -66,6 +68,14 @@ export function defaultConfig(): Config {
         // every invitation may send a mail (issue 5): bounded per address like the other mail routes
         '/organization/invite-member': { windowSec: 60, max: 30 },
       },
+    },
+    social: {
+      stateTtlSec: 600,
+      requireLocalEmailVerifiedForLinking: true,
+      allowDifferentEmails: false,
+      refreshWithinMs: 5000,
+      requestTimeoutSec: 10,
+      providers: {},
     },
     features: { organization: true, admin: true },
     // issue 9: short-lived signed session tokens (better-auth's jwt plugin: EdDSA, 15 min).

@@ -13,6 +13,7 @@ import {
 import { DEVELOPMENT_SECRET, defaultConfig } from './defaults';
 import { ENV_SETTINGS, type EnvSetting } from './env-settings';
 import { type Config, ConfigSchema } from './schema';
+import { finishSocial } from './social';
 
 /** A configuration problem; the message names the setting. The process stops on it at start. */
 export class ConfigError extends Error {
@@ -43,7 +44,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
   // The drain only helps behind a load balancer; on a laptop (and with the embedded database, whose own exit hook
   // stops it at once) SIGTERM and Ctrl-C should stop at once.
   if (!origin.has('shutdownDrainMs') && merged.env !== 'production') merged.shutdownDrainMs = 0;
-  return finish(validate(merged, origin));
+  return finish(validate(merged, origin), env);
 }
 
 function readConfigFile(path: string): Plain {
@@ -132,7 +133,7 @@ function validate(value: Plain, origin: Map<string, string>): Config {
   throw new ConfigError(`${source ? `${source}: ` : ''}setting "${path || '(root)'}" ${first.message}${extra}`);
 }
 
-function finish(config: Config): Config {
+function finish(config: Config, env: Env): Config {
   const bad = (why: string) => new ConfigError(why);
   config.publicUrl = toOrigin(config.publicUrl, (why) => bad(`PUBLIC_URL: ${why}`));
   config.trustedOrigins = [
@@ -158,6 +159,7 @@ function finish(config: Config): Config {
     ['defaultRole', config.admin.defaultRole],
     ...config.admin.adminRoles.map((r) => ['adminRoles', r] as [string, string]),
   ]);
+  finishSocial(config, env, bad);
   return config;
 }
 

@@ -7,6 +7,41 @@ import { type Static, Type } from 'typebox';
 const Int = (minimum: number, description: string) => Type.Integer({ minimum, description });
 const strict = { additionalProperties: false } as const;
 const Rule = Type.Object({ windowSec: Int(1, 'window length'), max: Int(1, 'requests per window') }, strict);
+const Url = (description: string) => Type.Optional(Type.String({ minLength: 1, description }));
+
+/** One social provider (issue 4): a named one (spec §1) or any other id as a generic OIDC / OAuth 2 provider. */
+const SocialProvider = Type.Object(
+  {
+    clientId: Type.String({ minLength: 1 }),
+    /** Prefer the environment: SOCIAL_<ID>_CLIENT_SECRET. */
+    clientSecret: Type.Optional(Type.String({ minLength: 1 })),
+    /** Required for ids that are not named providers: oidc (discovery) or oauth2 (explicit endpoints). */
+    type: Type.Optional(Type.Union([Type.Literal('oidc'), Type.Literal('oauth2')])),
+    discoveryUrl: Url('OIDC: the issuer or its /.well-known/openid-configuration URL'),
+    issuer: Url('id-token issuer (overrides the named provider)'),
+    authorizationEndpoint: Url('authorization endpoint (overrides the named provider)'),
+    tokenEndpoint: Url('token endpoint (overrides the named provider)'),
+    userInfoEndpoint: Url('user-info endpoint (overrides the named provider)'),
+    jwksUri: Url('JWKS of the id-token keys (overrides the named provider)'),
+    /** Microsoft: the Entra tenant (common, organizations, consumers or a tenant id). */
+    tenantId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9.-]+$' })),
+    scopes: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'added to the defaults' })),
+    disableDefaultScope: Type.Optional(Type.Boolean()),
+    /** Id tokens minted for these client ids (a mobile app's) are accepted too. */
+    audiences: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    trustedForLinking: Type.Optional(
+      Type.Boolean({ description: 'link even when the provider does not say the email is verified' }),
+    ),
+    disableSignUp: Type.Optional(Type.Boolean({ description: 'only existing users may sign in with it' })),
+    disableImplicitSignUp: Type.Optional(
+      Type.Boolean({ description: 'register a new user only when sign-in/social asked for it (requestSignUp)' }),
+    ),
+    disableLinking: Type.Optional(Type.Boolean({ description: 'never link it to an existing user' })),
+    disableIdTokenSignIn: Type.Optional(Type.Boolean()),
+    prompt: Type.Optional(Type.String({ maxLength: 64 })),
+  },
+  strict,
+);
 
 export const ConfigSchema = Type.Object(
   {
@@ -104,6 +139,21 @@ export const ConfigSchema = Type.Object(
           { windowSec: Int(1, 'window length'), max: Int(0, 'failed sign-ins per account and window; 0 = off') },
           strict,
         ),
+      },
+      strict,
+    ),
+    social: Type.Object(
+      {
+        stateTtlSec: Int(60, 'OAuth state lifetime (spec §9: 600)'),
+        /** SECURITY.md account linking: never link a provider login to an account whose own email is unverified. */
+        requireLocalEmailVerifiedForLinking: Type.Boolean(),
+        /** link-social may link a provider account whose email differs from the user's. */
+        allowDifferentEmails: Type.Boolean(),
+        /** get-access-token refreshes a token expiring within this (spec §9: 5000). */
+        refreshWithinMs: Int(0, 'refresh margin'),
+        /** Outgoing calls to providers give up after this. */
+        requestTimeoutSec: Int(1, 'provider call timeout'),
+        providers: Type.Record(Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' }), SocialProvider),
       },
       strict,
     ),
@@ -213,3 +263,5 @@ export type SessionConfig = Config['session'];
 export type Argon2Config = Config['argon2'];
 export type JwtConfig = Config['jwt'];
 export type CaptchaConfig = Config['captcha'];
+export type SocialConfig = Config['social'];
+export type SocialProviderConfig = SocialConfig['providers'][string];

@@ -1,6 +1,12 @@
 import { hkdfSync } from 'node:crypto';
 
-export type KeyPurpose = 'cookie' | 'session-cache' | 'verification-jwt' | 'state' | 'jwks-private-keys';
+export type KeyPurpose =
+  | 'cookie'
+  | 'session-cache'
+  | 'verification-jwt'
+  | 'state'
+  | 'jwks-private-keys'
+  | 'provider-tokens';
 
 /** Separate keys per purpose derived from AUTH_SECRET, so one leaked signature never serves another use. */
 export function deriveKey(secret: string, purpose: KeyPurpose): Buffer {

@@ -30,7 +30,7 @@ async function authenticate(ctx: AppContext, request: FastifyRequest, reply: Fas
 
 /**
  * Routes an API key may not use as a session (README "API keys"): credentials, email and deletion (account
- * takeover needs a person), the session list and revocations (the key's session is not a stored one), and the
+ * takeover needs a person), linking and unlinking social accounts, the session list and revocations (the key's session is not a stored one), and the
  * calls that change or make sessions (impersonation, active organization). Paths are relative to the base path.
  */
 export const API_KEY_REFUSED_ROUTES: ReadonlySet<string> = new Set([
@@ -46,6 +46,8 @@ export const API_KEY_REFUSED_ROUTES: ReadonlySet<string> = new Set([
   '/admin/impersonate-user',
   '/admin/stop-impersonating',
   '/organization/set-active',
+  '/link-social', // linking needs the browser that finishes the provider's flow; unlinking is account takeover's half
+  '/unlink-account',
   '/token', // a JWT names a stored session (sid), which a key's session is not
 ]);
 

@@ -8,17 +8,7 @@ import { readSpec, section } from '../setup/spec';
  */
 const BASE = '/api/auth';
 
-const PENDING: Record<string, string> = {
-  'POST /sign-in/social': 'issue 4',
-  'GET /callback/:providerId': 'issue 4',
-  'POST /callback/:providerId': 'issue 4',
-  'GET /list-accounts': 'issue 4',
-  'POST /link-social': 'issue 4',
-  'POST /unlink-account': 'issue 4',
-  'POST /get-access-token': 'issue 4',
-  'POST /refresh-token': 'issue 4',
-  'POST /account-info': 'issue 4',
-};
+const PENDING: Record<string, string> = {};
 
 const FOUNDATION = [
   'GET /ok',

@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
 import type { PasswordHasher } from '../../crypto/password';
 import { fail } from '../../errors';
-import { isUniqueViolation } from '../../shared/sql';
+import { isUniqueViolation, type Sql } from '../../shared/sql';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { Clock, SessionService } from '../session/session.service';
 import type { EmailService } from './email.service';
@@ -114,6 +114,18 @@ export class AccountService {
     return this.repo
       .createWithPassword({ ...user, emailVerified: false, role: input.role }, hash, new Date(this.clock.now()))
       .catch((error) => (isUniqueViolation(error) ? fail('USER_ALREADY_EXISTS') : Promise.reject(error)));
+  }
+
+  /**
+   * A user registered through another sign-in method (a social provider): never a password; `attach` adds the
+   * method's account in the same transaction. A unique violation (the email was taken meanwhile) is passed on.
+   */
+  registerExternal(
+    input: { email: string; name: string; image: string | null; emailVerified: boolean },
+    attach: (tx: Sql, user: UserView) => Promise<void>,
+  ): Promise<UserView> {
+    const user = { ...input, email: normalizeEmail(input.email), language: null, role: this.config.admin.defaultRole };
+    return this.repo.createWith(user, new Date(this.clock.now()), attach);
   }
 
   getUser(id: string): Promise<UserView | null> {

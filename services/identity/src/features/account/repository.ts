@@ -47,15 +47,25 @@ export class AccountRepository {
 
   /** User and credential account in one transaction: both exist or neither. */
   async createWithPassword(user: NewUser, passwordHash: string, now: Date): Promise<UserView> {
+    return this.createWith(user, now, async (tx, created) => {
+      await this.insertCredential(created.id, passwordHash, now, tx);
+    });
+  }
+
+  /**
+   * A new user and, in the same transaction, what `attach` adds for it (a credential, a provider account): both
+   * exist or neither.
+   */
+  async createWith(user: NewUser, now: Date, attach: (tx: Sql, user: UserView) => Promise<void>): Promise<UserView> {
     return this.sql.transaction(async (tx) => {
-      const id = newId();
       const rows = await tx.query(
         `INSERT INTO users (id, email, email_verified, name, image, language, role, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $8, $7, $7) RETURNING ${USER_RETURNING}`,
-        [id, user.email, user.emailVerified, user.name, user.image, user.language, now, user.role ?? 'user'],
+        [newId(), user.email, user.emailVerified, user.name, user.image, user.language, now, user.role ?? 'user'],
       );
-      await this.insertCredential(id, passwordHash, now, tx);
-      return toUserView(rows[0]);
+      const created = toUserView(rows[0]);
+      await attach(tx, created);
+      return created;
     });
   }
 

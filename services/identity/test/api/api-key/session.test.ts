@@ -60,6 +60,8 @@ it('refused on the routes a key may not use (change-password, list-sessions, …
   expectError(await get(t.app, '/list-sessions', withKey(k.key)), 403, 'API_KEY_SESSION_NOT_ALLOWED');
   expectError(await post(t.app, '/delete-user', {}, withKey(k.key)), 403, 'API_KEY_SESSION_NOT_ALLOWED');
   expectError(await get(t.app, '/token', withKey(k.key)), 403, 'API_KEY_SESSION_NOT_ALLOWED'); // no stored sid
+  const unlink = await post(t.app, '/unlink-account', { providerId: 'credential' }, withKey(k.key));
+  expectError(unlink, 403, 'API_KEY_SESSION_NOT_ALLOWED');
   expect((await signIn(t.app, u.email, PASSWORD)).res.statusCode).toBe(200);
   expect((await keyRow(t, k.id)).remaining).toBe(5);
   // Nor does a key manage keys as a session: the key header there must be the service credential.

@@ -1,0 +1,26 @@
+import { randomBytes } from 'node:crypto';
+import { Sealer } from './sealed';
+
+describe('Sealer (AES-256-GCM at rest)', () => {
+  const sealer = new Sealer(randomBytes(32));
+
+  it('opens what it sealed, and the stored text does not contain the value', () => {
+    const sealed = sealer.seal('ya29.secret-access-token', 'google:123');
+    expect(sealed).not.toContain('secret');
+    expect(sealed.startsWith('v1.')).toBe(true);
+    expect(sealer.open(sealed, 'google:123')).toBe('ya29.secret-access-token');
+    expect(sealer.seal('same', 'x')).not.toBe(sealer.seal('same', 'x')); // a fresh IV each time
+  });
+
+  it('refuses another context, another key, and any altered byte', () => {
+    const sealed = sealer.seal('token', 'github:1');
+    expect(sealer.open(sealed, 'github:2')).toBeNull();
+    expect(new Sealer(randomBytes(32)).open(sealed, 'github:1')).toBeNull();
+    const [v, iv, body] = sealed.split('.');
+    const flipped = Buffer.from(body, 'base64url');
+    flipped[0] ^= 1;
+    expect(sealer.open(`${v}.${iv}.${flipped.toString('base64url')}`, 'github:1')).toBeNull();
+    expect(sealer.open('plain-text-token', 'github:1')).toBeNull();
+    expect(sealer.open('v1..', 'github:1')).toBeNull();
+  });
+});

@@ -1,0 +1,61 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context';
+import { isId } from '../../crypto/random';
+import { fail } from '../../errors';
+import { requireFreshSession, requireSession } from '../../http/require-session';
+import { requireServiceCredential } from '../../http/service-auth';
+import { AccountInfo, GetAccessToken, ListAccounts, RefreshToken, UnlinkAccount } from './schemas';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The user whose provider accounts the call reads: the caller's, or a `userId` from a trusted server. */
+    accountOwner: string;
+  }
+}
+
+/**
+ * DESIGN §3 server-only: a `userId` in the body is honoured only with the service credential; without one the
+ * caller acts for themselves (session), so no user ever reads another's tokens.
+ */
+function ownerFromSessionOrService(fastify: FastifyInstance, ctx: AppContext) {
+  const service = requireServiceCredential(ctx);
+  const session = requireSession(ctx);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const userId = (request.body as { userId?: string } | undefined)?.userId;
+    if (userId !== undefined) {
+      await service.call(fastify, request, reply, () => {});
+      request.accountOwner = isId(userId) ? userId : fail('ACCOUNT_NOT_FOUND');
+      return;
+    }
+    await session.call(fastify, request, reply, () => {});
+    request.accountOwner = request.auth.user.id;
+  };
+}
+
+export async function accountsRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { tokens } = ctx.social;
+  const owner = ownerFromSessionOrService(fastify, ctx);
+
+  app.get('/list-accounts', { schema: ListAccounts, preHandler: requireSession(ctx) }, async (request) =>
+    tokens.list(request.auth.user.id),
+  );
+
+  app.post('/unlink-account', { schema: UnlinkAccount, preHandler: requireFreshSession(ctx) }, async (request) => {
+    await tokens.unlink(request.auth.user.id, request.body);
+    return { status: true };
+  });
+
+  app.post('/get-access-token', { schema: GetAccessToken, preHandler: owner }, async (request) =>
+    tokens.accessToken(request.accountOwner, request.body),
+  );
+
+  app.post('/refresh-token', { schema: RefreshToken, preHandler: owner }, async (request) =>
+    tokens.refresh(request.accountOwner, request.body),
+  );
+
+  app.post('/account-info', { schema: AccountInfo, preHandler: owner }, async (request) =>
+    tokens.info(request.accountOwner, request.body.accountId),
+  );
+}

@@ -1,0 +1,109 @@
+import { fail } from '../../errors';
+import type { SessionWithUser, UserView } from '../../shared/views';
+import type { ClientInfo } from '../account/account.service';
+import type { SocialDeps } from './deps';
+import type { IdentifyService, SignInRefusal } from './identify.service';
+import { authorizationUrl, type ProviderTokens } from './oauth-client';
+import type { Provider } from './providers/registry';
+import type { Profile } from './providers/types';
+
+export interface IdTokenInput {
+  token: string;
+  nonce?: string;
+  accessToken?: string;
+  refreshToken?: string;
+  /** Access-token expiry, epoch milliseconds. */
+  expiresAt?: number;
+}
+
+export interface StartInput {
+  provider: string;
+  callbackURL?: string;
+  newUserCallbackURL?: string;
+  errorCallbackURL?: string;
+  scopes?: string[];
+  requestSignUp?: boolean;
+  loginHint?: string;
+}
+
+const SIGN_IN_ERRORS = {
+  email_not_found: 'USER_EMAIL_NOT_FOUND',
+  account_not_linked: 'LINKING_NOT_ALLOWED',
+  signup_disabled: 'SIGN_UP_DISABLED',
+} as const satisfies Record<SignInRefusal, string>;
+
+/** sign-in/social and link-social (spec §7): start a redirect flow, or sign in / link with an id token. */
+export class SocialService {
+  constructor(
+    private readonly d: SocialDeps,
+    private readonly identify: IdentifyService,
+  ) {}
+
+  async provider(id: string): Promise<Provider> {
+    const provider = await this.d.providers.get(id).catch(() => null);
+    return provider ?? fail('PROVIDER_NOT_FOUND');
+  }
+
+  /** A new state for this browser and the provider's authorization URL (the route sets the state cookie). */
+  async start(input: StartInput, link: { userId: string; email: string } | null) {
+    const p = await this.provider(input.provider);
+    const { state, value } = await this.d.states.create({
+      providerId: p.id,
+      callbackURL: input.callbackURL ?? null,
+      errorURL: input.errorCallbackURL ?? null,
+      newUserURL: input.newUserCallbackURL ?? null,
+      link,
+      requestSignUp: input.requestSignUp ?? false,
+      wantsNonce: p.supportsIdToken && p.def.scopes.includes('openid'),
+    });
+    const url = await authorizationUrl(p, {
+      state,
+      codeVerifier: value.codeVerifier,
+      nonce: value.nonce,
+      scopes: input.scopes,
+      loginHint: input.loginHint,
+    });
+    return { state, url };
+  }
+
+  /** spec §7 id-token sign-in (mobile apps): verify with the provider's keys, then sign in or register. */
+  async signInWithIdToken(
+    providerId: string,
+    input: IdTokenInput,
+    client: ClientInfo,
+    requestSignUp = false,
+  ): Promise<SessionWithUser> {
+    const { p, profile, tokens } = await this.verified(providerId, input);
+    const found = await this.identify.identify(p, profile, requestSignUp);
+    if (found.kind === 'refused') return fail(SIGN_IN_ERRORS[found.reason]);
+    let user: UserView | null = found.kind === 'new' ? null : found.user;
+    if (user && this.d.banCheck) user = await this.d.banCheck(user); // BANNED_USER as JSON here (not a redirect)
+    const persisted = (await this.identify.persist(p, profile, found, tokens)) ?? fail('LINKING_NOT_ALLOWED');
+    return this.d.sessions.create({ user: persisted.user, rememberMe: true, ...client });
+  }
+
+  /** link-social with an id token: linked at once (spec §4 linking rule). */
+  async linkWithIdToken(auth: SessionWithUser, providerId: string, input: IdTokenInput): Promise<void> {
+    const { p, profile, tokens } = await this.verified(providerId, input);
+    const refusal = await this.identify.link(p, profile, { userId: auth.user.id, email: auth.user.email }, tokens);
+    if (refusal === 'linking_not_allowed') fail('LINKING_NOT_ALLOWED');
+    if (refusal === 'different_emails') fail('LINKING_DIFFERENT_EMAILS_NOT_ALLOWED');
+    if (refusal === 'already_linked_to_other_user') fail('UNABLE_TO_CREATE_ACCOUNT');
+  }
+
+  private async verified(providerId: string, input: IdTokenInput) {
+    const p = await this.provider(providerId);
+    if (!p.supportsIdToken) fail('ID_TOKEN_NOT_SUPPORTED');
+    const claims = await this.d.verifier.verify(p, input.token, input.nonce);
+    if (!claims) return fail('INVALID_TOKEN');
+    const profile: Profile | null = p.def.mapProfile({ userInfo: null, claims, extra: {} });
+    if (!profile) return fail('FAILED_TO_GET_USER_INFO');
+    const tokens: Partial<ProviderTokens> = {
+      idToken: input.token,
+      accessToken: input.accessToken ?? null,
+      refreshToken: input.refreshToken ?? null,
+      accessTokenExpiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+    };
+    return { p, profile, tokens };
+  }
+}

@@ -1,0 +1,143 @@
+import { CookieJar, post, sessionOf, signUp, TOKEN_COOKIE } from '../../setup/fixtures';
+import { CLIENT_ID, OTHER_CLIENT_ID, type SocialTest, startSocialTest } from './helpers';
+
+let s: SocialTest;
+beforeAll(async () => {
+  s = await startSocialTest();
+});
+afterAll(() => s?.close());
+
+const claims = (sub: string, extra: object = {}) => ({
+  sub,
+  aud: CLIENT_ID,
+  email: `${sub}@mobile.example`,
+  email_verified: true,
+  name: `Mobile ${sub}`,
+  nonce: 'nonce-1',
+  ...extra,
+});
+
+/** Users registered with the test's addresses (other test files share the database: count only ours). */
+async function usersCount(): Promise<number> {
+  const [{ n }] = await s.t.ctx.sql.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM users WHERE email LIKE 'bad_@mobile.example' OR email = 'victim@mobile.example'",
+  );
+  return n;
+}
+
+function signInWith(token: string, nonce: string | null = 'nonce-1', provider = 'loop', jar = new CookieJar()) {
+  return post(s.t.app, '/sign-in/social', { provider, idToken: { token, ...(nonce ? { nonce } : {}) } }, { jar });
+}
+
+describe('id-token sign-in (mobile apps), verified with the provider JWKS', () => {
+  it('a good token signs in (and registers) at once: redirect false, token and user, session cookie', async () => {
+    const token = await s.op.mintIdToken(claims('m1'));
+    const jar = new CookieJar();
+    const res = await signInWith(token, 'nonce-1', 'loop', jar);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({
+      redirect: false,
+      token: expect.any(String),
+      user: { email: 'm1@mobile.example', emailVerified: true },
+    });
+    expect(jar.get(TOKEN_COOKIE)).toBeDefined();
+    expect((await sessionOf(s.t.app, { jar })).user.id).toBe(body.user.id);
+    // again: the same user
+    const again = await signInWith(await s.op.mintIdToken(claims('m1')));
+    expect(again.json().user.id).toBe(body.user.id);
+  });
+
+  it.each([
+    ['wrong audience', () => s.op.mintIdToken(claims('bad1', { aud: OTHER_CLIENT_ID }))],
+    ['wrong issuer', () => s.op.mintIdToken(claims('bad2'), { issuer: 'http://127.0.0.1:1' })],
+    ['expired', () => s.op.mintIdToken(claims('bad3'), { iatOffsetSec: -7200, expiresInSec: 600 })],
+    ['bad signature (a key the provider never published)', () => s.op.mintForeignIdToken(claims('bad4'))],
+    [
+      'an edited payload',
+      async () => {
+        const [h, , sig] = (await s.op.mintIdToken(claims('bad5'))).split('.');
+        const payload = Buffer.from(JSON.stringify(claims('bad5', { email: 'victim@mobile.example' }))).toString(
+          'base64url',
+        );
+        return `${h}.${payload}.${sig}`;
+      },
+    ],
+    [
+      'alg none',
+      async () => {
+        const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+        const now = Math.floor(Date.now() / 1000);
+        return `${enc({ alg: 'none', typ: 'JWT' })}.${enc({ ...claims('bad6'), iss: s.op.issuer, iat: now, exp: now + 600 })}.`;
+      },
+    ],
+    ['not a JWT at all', async () => 'not-a-token'],
+  ])('%s: 400 invalid token, nobody registered', async (_label, mint) => {
+    const before = await usersCount();
+    const res = await signInWith(await mint());
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'INVALID_TOKEN', message: 'invalid token' });
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(await usersCount()).toBe(before);
+  });
+
+  it('wrong nonce, or a nonce in the token that the app did not send: invalid token', async () => {
+    const token = await s.op.mintIdToken(claims('n1'));
+    expect((await signInWith(token, 'another-nonce')).json().code).toBe('INVALID_TOKEN');
+    expect((await signInWith(token, null)).json().code).toBe('INVALID_TOKEN');
+    expect((await signInWith(token, 'nonce-1')).statusCode).toBe(200);
+  });
+
+  it('expiry follows the service clock', async () => {
+    const token = await s.op.mintIdToken(claims('clock1'), { expiresInSec: 120 });
+    s.t.clock.advance(300);
+    try {
+      expect((await signInWith(token)).json().code).toBe('INVALID_TOKEN');
+    } finally {
+      s.t.clock.advance(-300);
+    }
+  });
+
+  it('a provider without id tokens answers "id_token not supported"; an unknown provider "Provider not found"', async () => {
+    const token = await s.op.mintIdToken(claims('x1'));
+    const plain = await signInWith(token, 'nonce-1', 'plain');
+    expect(plain.statusCode).toBe(400);
+    expect(plain.json()).toMatchObject({ code: 'ID_TOKEN_NOT_SUPPORTED', message: 'id_token not supported' });
+    const unknown = await signInWith(token, 'nonce-1', 'nope');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ code: 'PROVIDER_NOT_FOUND', message: 'Provider not found' });
+  });
+
+  it('a banned user gets the BANNED_USER error (JSON: no redirect on this route)', async () => {
+    const first = await signInWith(await s.op.mintIdToken(claims('ban1')));
+    await s.t.ctx.admin!.bans.ban(null, { userId: first.json().user.id });
+    const res = await signInWith(await s.op.mintIdToken(claims('ban1')));
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('BANNED_USER');
+  });
+
+  it('link-social with an id token: linked when verified and the same email; refused otherwise', async () => {
+    const user = await signUp(s.t.app, { email: 'lnk@mobile.example' });
+    const link = (token: string) =>
+      post(s.t.app, '/link-social', { provider: 'loop', idToken: { token, nonce: 'nonce-1' } }, { jar: user.jar });
+    const unverified = await link(await s.op.mintIdToken(claims('lnk', { email_verified: false })));
+    expect(unverified.json()).toMatchObject({
+      code: 'LINKING_NOT_ALLOWED',
+      message: 'Account not linked - linking not allowed',
+    });
+    const otherEmail = await link(await s.op.mintIdToken(claims('lnk', { email: 'someone-else@mobile.example' })));
+    expect(otherEmail.json()).toMatchObject({ code: 'LINKING_DIFFERENT_EMAILS_NOT_ALLOWED' });
+    const ok = await link(await s.op.mintIdToken(claims('lnk')));
+    expect(ok.json()).toEqual({ url: '', redirect: false, status: true });
+    const taken = await post(
+      s.t.app,
+      '/link-social',
+      {
+        provider: 'loop',
+        idToken: { token: await s.op.mintIdToken(claims('m1', { email: 'lnk@mobile.example' })), nonce: 'nonce-1' },
+      },
+      { jar: user.jar },
+    );
+    expect(taken.json()).toMatchObject({ code: 'UNABLE_TO_CREATE_ACCOUNT' });
+  });
+});
