@@ -30,8 +30,9 @@ async function authenticate(ctx: AppContext, request: FastifyRequest, reply: Fas
 
 /**
  * Routes an API key may not use as a session (README "API keys"): credentials, email and deletion (account
- * takeover needs a person), linking and unlinking social accounts, the session list and revocations (the key's session is not a stored one), and the
- * calls that change or make sessions (impersonation, active organization). Paths are relative to the base path.
+ * takeover needs a person), linking and unlinking social accounts, the session list and revocations (the key's
+ * session is not a stored one), and the calls that change or make sessions (impersonation, active organization,
+ * a /token JWT). Paths are relative to the base path.
  */
 export const API_KEY_REFUSED_ROUTES: ReadonlySet<string> = new Set([
   '/change-password',
