@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { Config } from './config';
 import { deriveKey } from './crypto/keys';
 import { PasswordHasher } from './crypto/password';
+import { Sealer } from './crypto/sealed';
 import { VerificationTokens } from './crypto/verification-token';
 import { createDataSource } from './db/data-source';
 import { startEmbeddedPostgres } from './db/embedded';
@@ -166,7 +167,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     const keys = new SigningKeys(
       new KeyRepository(sql),
       config.jwt,
-      deriveKey(config.secret, 'jwks-private-keys'),
+      new Sealer(deriveKey(config.secret, 'jwks-private-keys')),
       clock,
       redis ? redisKeyEvents(redis, config.redisPrefix) : null,
       log.warn,

@@ -23,4 +23,20 @@ describe('Sealer (AES-256-GCM at rest)', () => {
     expect(sealer.open('plain-text-token', 'github:1')).toBeNull();
     expect(sealer.open('v1..', 'github:1')).toBeNull();
   });
+
+  it('round-trips a signing key (issue 9) and refuses another key, another row and an altered byte', () => {
+    const a = sealer.seal('{"d":"secret"}', 'row-1');
+    const b = sealer.seal('{"d":"secret"}', 'row-1');
+    expect(a).not.toEqual(b);
+    expect(a).not.toContain('secret');
+    expect(sealer.open(a, 'row-1')).toBe('{"d":"secret"}');
+    expect(new Sealer(randomBytes(32)).open(a, 'row-1')).toBeNull();
+    expect(sealer.open(a, 'row-2')).toBeNull();
+    const parts = a.split('.');
+    const body = Buffer.from(parts[2], 'base64url');
+    body[0] ^= 1;
+    parts[2] = body.toString('base64url');
+    expect(sealer.open(parts.join('.'), 'row-1')).toBeNull();
+    expect(sealer.open('plain text', 'row-1')).toBeNull();
+  });
 });

@@ -1,7 +1,7 @@
 import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import type { JwtConfig } from '../../config';
-import { decrypt, encrypt } from '../../crypto/encryption';
 import { newId } from '../../crypto/random';
+import type { Sealer } from '../../crypto/sealed';
 import type { Sql } from '../../shared/sql';
 import type { Clock } from '../session/session.service';
 import type { KeyEvents } from './key-events';
@@ -48,7 +48,7 @@ export class SigningKeys {
   constructor(
     private readonly repo: KeyRepository,
     private readonly config: JwtConfig,
-    private readonly encryptionKey: Buffer,
+    private readonly sealer: Sealer,
     private readonly clock: Clock,
     private readonly events: KeyEvents | null,
     private readonly onError: (message: string) => void = () => {},
@@ -175,7 +175,7 @@ export class SigningKeys {
       id,
       alg: this.config.alg,
       publicKey: JSON.stringify(publicJwk),
-      privateKey: encrypt(privateJwk, this.encryptionKey, id),
+      privateKey: this.sealer.seal(privateJwk, id),
       createdAt: now,
     });
     return id;
@@ -202,7 +202,9 @@ export class SigningKeys {
     if (known) return { ...known, retiredAt };
     const alg = row.alg as SigningAlg;
     const publicJwk = JSON.parse(row.publicKey) as PublicJwk;
-    const privateJwk = JSON.parse(decrypt(row.privateKey, this.encryptionKey, row.id)) as JWK;
+    const opened = this.sealer.open(row.privateKey, row.id);
+    if (opened === null) throw new Error(`signing key ${row.id}: not readable with this AUTH_SECRET`);
+    const privateJwk = JSON.parse(opened) as JWK;
     return {
       kid: row.id,
       alg,

@@ -101,7 +101,7 @@ describe('GET /token and GET /jwks', () => {
     );
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
-      expect(row.private_key).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+      expect(row.private_key).toMatch(/^v1\.[\w-]+\.[\w-]+$/); // crypto/sealed.ts: v1.<iv>.<ciphertext+tag>
       expect(row.private_key).not.toContain('"d"');
       expect(JSON.parse(row.public_key).d).toBeUndefined();
       expect(row.private_key).not.toContain(TEST_SECRET);
