@@ -152,6 +152,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
           config,
           clock,
           organizations: config.features.organization ? organization : null,
+          // Called per request, after `social` below is built (social needs admin's ban check, so it comes later).
+          linkedAccounts: (userId) => social.tokens.list(userId),
         })
       : null;
     const apiKeyRepo = new ApiKeyRepository(sql);

@@ -20,9 +20,21 @@ export interface AdminDeps {
   clock: Clock;
   /** The organization feature's services (operators act through them); null when that feature is off. */
   organizations: OrganizationFeature | null;
+  /** A user's linked accounts, from the social feature's list-accounts (never a token or the password hash). */
+  linkedAccounts: (userId: string) => Promise<LinkedAccount[]>;
 }
 
 export interface OrganizationPage {
   organizations: OrganizationSummary[];
   total: number;
+}
+
+/** A linked account as operators see it (admin list-user-accounts). */
+export interface LinkedAccount {
+  id: string;
+  providerId: string;
+  accountId: string;
+  scopes: string[];
+  createdAt: string;
+  updatedAt: string;
 }

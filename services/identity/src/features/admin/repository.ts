@@ -44,15 +44,6 @@ export function walkIsCheaper(plan: ListPlan, matches: number, users: number): b
   return WALKABLE.has(plan.sortColumn) && matches * matches > (plan.offset + plan.limit) * users;
 }
 
-export interface LinkedAccount {
-  id: string;
-  providerId: string;
-  accountId: string;
-  scopes: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-
 /** The admin-only fields of users (spec §3: role and ban fields, never set through normal input) and listings. */
 export class AdminRepository {
   constructor(private readonly sql: Sql) {}
@@ -82,32 +73,6 @@ export class AdminRepository {
       [userId, now],
     );
     return rows[0] ? toUserView(rows[0]) : null;
-  }
-
-  /**
-   * A user's accounts as operators see them. The account feature has no listing for another user yet (issue 4 adds
-   * the signed-in user's list-accounts), so this read-only query names its columns: tokens and the hash never leave.
-   */
-  async listAccounts(userId: string): Promise<LinkedAccount[]> {
-    const rows = await this.sql.query<Record<string, unknown>>(
-      `SELECT id, provider_id, account_id, scope, created_at, updated_at FROM accounts
-       WHERE user_id = $1 ORDER BY created_at, id`,
-      [userId],
-    );
-    return rows.map((r) => ({
-      id: r.id as string,
-      providerId: r.provider_id as string,
-      accountId: r.account_id as string,
-      scopes:
-        typeof r.scope === 'string'
-          ? r.scope
-              .split(',')
-              .map((s) => s.trim())
-              .filter(Boolean)
-          : [],
-      createdAt: (r.created_at as Date).toISOString(),
-      updatedAt: (r.updated_at as Date).toISOString(),
-    }));
   }
 
   async banState(userId: string): Promise<UserView | null> {

@@ -1,9 +1,8 @@
 import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
 import type { SessionWithUser, UserView } from '../../shared/views';
-import type { AdminDeps } from './deps';
+import type { AdminDeps, LinkedAccount } from './deps';
 import { type ListUsersQuery, planListUsers } from './list-query';
-import type { LinkedAccount } from './repository';
 
 /** Fields `data` may carry on create-user and update-user: never id, email, role, ban fields or emailVerified (spec §3). */
 export const USER_DATA_FIELDS = ['name', 'image', 'language'] as const;
@@ -58,7 +57,11 @@ export class AdminUsersService {
   async accounts(auth: SessionWithUser, userId: string): Promise<LinkedAccount[]> {
     this.d.access.demand(auth, { user: ['get'] }, 'NOT_ALLOWED_TO_GET_USER');
     if (!isId(userId) || !(await this.d.accounts.getUser(userId))) fail('FAILED_TO_FIND_USER');
-    return this.d.repo.listAccounts(userId);
+    const accounts = await this.d.linkedAccounts(userId);
+    // Only the admin view's fields: the response schema would drop the rest, this keeps it out of reach too.
+    return accounts.map(({ id, providerId, accountId, scopes, createdAt, updatedAt }) => {
+      return { id, providerId, accountId, scopes, createdAt, updatedAt };
+    });
   }
 
   /** name, image and language through the account feature; role through set-role's rules. */

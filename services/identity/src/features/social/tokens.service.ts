@@ -8,6 +8,15 @@ export interface AccountSelector {
   accountId?: string;
 }
 
+/** spec §3: the stored scope is comma-separated; spaces around the commas and empty entries are not scopes. */
+const scopesOf = (scope: string | null): string[] =>
+  scope
+    ? scope
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
+
 /** list-accounts, unlink-account and the provider-token calls (spec §7). Every lookup is within one user's accounts. */
 export class AccountTokensService {
   constructor(private readonly d: SocialDeps) {}
@@ -19,7 +28,7 @@ export class AccountTokensService {
       providerId: a.providerId,
       accountId: a.accountId,
       userId: a.userId,
-      scopes: a.scope ? a.scope.split(',') : [],
+      scopes: scopesOf(a.scope),
       createdAt: a.createdAt.toISOString(),
       updatedAt: a.updatedAt.toISOString(),
     }));
@@ -94,7 +103,7 @@ export class AccountTokensService {
     return {
       accessToken: tokens.accessToken,
       accessTokenExpiresAt: account.accessTokenExpiresAt?.toISOString() ?? null,
-      scopes: account.scope ? account.scope.split(',') : [],
+      scopes: scopesOf(account.scope),
       idToken: tokens.idToken,
     };
   }
