@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import { SERVICE_PERMISSION } from '../access';
 import type { AppContext } from '../context';
 import { safeEqual } from '../crypto/signed';
 import { ApiError } from '../errors';
-import { SERVICE_PERMISSION } from '../features/api-key/verify.service';
 import type { ApiKeyView } from '../features/api-key/views';
 
 declare module 'fastify' {

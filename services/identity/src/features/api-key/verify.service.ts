@@ -1,14 +1,11 @@
 import { createHash } from 'node:crypto';
-import { type Permissions, Role } from '../../access';
+import { type Permissions, Role, SERVICE_PERMISSION } from '../../access';
 import type { Config } from '../../config';
 import type { ErrorCode } from '../../errors';
 import { type KeyValueStore, MemoryStore } from '../../store';
 import type { Clock } from '../session/session.service';
 import type { ApiKeyRepository } from './repository';
 import type { ApiKeyView } from './views';
-
-/** The permission that makes a key a service credential (DESIGN §3 server-only routes). */
-export const SERVICE_PERMISSION: Permissions = { service: ['act'] };
 
 /** Keys are random base62 text, far from this long; anything longer is refused before hashing. */
 const MAX_KEY_LENGTH = 512;
