@@ -5,6 +5,8 @@
 export interface KeyValueStore {
   readonly kind: 'redis' | 'memory';
   get(key: string): Promise<string | null>;
+  /** Several values in one round trip (MGET), in the order of `keys`. */
+  getMany(keys: string[]): Promise<Array<string | null>>;
   set(key: string, value: string, ttlSec: number): Promise<void>;
   /** Read and delete in one atomic step: single-use values. */
   take(key: string): Promise<string | null>;

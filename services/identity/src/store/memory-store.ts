@@ -20,6 +20,10 @@ export class MemoryStore implements KeyValueStore {
     return entry.value;
   }
 
+  getMany(keys: string[]): Promise<Array<string | null>> {
+    return Promise.all(keys.map((key) => this.get(key)));
+  }
+
   async set(key: string, value: string, ttlSec: number): Promise<void> {
     if (this.entries.size >= this.maxEntries) this.evict();
     this.entries.delete(key);

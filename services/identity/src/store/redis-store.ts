@@ -33,7 +33,15 @@ export class RedisStore implements KeyValueStore {
     this.assertReady();
     const value = await this.redis.get(this.prefix + key);
     this.answered();
-    return value;
+    return this.skips(key) ? null : value; // a delete that failed while we waited: the value may be stale
+  }
+
+  async getMany(keys: string[]): Promise<Array<string | null>> {
+    if (!keys.length) return [];
+    this.assertReady();
+    const values = await this.redis.mget(keys.map((k) => this.prefix + k));
+    this.answered();
+    return values.map((value, i) => (this.skips(keys[i]) ? null : value));
   }
 
   async set(key: string, value: string, ttlSec: number): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Sql } from '../../shared/sql';
+import { TickBatcher } from '../../shared/tick-batcher';
 import type { SessionView, SessionWithUser, UserView } from '../../shared/views';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -56,22 +57,41 @@ export interface NewSession {
   now: Date;
 }
 
-const FIND_WITH_USER = `SELECT ${SESSION_COLUMNS}, ${USER_COLUMNS} FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token = $1`;
-const FIND_WITH_USER_BY_ID = `SELECT ${SESSION_COLUMNS}, ${USER_COLUMNS} FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = $1`;
+const WITH_USER = `SELECT ${SESSION_COLUMNS}, ${USER_COLUMNS} FROM sessions s JOIN users u ON u.id = s.user_id`;
+/** Distinct keys per lookup query: the get-session requests of one event-loop turn under load (64 connections). */
+const LOOKUP_BATCH = 128;
 
 /** Session rows. Every lookup here is served by an index of the initial migration. */
 export class SessionRepository {
+  /**
+   * The hot lookups (get-session, requireSession, introspection) of one event-loop turn share one query: on the
+   * database path that is one PostgreSQL round trip for many requests (README, bench (c)).
+   */
+  private readonly byToken = new TickBatcher(
+    (tokens: string[]) =>
+      this.findMany('sessions_with_user_by_tokens', `${WITH_USER} WHERE s.token = ANY($1::text[])`, tokens, 'token'),
+    LOOKUP_BATCH,
+  );
+  private readonly byId = new TickBatcher(
+    (ids: string[]) =>
+      this.findMany('sessions_with_user_by_ids', `${WITH_USER} WHERE s.id = ANY($1::uuid[])`, ids, 's_id'),
+    LOOKUP_BATCH,
+  );
+
   constructor(private readonly sql: Sql) {}
 
   async findWithUser(token: string): Promise<SessionWithUser | null> {
-    const rows = await this.sql.prepared('session_with_user_by_token', FIND_WITH_USER, [token]);
-    return rows[0] ? { session: toSessionView(rows[0]), user: toUserView(rows[0]) } : null;
+    return (await this.byToken.load(token)) ?? null;
   }
 
-  /** By session id (a JWT's `sid`, issue 9 introspection). */
+  /** By session id (a JWT's `sid`, issue 9 introspection); `id` must be a UUID (isId). */
   async findWithUserById(id: string): Promise<SessionWithUser | null> {
-    const rows = await this.sql.prepared('session_with_user_by_id', FIND_WITH_USER_BY_ID, [id]);
-    return rows[0] ? { session: toSessionView(rows[0]), user: toUserView(rows[0]) } : null;
+    return (await this.byId.load(id)) ?? null;
+  }
+
+  private async findMany(name: string, text: string, keys: string[], keyColumn: string) {
+    const rows = await this.sql.prepared(name, text, [keys]);
+    return new Map(rows.map((r) => [r[keyColumn] as string, { session: toSessionView(r), user: toUserView(r) }]));
   }
 
   async insert(s: NewSession, sql: Sql = this.sql): Promise<SessionView> {

@@ -5,6 +5,7 @@ import { BoundedMap } from '../../shared/bounded-map';
 import { drainBatches } from '../../shared/drain-batches';
 import { sessionJson } from '../../shared/session-json';
 import type { Sql } from '../../shared/sql';
+import { TickBatcher } from '../../shared/tick-batcher';
 import type { SessionView, SessionWithUser, UserView } from '../../shared/views';
 import type { KeyValueStore } from '../../store';
 import type { SessionRepository } from './repository';
@@ -61,6 +62,8 @@ interface CacheEntry {
 }
 
 const NONE = { current: null, expired: false, renewed: false, json: '' };
+/** Keys per MGET: the get-session requests of one event-loop turn under load. */
+const CACHE_READ_BATCH = 128;
 
 /** Redis keys are token hashes (a Redis dump holds no usable token); memoized, as get-session asks on every hit. */
 const cacheKeys = new BoundedMap<string, string>(4096);
@@ -82,13 +85,22 @@ export class SessionService {
   readonly hooks: SessionHooks = { beforeCreate: [], afterCreate: [], filterList: [] };
   /** Session id → its Redis cache key (resolveById); the pair never changes while the session lives. */
   private readonly idKeys = new BoundedMap<string, string>(4096);
+  /** The cache reads of one event-loop turn share one MGET (as the database lookups share one query). */
+  private readonly cacheReads: TickBatcher<string, string | null> | null;
 
   constructor(
     private readonly repo: SessionRepository,
     private readonly cache: KeyValueStore | null,
     private readonly config: SessionConfig,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.cacheReads = cache
+      ? new TickBatcher(async (keys: string[]) => {
+          const values = await cache.getMany(keys);
+          return new Map(keys.map((key, i) => [key, values[i]]));
+        }, CACHE_READ_BATCH)
+      : null;
+  }
 
   async create(input: CreateSessionInput): Promise<SessionWithUser> {
     let user = input.user;
@@ -276,7 +288,7 @@ export class SessionService {
 
   private async readCache(key: string): Promise<CacheEntry | null> {
     try {
-      const raw = await this.cache!.get(key);
+      const raw = await this.cacheReads!.load(key);
       if (!raw) return null;
       const json = raw.slice(1);
       const value = JSON.parse(json) as SessionWithUser;

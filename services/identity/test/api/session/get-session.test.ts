@@ -131,6 +131,73 @@ describe('GET /get-session', () => {
   });
 });
 
+describe('lookups under load', () => {
+  it('answers concurrent lookups of distinct sessions with one query, each with its own session', async () => {
+    const users = await Promise.all(Array.from({ length: 8 }, () => signUp(t.app)));
+    const revoked = users.pop()!;
+    await t.ctx.sessions.revoke(revoked.token);
+    const prepared = jest.spyOn(t.ctx.sql, 'prepared');
+    try {
+      const tokens = [...users.map((u) => u.token), revoked.token, 'x'.repeat(32), users[0].token];
+      const answers = await Promise.all(
+        tokens.map((token) => t.ctx.sessions.resolve(token, { source: 'database', refresh: false })),
+      );
+      expect(answers.map((a) => a.current?.user.id ?? null)).toEqual([
+        ...users.map((u) => u.userId),
+        null,
+        null,
+        users[0].userId,
+      ]);
+      expect(answers.map((a) => a.current?.session.token ?? null)).toEqual([
+        ...users.map((u) => u.token),
+        null,
+        null,
+        users[0].token,
+      ]);
+      const lookups = prepared.mock.calls.filter(([name]) => name === 'sessions_with_user_by_tokens');
+      // one query for the 10 lookups (9 distinct tokens), then one for the Redis fill's re-check of the 7 found
+      expect(lookups.map(([, , params]) => params)).toEqual([
+        [[...users.map((u) => u.token), revoked.token, 'x'.repeat(32)]],
+        [users.map((u) => u.token)],
+      ]);
+    } finally {
+      prepared.mockRestore();
+    }
+  });
+
+  it('answers concurrent Redis cache reads with one MGET, each with its own session or none', async () => {
+    expect(t.ctx.redis).toBeTruthy();
+    const users = await Promise.all(Array.from({ length: 6 }, () => signUp(t.app)));
+    for (const u of users) await t.ctx.sessions.resolve(u.token, { source: 'cache', refresh: false }); // cached
+    const revoked = users.pop()!;
+    await t.ctx.sessions.revoke(revoked.token);
+    const mget = jest.spyOn(t.ctx.redis!, 'mget');
+    try {
+      const tokens = [...users.map((u) => u.token), revoked.token];
+      const answers = await Promise.all(
+        tokens.map((token) => t.ctx.sessions.resolve(token, { source: 'cache', refresh: false })),
+      );
+      expect(answers.map((a) => [a.from, a.current?.user.id ?? null])).toEqual([
+        ...users.map((u) => ['redis', u.userId]),
+        ['none', null],
+      ]);
+      expect(mget).toHaveBeenCalledTimes(1);
+      expect((mget.mock.calls[0][0] as unknown as string[]).length).toBe(tokens.length);
+    } finally {
+      mget.mockRestore();
+    }
+  });
+
+  it('a lookup made after a revocation never reuses a query sent before it', async () => {
+    const u = await signUp(t.app);
+    const before = t.ctx.sessions.resolve(u.token, { source: 'database', refresh: false });
+    await t.ctx.sessions.revoke(u.token);
+    const after = await t.ctx.sessions.resolve(u.token, { source: 'database', refresh: false });
+    expect(after.current).toBeNull();
+    await before; // sent before the revocation: either answer is allowed for it
+  });
+});
+
 describe('Redis cache fill races', () => {
   // A request reads PostgreSQL, then a revocation or profile update commits, then the request fills the cache:
   // the filled entry must not outlive the change.
