@@ -1,8 +1,13 @@
 /** The part of autocannon 9's programmatic API the bench uses (the package ships no types). */
 declare module 'autocannon' {
   namespace autocannon {
+    interface Client {
+      setHeaders(headers: Record<string, string>): void;
+    }
+
     interface Options {
       url: string;
+      setupClient?: (client: Client) => void;
       connections?: number;
       duration?: number;
       pipelining?: number;

@@ -13,6 +13,11 @@ export interface Scenario {
   url: string;
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
+  /**
+   * Cookie headers handed out in turn, one per connection: concurrent requests then name distinct sessions, as a
+   * service's many users do, instead of 64 copies of one.
+   */
+  cookies?: string[];
   body?: string;
   /** Every response body must pass (counted as autocannon mismatches, which fail the run). */
   verifyBody?: (body: string) => boolean;
@@ -46,8 +51,17 @@ function describeFailures(result: autocannon.Result): string {
   return parts.filter(Boolean).join(' ');
 }
 
+/** autocannon's per-connection hook: each connection sends the next cookie of the list on all its requests. */
+function cookiePerConnection(scenario: Scenario): ((client: autocannon.Client) => void) | undefined {
+  const cookies = scenario.cookies;
+  if (!cookies?.length) return undefined;
+  let next = 0;
+  return (client) => client.setHeaders({ ...scenario.headers, cookie: cookies[next++ % cookies.length] });
+}
+
 function run(scenario: Scenario, connections: number, duration: number): Promise<autocannon.Result> {
   return autocannon({
+    setupClient: cookiePerConnection(scenario),
     url: scenario.url,
     method: scenario.method ?? 'GET',
     headers: scenario.headers,
@@ -66,7 +80,8 @@ function run(scenario: Scenario, connections: number, duration: number): Promise
  */
 async function drain(scenario: Scenario): Promise<void> {
   const timeout = AbortSignal.timeout((scenario.timeoutSec ?? 10) * 1000);
-  const init = { method: scenario.method ?? 'GET', headers: scenario.headers, body: scenario.body, signal: timeout };
+  const headers = scenario.cookies ? { ...scenario.headers, cookie: scenario.cookies[0] } : scenario.headers;
+  const init = { method: scenario.method ?? 'GET', headers, body: scenario.body, signal: timeout };
   await (await fetch(scenario.url, init)).arrayBuffer();
 }
 

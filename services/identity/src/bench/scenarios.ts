@@ -40,27 +40,34 @@ export async function floorRows(infra: BenchInfra, settings: LoadSettings): Prom
   return rows;
 }
 
+/**
+ * get-session (a) and (b), introspection, JWT verification and sign-in on one identity server. get-session runs
+ * with one session per connection (the user signed in `connections` times), each request naming the next one;
+ * the sessions' token cookies are returned for (c).
+ */
 export async function identityRows(infra: BenchInfra, settings: LoadSettings, secret: string, user: id.Credentials) {
   const serviceKey = id.randomSecret();
   const server = await id.startIdentity(infra, secret, { SERVICE_API_KEY: serviceKey });
   await id.signUp(server, user);
-  const cookies = await id.signIn(server, user);
+  const sessions = await Promise.all(Array.from({ length: settings.connections }, () => id.signIn(server, user)));
   const url = `${server.base}/get-session`;
   const verifyBody = id.isSessionFor(user.email);
-  const both = `${cookies.get(id.TOKEN_COOKIE)}; ${cookies.get(id.DATA_COOKIE)}`;
-  await id.checkSession(url, both, user.email);
+  const both = sessions.map((c) => `${c.get(id.TOKEN_COOKIE)}; ${c.get(id.DATA_COOKIE)}`);
+  await Promise.all(both.map((cookie) => id.checkSession(url, cookie, user.email)));
   const rows: ReportRow[] = [];
   rows.push({
-    ...(await measure({ name: A, url, headers: { cookie: both }, verifyBody }, settings, server.child.pid)),
+    ...(await measure({ name: A, url, cookies: both, verifyBody }, settings, server.child.pid)),
     ratioTo: EMPTY,
   });
-  const token = cookies.get(id.TOKEN_COOKIE)!;
-  await id.checkSession(url, token, user.email); // fills the Redis session cache
-  if ((await countRedisKeys(infra, 'session:*')) < 1) throw new Error('no Redis session cache entry after get-session');
+  const tokens = sessions.map((c) => c.get(id.TOKEN_COOKIE)!);
+  await Promise.all(tokens.map((token) => id.checkSession(url, token, user.email))); // fills the Redis session cache
+  if ((await countRedisKeys(infra, 'session:*')) < tokens.length)
+    throw new Error('a session has no Redis cache entry after get-session');
   rows.push({
-    ...(await measure({ name: B, url, headers: { cookie: token }, verifyBody }, settings, server.child.pid)),
+    ...(await measure({ name: B, url, cookies: tokens, verifyBody }, settings, server.child.pid)),
     ratioTo: REDIS,
   });
+  const token = tokens[0];
   const raw = decodeURIComponent(token.slice(token.indexOf('=') + 1)).split('.')[0]; // the unsigned session token
   rows.push({ ...(await introspectRow(server, settings, raw, serviceKey)), ratioTo: REDIS });
   rows.push(await jwtVerifyRow(server, settings, raw));
@@ -75,7 +82,7 @@ export async function identityRows(infra: BenchInfra, settings: LoadSettings, se
   };
   rows.push({ ...(await measure(signIn, settings, server.child.pid)), ratioTo: ARGON2 });
   await stopChild(server.child);
-  return rows;
+  return { rows, tokens };
 }
 
 export async function argon2Row(settings: LoadSettings): Promise<ReportRow> {
@@ -94,12 +101,18 @@ export async function argon2Row(settings: LoadSettings): Promise<ReportRow> {
   return row;
 }
 
-export async function databaseRow(infra: BenchInfra, settings: LoadSettings, secret: string, user: id.Credentials) {
+/** get-session (c): the sessions of identityRows on a server without the Redis session cache. */
+export async function databaseRow(
+  infra: BenchInfra,
+  settings: LoadSettings,
+  secret: string,
+  user: id.Credentials,
+  tokens: string[],
+) {
   const server = await id.startIdentity(infra, secret, { SESSION_REDIS_CACHE_TTL_SEC: '0' });
-  const token = (await id.signIn(server, user)).get(id.TOKEN_COOKIE)!;
   const url = `${server.base}/get-session`;
-  await id.checkSession(url, token, user.email);
-  const scenario = { name: C, url, headers: { cookie: token }, verifyBody: id.isSessionFor(user.email) };
+  await Promise.all(tokens.map((token) => id.checkSession(url, token, user.email)));
+  const scenario = { name: C, url, cookies: tokens, verifyBody: id.isSessionFor(user.email) };
   const row: ReportRow = { ...(await measure(scenario, settings, server.child.pid)), ratioTo: PG };
   await stopChild(server.child);
   return row;
