@@ -12,17 +12,25 @@ import { loadConfig } from '../config';
 import { createContext } from '../context';
 import { planListUsers } from '../features/admin/list-query';
 import { AdminRepository, listUsersSql, walkIsCheaper } from '../features/admin/repository';
+import { TrigramSample } from '../features/admin/search-sample';
+import { indexedPart } from '../features/admin/search-trigrams';
 
 const USERS = Number(process.env.BENCH_USERS || 200_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS || 2000);
 const adminUrl = process.env.BENCH_DATABASE_URL_ADMIN || 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = `identity_bench_admin_${randomBytes(3).toString('hex')}`;
 
-async function admin(sql: string) {
-  const c = new Client({ connectionString: adminUrl });
+/** Statements on a plain connection (no service statement timeout: seeding 200,000 users can take longer). */
+async function direct(connectionString: string, ...statements: Array<[string, unknown[]?]>) {
+  const c = new Client({ connectionString });
   await c.connect();
-  await c.query(sql).finally(() => c.end());
+  try {
+    for (const [sql, params] of statements) await c.query(sql, params);
+  } finally {
+    await c.end();
+  }
 }
+const admin = (sql: string) => direct(adminUrl, [sql]);
 
 /** One statement: first names × last names, a numbered email, creation times a minute apart. */
 const SEED = `INSERT INTO users (id, email, name, created_at, updated_at)
@@ -37,7 +45,7 @@ const SEED = `INSERT INTO users (id, email, name, created_at, updated_at)
 const SCENARIOS: Array<[string, Record<string, string>]> = [
   ['email contains "user1234" (111 rows), sort createdAt desc', { searchValue: 'user1234', searchField: 'email' }],
   [
-    'name contains "walker 19" (≈ 55 rows), sort name asc',
+    'name contains "walker 19" (560 rows), sort name asc',
     { searchValue: 'walker 19', searchField: 'name', sortBy: 'name', sortDirection: 'asc' },
   ],
   ['name contains "olivia" (10,000 rows), sort createdAt desc', { searchValue: 'olivia', searchField: 'name' }],
@@ -86,12 +94,11 @@ async function main() {
   const app = await buildApp(ctx, { logger: false });
   try {
     const t = performance.now();
-    await ctx.sql.query(SEED, [USERS]);
-    console.log(
-      `seeded ${USERS} users in ${((performance.now() - t) / 1000).toFixed(1)} s (one INSERT … SELECT generate_series)`,
-    );
     // The GIN indexes took the rows through their pending list; VACUUM merges it as autovacuum would in service.
-    await ctx.sql.query('VACUUM ANALYZE users');
+    await direct(url.toString(), [SEED, [USERS]], ['VACUUM ANALYZE users']);
+    console.log(
+      `seeded ${USERS} users in ${((performance.now() - t) / 1000).toFixed(1)} s (one INSERT … SELECT generate_series, VACUUM ANALYZE)`,
+    );
     const operator = await ctx.admin!.users.create(null, {
       email: 'ops@bench.test',
       password: 'bench password 123',
@@ -109,6 +116,8 @@ async function main() {
     console.log(
       `node ${process.version}; ${REQUESTS} requests per row; GET ${config.basePath}/admin/list-users over HTTP (Bearer session)`,
     );
+    const trigrams = new TrigramSample(ctx.sql, () => Date.now()); // as the service samples them
+    await trigrams.take();
     for (const [label, query] of SCENARIOS) {
       const search: Record<string, string> = query.searchValue ? { searchOperator: 'contains' } : {};
       const target = `${base}?${new URLSearchParams({ ...query, ...search, limit: '100' })}`;
@@ -118,16 +127,23 @@ async function main() {
       console.log(`\n${label}: total ${probe.total}, page ${probe.users.length}`);
       await measure(target, signedIn.session.token, 4); // warm-up
       for (const clients of [1, 16]) console.log(`  ${await measure(target, signedIn.session.token, clients)}`);
-      const plan = planListUsers({ ...query, ...search, limit: 100 })!;
+      const plan = planListUsers({ ...query, ...search, limit: 100 }, (field, text) =>
+        indexedPart(text, trigrams.frequentIn(field)),
+      )!;
       const sql = listUsersSql(plan);
-      const walks =
-        !plan.textSearch || walkIsCheaper(plan, probe.total, await new AdminRepository(ctx.sql).userCount());
       type Statement = readonly [string, { text: string; params: unknown[] }];
-      const pageStatement: Statement = walks
-        ? ['page (walk the sort index)', sql.walk]
-        : ['page (all matches, then sort)', sql.page];
+      const users = await new AdminRepository(ctx.sql).userCount();
       const counter: Statement = ['count: the counter', { text: 'SELECT sum(n) FROM user_counts', params: [] }];
-      const statements: Statement[] = plan.where ? [['count', sql.count], pageStatement] : [pageStatement, counter];
+      const statements: Statement[] = !plan.where
+        ? [['page (walk the sort index)', sql.walk], counter]
+        : !plan.textSearch
+          ? [
+              ['count', sql.count],
+              ['page (walk the sort index)', sql.walk],
+            ]
+          : walkIsCheaper(plan, probe.total, users)
+            ? [['count and page (walk the sort index)', sql.walked]]
+            : [['count and page (all matches, then sort)', sql.sorted]];
       for (const [name, stmt] of statements) {
         const rows = await ctx.sql.query<{ 'QUERY PLAN': string }>(
           `EXPLAIN (ANALYZE, BUFFERS) ${stmt.text}`,

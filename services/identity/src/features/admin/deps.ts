@@ -7,11 +7,14 @@ import type { OrganizationFeature } from '../organization/service';
 import type { Clock, SessionService } from '../session/session.service';
 import type { AdminAccess } from './access';
 import type { AdminRepository } from './repository';
+import type { TrigramSample } from './search-sample';
 
 /** What the admin services use: their own repository, the access model, and the other features' services. */
 export interface AdminDeps {
   repo: AdminRepository;
   access: AdminAccess;
+  /** Frequent trigrams of emails and names, to keep list-users' index lookups selective. */
+  trigrams: TrigramSample;
   accounts: AccountService;
   passwords: PasswordService;
   deletion: DeletionService;

@@ -45,7 +45,6 @@ const FIELDS: Record<string, [string, Kind]> = {
   updatedAt: ['updated_at', 'time'],
   banExpires: ['ban_expires', 'time'],
 };
-const SEARCHABLE = ['email', 'name'];
 const COMPARE: Record<string, string> = { eq: '=', ne: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' };
 
 export const DEFAULT_LIMIT = 100;
@@ -65,19 +64,33 @@ function typed(kind: Kind, value: string | number | boolean): unknown {
   return text;
 }
 
-export function planListUsers(q: ListUsersQuery): ListPlan | null {
+/**
+ * The part of a search text the trigram index looks up (search-trigrams.ts `indexedPart`); the whole text is then
+ * checked on each row found. Absent: the whole text is looked up.
+ */
+export type IndexedPart = (field: 'email' | 'name', text: string) => string;
+
+export function planListUsers(q: ListUsersQuery, indexed?: IndexedPart): ListPlan | null {
   const where: string[] = [];
   const params: unknown[] = [];
   if (q.searchValue) {
     const field = q.searchField ?? 'email';
     const op = q.searchOperator ?? 'contains';
-    if (!SEARCHABLE.includes(field)) return null;
+    if (field !== 'email' && field !== 'name') return null;
     const text = escapeLike(q.searchValue);
     const pattern =
       op === 'contains' ? `%${text}%` : op === 'starts_with' ? `${text}%` : op === 'ends_with' ? `%${text}` : null;
     if (pattern === null) return null;
-    params.push(pattern);
-    where.push(`${FIELDS[field][0]} ILIKE $${params.length}`); // case-insensitive; served by the trigram indexes
+    const part = indexed?.(field, q.searchValue) ?? q.searchValue;
+    const column = FIELDS[field][0];
+    if (part !== q.searchValue && q.searchValue.includes(part)) {
+      // The index finds the rows containing the part; `column || ''` (not indexable) checks the whole pattern.
+      params.push(`%${escapeLike(part)}%`, pattern);
+      where.push(`${column} ILIKE $${params.length - 1}`, `(${column} || '') ILIKE $${params.length}`);
+    } else {
+      params.push(pattern);
+      where.push(`${column} ILIKE $${params.length}`); // case-insensitive; served by the trigram indexes
+    }
   }
   if (q.filterValue !== undefined && q.filterValue !== '') {
     const entry = FIELDS[q.filterField ?? 'email'];

@@ -6,6 +6,7 @@ import { BanPolicy, installAdminHooks, installOperatorRule } from './hooks';
 import { AdminOrganizationsService } from './organizations.service';
 import { AdminPermissionsService } from './permissions.service';
 import { AdminRepository } from './repository';
+import { TrigramSample } from './search-sample';
 import { AdminSessionsService } from './sessions.service';
 import { AdminUsersService } from './users.service';
 
@@ -20,10 +21,11 @@ export interface AdminServices {
 }
 
 /** Builds the admin feature and plugs it into the session feature's hook points (ban check, hidden impersonation). */
-export function createAdmin(sql: Sql, deps: Omit<AdminDeps, 'repo' | 'access'>): AdminServices {
+export function createAdmin(sql: Sql, deps: Omit<AdminDeps, 'repo' | 'access' | 'trigrams'>): AdminServices {
   const repo = new AdminRepository(sql);
   const access = new AdminAccess(deps.config.admin);
-  const d: AdminDeps = { ...deps, repo, access };
+  const trigrams = new TrigramSample(sql, () => deps.clock.now());
+  const d: AdminDeps = { ...deps, repo, access, trigrams };
   const banPolicy = new BanPolicy(repo, deps.clock);
   installAdminHooks(deps.sessions, banPolicy);
   if (deps.organizations) installOperatorRule(deps.organizations, access, deps.accounts);

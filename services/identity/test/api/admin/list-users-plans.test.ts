@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { planListUsers } from '../../../src/features/admin/list-query';
-import { listUsersSql, walkIsCheaper } from '../../../src/features/admin/repository';
+import { AdminRepository, listUsersSql, walkIsCheaper } from '../../../src/features/admin/repository';
 import { startTestApp, type TestApp } from '../../setup/app';
 
 let t: TestApp;
@@ -64,7 +64,7 @@ describe('list-users: the two page plans', () => {
     }
     for (const sortBy of ['createdAt', 'name', 'email', 'id']) {
       for (const sortDirection of ['asc', 'desc']) {
-        for (const offset of ['0', '7', '29']) {
+        for (const offset of ['0', '7', '29', '30']) {
           const plan = planListUsers({
             searchValue: tag,
             searchField: 'email',
@@ -74,12 +74,43 @@ describe('list-users: the two page plans', () => {
             offset,
           })!;
           const sql = listUsersSql(plan);
-          const walked = await t.ctx.sql.query<{ id: string }>(sql.walk.text, sql.walk.params);
-          const sorted = await t.ctx.sql.query<{ id: string }>(sql.page.text, sql.page.params);
-          expect(walked.length).toBe(offset === '29' ? 1 : 8);
-          expect(sorted.map((r) => r.id)).toEqual(walked.map((r) => r.id));
+          type Row = { id: string | null; total: string; users: string };
+          const walked = await t.ctx.sql.query<Row>(sql.walked.text, sql.walked.params);
+          const sorted = await t.ctx.sql.query<Row>(sql.sorted.text, sql.sorted.params);
+          const ids = (rows: Row[]) => rows.filter((r) => r.id !== null).map((r) => r.id);
+          expect(ids(walked)).toHaveLength({ '29': 1, '30': 0 }[offset] ?? 8);
+          expect(ids(sorted)).toEqual(ids(walked));
+          expect([...new Set([...walked, ...sorted].map((r) => r.total))]).toEqual(['30']); // an empty page too
+          const alone = await t.ctx.sql.query<{ id: string }>(sql.walk.text, sql.walk.params);
+          expect(alone.map((r) => r.id)).toEqual(ids(walked));
         }
       }
+    }
+  });
+
+  it('answer a search by the plan its last answer called for: sorted first, walked once many rows match', async () => {
+    const many = `lm${randomBytes(4).toString('hex')}`;
+    // 300 matches and a page of 1: walking reads about users/300 rows, sorting reads 300 (while users < 90,000)
+    await t.ctx.sql.query(
+      `INSERT INTO users (id, email, name) SELECT gen_random_uuid(), 'm' || g || '.${many}@x.test', '${many} ' || g
+       FROM generate_series(1, 300) g`,
+    );
+    const repo = new AdminRepository(t.ctx.sql);
+    const query = jest.spyOn(t.ctx.sql, 'query');
+    try {
+      const plan = planListUsers({ searchValue: many, searchField: 'name', limit: 1, offset: 5 })!;
+      const answers = [await repo.listUsers(plan), await repo.listUsers(plan)];
+      const narrow = planListUsers({ searchValue: `${many} 17`, searchField: 'name', limit: 1 })!; // 17, 170–179
+      const narrowAnswers = [await repo.listUsers(narrow), await repo.listUsers(narrow)];
+      const statements = query.mock.calls.map(([text]) => (text.includes('MATERIALIZED') ? 'sorted' : 'walked'));
+      expect(statements).toEqual(['sorted', 'walked', 'sorted', 'sorted']);
+      expect(answers[1]).toEqual(answers[0]);
+      expect(answers[0].total).toBe(300);
+      expect(answers[0].users).toHaveLength(1);
+      expect(narrowAnswers[1]).toEqual(narrowAnswers[0]);
+      expect(narrowAnswers[0].total).toBe(11);
+    } finally {
+      query.mockRestore();
     }
   });
 });

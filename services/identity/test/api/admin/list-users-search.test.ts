@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { planListUsers } from '../../../src/features/admin/list-query';
+import { AdminRepository } from '../../../src/features/admin/repository';
+import { TrigramSample } from '../../../src/features/admin/search-sample';
+import { valueTrigrams } from '../../../src/features/admin/search-trigrams';
+import { startTestApp, type TestApp } from '../../setup/app';
+
+let t: TestApp;
+const tag = `ls${randomBytes(4).toString('hex')}`;
+beforeAll(async () => {
+  t = await startTestApp();
+  await t.ctx.sql.query(
+    `INSERT INTO users (id, email, name) SELECT gen_random_uuid(), 'u' || g || '.${tag}@x.test', 'Name ' || g || ' ${tag}'
+     FROM generate_series(1, 40) g`,
+  );
+});
+afterAll(() => t.close());
+
+describe('list-users: looking up part of the search text', () => {
+  it('answers the same users and total when the index looks up only part of the text', async () => {
+    const repo = new AdminRepository(t.ctx.sql);
+    for (const [searchValue, searchField, searchOperator] of [
+      [`1.${tag}`, 'email', 'contains'],
+      [`u1`, 'email', 'starts_with'],
+      [`${tag}@x.test`, 'email', 'ends_with'],
+      [`Name 3`, 'name', 'contains'],
+    ]) {
+      const query = { searchValue, searchField, searchOperator, sortBy: 'email', limit: 50 };
+      const whole = planListUsers(query)!;
+      const part = planListUsers(query, (_, text) => text.slice(1, 4))!; // any part of the text
+      expect(part.where).toContain("|| '') ILIKE");
+      const [a, b] = [await repo.listUsers(whole), await repo.listUsers(part)];
+      expect(b).toEqual(a);
+      expect(a.total).toBeGreaterThan(0);
+    }
+  });
+
+  it('ignores a part that is not in the text', () => {
+    const plan = planListUsers({ searchValue: 'abcdef' }, () => 'zzz')!;
+    expect(plan.params).toEqual(['%abcdef%']);
+  });
+});
+
+describe('list-users: the trigram sample', () => {
+  it('holds the trigrams of more than half the rows, sampled in the background on first use', async () => {
+    let now = 0;
+    const sample = new TrigramSample(t.ctx.sql, () => now, 60_000, 0);
+    expect(sample.frequentIn('email')('com')).toBe(false); // no sample yet: nothing is frequent
+    await t.ctx.sql.query('ANALYZE users'); // the row estimate the sample size comes from
+    await sample.take(); // what the first call started, taken again to await it (BERNOULLI at 100% below 4,000 rows)
+    const rows = await t.ctx.sql.query<{ email: string; name: string }>('SELECT email, name FROM users');
+    for (const column of ['email', 'name'] as const) {
+      const counts = new Map<string, number>();
+      for (const r of rows) for (const tri of valueTrigrams(r[column])) counts.set(tri, (counts.get(tri) ?? 0) + 1);
+      const frequent = sample.frequentIn(column);
+      for (const [tri, n] of counts)
+        if (Math.abs(n - rows.length / 2) > rows.length * 0.05)
+          expect([tri, frequent(tri)]).toEqual([tri, n > rows.length / 2]);
+    }
+    now = 30_000;
+    const spy = jest.spyOn(sample, 'take');
+    sample.frequentIn('name');
+    expect(spy).not.toHaveBeenCalled(); // fresh: not sampled again
+    now = 61_000;
+    sample.frequentIn('name');
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+  });
+});
