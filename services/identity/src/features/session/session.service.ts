@@ -192,7 +192,10 @@ export class SessionService {
       entry = { value: current, json: sessionJson(current) };
       renewed = true;
     }
-    if (this.cache && (from === 'database' || renewed)) await this.writeCache(entry, now);
+    // A cache miss fills the entry; a deliberate PostgreSQL read (routes that change something) leaves Redis alone,
+    // sparing those routes a write and the fill's re-check query. A renewal always rewrites it (new expiry).
+    const missed = from === 'database' && options.source === 'cache';
+    if (this.cache && (missed || renewed)) await this.writeCache(entry, now);
     return { current, expired: false, renewed, from, json: entry.json };
   }
 

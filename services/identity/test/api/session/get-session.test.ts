@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../setup/app';
 import { CookieJar, DATA_COOKIE, get, post, sessionOf, signUp, TOKEN_COOKIE } from '../../setup/fixtures';
 
@@ -155,10 +156,9 @@ describe('lookups under load', () => {
         users[0].token,
       ]);
       const lookups = prepared.mock.calls.filter(([name]) => name === 'sessions_with_user_by_tokens');
-      // one query for the 10 lookups (9 distinct tokens), then one for the Redis fill's re-check of the 7 found
+      // one query for the 10 lookups (9 distinct tokens); a PostgreSQL read does not fill Redis (no re-check)
       expect(lookups.map(([, , params]) => params)).toEqual([
         [[...users.map((u) => u.token), revoked.token, 'x'.repeat(32)]],
-        [users.map((u) => u.token)],
       ]);
     } finally {
       prepared.mockRestore();
@@ -195,6 +195,27 @@ describe('lookups under load', () => {
     const after = await t.ctx.sessions.resolve(u.token, { source: 'database', refresh: false });
     expect(after.current).toBeNull();
     await before; // sent before the revocation: either answer is allowed for it
+  });
+});
+
+describe('Redis cache fill', () => {
+  const cached = async (token: string) => {
+    const key = `${t.config.redisPrefix}session:${createHash('sha256').update(token).digest('base64url')}`;
+    return (await t.ctx.redis!.exists(key)) === 1;
+  };
+
+  it('a cache miss fills the entry; a deliberate PostgreSQL read (routes that change something) does not', async () => {
+    const u = await signUp(t.app);
+    await t.ctx.redis!.del(
+      `${t.config.redisPrefix}session:${createHash('sha256').update(u.token).digest('base64url')}`,
+    );
+    await t.ctx.sessions.resolve(u.token, { source: 'database', refresh: false });
+    expect(await cached(u.token)).toBe(false);
+    const res = await post(t.app, '/update-user', { name: 'Still Me' }, { bearer: u.token });
+    expect(res.statusCode).toBe(200);
+    expect(await cached(u.token)).toBe(false);
+    await t.ctx.sessions.resolve(u.token, { source: 'cache', refresh: false });
+    expect(await cached(u.token)).toBe(true);
   });
 });
 
