@@ -2,7 +2,7 @@
 declare module 'autocannon' {
   namespace autocannon {
     interface Client {
-      setHeaders(headers: Record<string, string>): void;
+      setHeadersAndBody(headers: Record<string, string>, body?: string): void;
     }
 
     interface Options {

@@ -19,6 +19,8 @@ export interface Scenario {
    */
   cookies?: string[];
   body?: string;
+  /** Request bodies handed out in turn, one per connection (like `cookies`; introspection's distinct tokens). */
+  bodies?: string[];
   /** Every response body must pass (counted as autocannon mismatches, which fail the run). */
   verifyBody?: (body: string) => boolean;
   /** Report non-2xx answers and errors in the notes instead of failing (sign-in). */
@@ -51,17 +53,21 @@ function describeFailures(result: autocannon.Result): string {
   return parts.filter(Boolean).join(' ');
 }
 
-/** autocannon's per-connection hook: each connection sends the next cookie of the list on all its requests. */
-function cookiePerConnection(scenario: Scenario): ((client: autocannon.Client) => void) | undefined {
-  const cookies = scenario.cookies;
-  if (!cookies?.length) return undefined;
+/** autocannon's per-connection hook: each connection takes the next cookie and body of the lists for all its requests. */
+function perConnection(scenario: Scenario): ((client: autocannon.Client) => void) | undefined {
+  const { cookies, bodies } = scenario;
+  if (!cookies?.length && !bodies?.length) return undefined;
   let next = 0;
-  return (client) => client.setHeaders({ ...scenario.headers, cookie: cookies[next++ % cookies.length] });
+  return (client) => {
+    const i = next++;
+    const headers = cookies?.length ? { ...scenario.headers, cookie: cookies[i % cookies.length] } : scenario.headers;
+    client.setHeadersAndBody(headers ?? {}, bodies?.length ? bodies[i % bodies.length] : scenario.body);
+  };
 }
 
 function run(scenario: Scenario, connections: number, duration: number): Promise<autocannon.Result> {
   return autocannon({
-    setupClient: cookiePerConnection(scenario),
+    setupClient: perConnection(scenario),
     url: scenario.url,
     method: scenario.method ?? 'GET',
     headers: scenario.headers,
@@ -81,7 +87,8 @@ function run(scenario: Scenario, connections: number, duration: number): Promise
 async function drain(scenario: Scenario): Promise<void> {
   const timeout = AbortSignal.timeout((scenario.timeoutSec ?? 10) * 1000);
   const headers = scenario.cookies ? { ...scenario.headers, cookie: scenario.cookies[0] } : scenario.headers;
-  const init = { method: scenario.method ?? 'GET', headers, body: scenario.body, signal: timeout };
+  const body = scenario.bodies ? scenario.bodies[0] : scenario.body;
+  const init = { method: scenario.method ?? 'GET', headers, body, signal: timeout };
   await (await fetch(scenario.url, init)).arrayBuffer();
 }
 

@@ -67,10 +67,10 @@ export async function identityRows(infra: BenchInfra, settings: LoadSettings, se
     ...(await measure({ name: B, url, cookies: tokens, verifyBody }, settings, server.child.pid)),
     ratioTo: REDIS,
   });
-  const token = tokens[0];
-  const raw = decodeURIComponent(token.slice(token.indexOf('=') + 1)).split('.')[0]; // the unsigned session token
+  // the unsigned session tokens, from `better-auth.session_token=<token>.<signature>`
+  const raw = tokens.map((cookie) => decodeURIComponent(cookie.slice(cookie.indexOf('=') + 1)).split('.')[0]);
   rows.push({ ...(await introspectRow(server, settings, raw, serviceKey)), ratioTo: REDIS });
-  rows.push(await jwtVerifyRow(server, settings, raw));
+  rows.push(await jwtVerifyRow(server, settings, raw[0]));
   const signIn = {
     name: SIGN_IN,
     url: `${server.base}/sign-in/email`,

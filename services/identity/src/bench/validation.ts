@@ -12,13 +12,14 @@ import type { ReportRow } from './report';
 export const INTROSPECT = 'POST introspect (token)';
 export const JWT_VERIFY = 'JWT verify in caller (jose)';
 
-export async function introspectRow(server: Identity, settings: LoadSettings, token: string, serviceKey: string) {
+/** Each connection introspects its own session token (one per connection, as the get-session rows use). */
+export async function introspectRow(server: Identity, settings: LoadSettings, tokens: string[], serviceKey: string) {
   const scenario = {
     name: INTROSPECT,
     url: `${server.base}/introspect`,
     method: 'POST' as const,
     headers: { 'content-type': 'application/json', 'x-api-key': serviceKey },
-    body: JSON.stringify({ token }),
+    bodies: tokens.map((token) => JSON.stringify({ token })),
     verifyBody: (body: string) => body.startsWith('{"active":true'),
   };
   return measure(scenario, settings, server.child.pid);
