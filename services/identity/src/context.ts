@@ -288,15 +288,13 @@ async function connect(config: Config, options: ContextOptions, log: Logger, clo
   if (options.migrate) await dataSource.runMigrations({ transaction: 'all' });
   let redis: Redis | null = null;
   if (config.redisUrl) {
-    // A hung Redis (accepting, not answering) fails a command after 1 s and PostgreSQL answers instead.
-    redis = new Redis(config.redisUrl, {
-      maxRetriesPerRequest: 1,
-      connectTimeout: 5000,
-      commandTimeout: 1000,
-      lazyConnect: true,
-    });
+    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 5000, lazyConnect: true });
     closers.unshift(() => redis!.quit().catch(() => redis!.disconnect()));
     await redis.connect();
+    // A hung Redis (accepting, not answering) fails a command after 1 s and PostgreSQL answers instead. Set only
+    // once connected: the ready check's INFO reply can wait behind start-up work (schema compilation) on a busy
+    // event loop, and a timeout there closes the connection and fails the start ("Connection is closed").
+    redis.options.commandTimeout = 1000;
   } else {
     log.warn('REDIS_URL is not set: in-process session cache, state and rate-limit stores (single instance only)');
   }
