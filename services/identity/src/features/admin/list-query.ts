@@ -68,7 +68,10 @@ function typed(kind: Kind, value: string | number | boolean): unknown {
  * The part of a search text the trigram index looks up (search-trigrams.ts `indexedPart`); the whole text is then
  * checked on each row found. Absent: the whole text is looked up.
  */
-export type IndexedPart = (field: 'email' | 'name', text: string) => string;
+export type IndexedPart = (field: SearchField, text: string) => string;
+
+/** The fields a search text may look in (each has a trigram index). */
+export type SearchField = 'email' | 'name';
 
 export function planListUsers(q: ListUsersQuery, indexed?: IndexedPart): ListPlan | null {
   const where: string[] = [];

@@ -1,4 +1,5 @@
 import type { Sql } from '../../shared/sql';
+import type { SearchField } from './list-query';
 import { valueTrigrams } from './search-trigrams';
 
 /** Below this many users every GIN scan is cheap: no sample is taken and search texts are used whole. */
@@ -8,8 +9,7 @@ const SAMPLE_ROWS = 4_000;
 /** A trigram in more than this share of the rows is not worth an index lookup. */
 const FREQUENT_SHARE = 0.5;
 
-export type SearchColumn = 'email' | 'name';
-type Frequent = Record<SearchColumn, Set<string>>;
+type Frequent = Record<SearchField, Set<string>>;
 
 /**
  * The trigrams found in more than half of the users' emails and names, from a row sample taken in the background
@@ -29,7 +29,7 @@ export class TrigramSample {
   ) {}
 
   /** Whether `trigram` is frequent in `column`, by the latest sample (false for all before the first one). */
-  frequentIn(column: SearchColumn): (trigram: string) => boolean {
+  frequentIn(column: SearchField): (trigram: string) => boolean {
     if (this.now() - this.takenAt > this.maxAgeMs && !this.taking)
       this.taking = this.take()
         .catch(() => {}) // a failed sample leaves the previous one; searches work without any

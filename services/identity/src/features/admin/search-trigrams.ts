@@ -36,11 +36,10 @@ export function indexedPart(text: string, frequent: (trigram: string) => boolean
   let part = text;
   for (let changed = true; changed; ) {
     changed = false;
+    const current = patternTrigrams(part);
     for (const next of [part.slice(1), part.slice(0, -1)]) {
-      const kept = patternTrigrams(next);
-      if (!kept.length) continue;
-      const remaining = new Set(kept);
-      if (patternTrigrams(part).every((t) => remaining.has(t) || frequent(t))) {
+      const kept = new Set(patternTrigrams(next));
+      if (kept.size && current.every((t) => kept.has(t) || frequent(t))) {
         part = next;
         changed = true;
         break;
