@@ -21,9 +21,20 @@ export class User {
   @Column('boolean', { default: false })
   emailVerified: boolean;
 
-  @Index('users_name_trgm_idx', { synchronize: false })
   @Column('text')
   name: string;
+
+  /** lower(name), kept by PostgreSQL (migration 1795500000100): what list-users searches, without a per-row lower. */
+  @Index('users_name_lower_trgm_idx', { synchronize: false })
+  @Column({
+    type: 'text',
+    generatedType: 'STORED',
+    asExpression: 'lower("name")',
+    select: false,
+    insert: false,
+    update: false,
+  })
+  nameLower: string;
 
   @Column('text', { nullable: true })
   image: string | null;

@@ -5,6 +5,7 @@ import { AdminUserIndexes1795300000100 } from './1795300000100-admin-user-indexe
 import { UserCounts1795300000200 } from './1795300000200-user-counts';
 import { ApiKeys1795400000100 } from './1795400000100-api-keys';
 import { Jwks1795400000200 } from './1795400000200-jwks';
+import { UserNameLower1795500000100 } from './1795500000100-user-name-lower';
 
 /** Listed explicitly (ECOSYSTEM gotcha 11: a glob would also match .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   UserCounts1795300000200,
   ApiKeys1795400000100,
   Jwks1795400000200,
+  UserNameLower1795500000100,
 ];

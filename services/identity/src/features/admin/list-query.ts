@@ -28,7 +28,7 @@ export interface ListPlan {
   direction: 'ASC' | 'DESC';
   limit: number;
   offset: number;
-  /** A LIKE condition is present: the trigram index should find the matches before any sorting. */
+  /** A LIKE or ILIKE condition is present: the trigram index should find the matches before any sorting. */
   textSearch: boolean;
 }
 
@@ -73,9 +73,17 @@ export type IndexedPart = (field: SearchField, text: string) => string;
 /** The fields a search text may look in (each has a trigram index). */
 export type SearchField = 'email' | 'name';
 
+/**
+ * Each searchable field's lowercase column, trigram-indexed: `col LIKE lower(p)` answers exactly what
+ * `field ILIKE p` does (PostgreSQL's ILIKE lowers both sides on a UTF-8 database) without lowering every row it
+ * checks. Emails are stored lowercase (CHECK users_email_lowercase); name_lower is generated (migration 1795500000100).
+ */
+const LOWERCASE: Record<SearchField, string> = { email: 'email', name: 'name_lower' };
+
 export function planListUsers(q: ListUsersQuery, indexed?: IndexedPart): ListPlan | null {
   const where: string[] = [];
   const params: unknown[] = [];
+  let textSearch = false;
   if (q.searchValue) {
     const field = q.searchField ?? 'email';
     const op = q.searchOperator ?? 'contains';
@@ -85,25 +93,28 @@ export function planListUsers(q: ListUsersQuery, indexed?: IndexedPart): ListPla
       op === 'contains' ? `%${text}%` : op === 'starts_with' ? `${text}%` : op === 'ends_with' ? `%${text}` : null;
     if (pattern === null) return null;
     const part = indexed?.(field, q.searchValue) ?? q.searchValue;
-    const column = FIELDS[field][0];
+    const column = LOWERCASE[field];
     if (part !== q.searchValue && q.searchValue.includes(part)) {
       // The index finds the rows containing the part; `column || ''` (not indexable) checks the whole pattern.
       params.push(`%${escapeLike(part)}%`, pattern);
-      where.push(`${column} ILIKE $${params.length - 1}`, `(${column} || '') ILIKE $${params.length}`);
+      where.push(`${column} LIKE lower($${params.length - 1})`, `(${column} || '') LIKE lower($${params.length})`);
     } else {
       params.push(pattern);
-      where.push(`${column} ILIKE $${params.length}`); // case-insensitive; served by the trigram indexes
+      where.push(`${column} LIKE lower($${params.length})`); // served by the trigram indexes
     }
+    textSearch = true;
   }
   if (q.filterValue !== undefined && q.filterValue !== '') {
-    const entry = FIELDS[q.filterField ?? 'email'];
+    const field = q.filterField ?? 'email';
     const op = q.filterOperator ?? 'eq';
-    if (!entry || !Object.hasOwn(FIELDS, q.filterField ?? 'email')) return null;
-    const [column, kind] = entry;
+    if (!Object.hasOwn(FIELDS, field)) return null;
+    const [column, kind] = FIELDS[field];
     if (op === 'contains') {
       if (kind !== 'text') return null;
       params.push(`%${escapeLike(String(q.filterValue))}%`);
-      where.push(`${column} ILIKE $${params.length}`);
+      const lowercase = Object.hasOwn(LOWERCASE, field) ? LOWERCASE[field as SearchField] : null;
+      where.push(lowercase ? `${lowercase} LIKE lower($${params.length})` : `${column} ILIKE $${params.length}`);
+      textSearch = true;
     } else {
       const sqlOp = Object.hasOwn(COMPARE, op) ? COMPARE[op] : undefined;
       const value = typed(kind, q.filterValue);
@@ -128,6 +139,6 @@ export function planListUsers(q: ListUsersQuery, indexed?: IndexedPart): ListPla
     direction: dir,
     limit: Math.min(limit, MAX_LIMIT),
     offset,
-    textSearch: where.some((w) => w.includes(' ILIKE ')),
+    textSearch,
   };
 }

@@ -75,6 +75,38 @@ describe('admin list-users', () => {
     ).toBe(5);
   });
 
+  it('matches letters beyond ASCII case-insensitively, exactly as ILIKE would', async () => {
+    const id = randomUUID();
+    await t.ctx.sql.query('INSERT INTO users (id, email, name) VALUES ($1, $2, $3)', [
+      id,
+      `élodie.${tag}@example.com`,
+      `Élodie ÄRGER-Øst ${tag}`,
+    ]);
+    try {
+      for (const [searchField, searchValue, searchOperator] of [
+        ['name', `élodie ärger-øst ${tag}`, 'contains'],
+        ['name', 'ÉLODIE', 'starts_with'],
+        ['name', `-ØST ${tag.toUpperCase()}`, 'ends_with'],
+        ['email', `ÉLODIE.${tag.toUpperCase()}`, 'starts_with'],
+      ]) {
+        const r = await list({ searchField, searchValue, searchOperator });
+        const pattern =
+          searchOperator === 'contains'
+            ? `%${searchValue}%`
+            : searchOperator === 'starts_with'
+              ? `${searchValue}%`
+              : `%${searchValue}`;
+        const [{ n }] = await t.ctx.sql.query<{ n: string }>(
+          `SELECT count(*) AS n FROM users WHERE ${searchField} ILIKE $1`,
+          [pattern],
+        );
+        expect([searchValue, r.total, locals(r)]).toEqual([searchValue, Number(n), ['élodie']]);
+      }
+    } finally {
+      await t.ctx.sql.query('DELETE FROM users WHERE id = $1', [id]);
+    }
+  });
+
   it('escapes LIKE wildcards: % and _ match only themselves', async () => {
     expect(locals(await list({ searchField: 'name', searchValue: '50%_off' }))).toEqual(['dan_50%']);
     const pct = await list({ searchValue: '%', filterField: 'email', filterOperator: 'contains', filterValue: tag });
@@ -116,9 +148,13 @@ describe('admin list-users', () => {
     expect((await list({ filterField: 'createdAt', filterOperator: 'lte', filterValue: day3 })).total).toBe(3);
     expect((await list({ filterField: 'createdAt', filterOperator: 'gt', filterValue: day3 })).total).toBe(2);
     expect((await list({ filterField: 'createdAt', filterOperator: 'gte', filterValue: day3 })).total).toBe(3);
-    expect(locals(await list({ filterField: 'name', filterOperator: 'contains', filterValue: 'aro' }))).toEqual([
+    expect(locals(await list({ filterField: 'name', filterOperator: 'contains', filterValue: 'aRo' }))).toEqual([
       'carol',
     ]);
+    expect(locals(await list({ filterField: 'email', filterOperator: 'contains', filterValue: 'BOB.' }))).toEqual([
+      'bob',
+    ]);
+    expect((await list({ filterField: 'role', filterOperator: 'contains', filterValue: 'DMI' })).total).toBe(1);
   });
 
   it('pages with limit and offset as numbers or numeric text; limit is capped at 1000', async () => {
