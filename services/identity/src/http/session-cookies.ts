@@ -31,7 +31,7 @@ export class SessionCookies {
   readonly dataName: string;
   private readonly base: CookieSerializeOptions;
   private readonly tokens = new BoundedMap<string, string>(MEMO_ENTRIES);
-  private readonly decoded = new BoundedMap<string, CachedSession>(MEMO_ENTRIES);
+  private readonly decoded = new BoundedMap<string, { cookie: string; session: CachedSession }>(MEMO_ENTRIES);
   private readonly encoded = new BoundedMap<string, Encoded>(MEMO_ENTRIES);
 
   constructor(
@@ -62,11 +62,16 @@ export class SessionCookies {
   readCache(request: FastifyRequest, token: string, now: number): CachedSession | null {
     const cookie = request.cookies[this.dataName];
     if (!cookie) return null;
-    let cached = this.decoded.get(cookie);
+    // Keyed by the signature (43 characters) rather than the whole cookie (about 1,000): a Map lookup hashes its
+    // key on every request. The memo holds the whole cookie, so a different cookie with the same signature is
+    // decoded (and refused) rather than answered from the memo.
+    const signature = cookie.slice(cookie.lastIndexOf('.') + 1);
+    const memo = this.decoded.get(signature);
+    let cached = memo?.cookie === cookie ? memo.session : undefined;
     if (!cached) {
       const fresh = decodeCookieCache(cookie, this.cacheKey);
       if (!fresh) return null;
-      this.decoded.set(cookie, fresh);
+      this.decoded.set(signature, { cookie, session: fresh });
       cached = fresh;
     }
     return isUsable(cached, token, now) ? cached : null;

@@ -43,6 +43,8 @@ describe('GET /get-session', () => {
 
   it('ignores a tampered session-cache cookie and answers from the database', async () => {
     const u = await signUp(t.app);
+    // The genuine cookie is read first, so its decoding is remembered under its signature, which the forgery keeps.
+    expect((await sessionOf(t.app, { jar: u.jar })).user.role).toBe('user');
     const jar = u.jar.clone();
     const data = jar.get(DATA_COOKIE)!;
     const [payload, sig] = [data.slice(0, data.lastIndexOf('.')), data.slice(data.lastIndexOf('.') + 1)];
@@ -54,10 +56,14 @@ describe('GET /get-session', () => {
     body.user.role = 'admin';
     body.user.name = 'Mallory';
     const forged = `${text.slice(0, bar)}|${JSON.stringify(body)}`;
-    jar.cookies.set(DATA_COOKIE, `${Buffer.from(forged).toString('base64url')}.${sig}`);
+    const tampered = `${Buffer.from(forged).toString('base64url')}.${sig}`;
+    jar.cookies.set(DATA_COOKIE, tampered);
     const answer = await sessionOf(t.app, { jar });
     expect(answer.user.role).toBe('user');
     expect(answer.user.name).toBe('Test User');
+    // answered from the database, not from the cookie: the tampered cookie is replaced by one the server signed
+    expect(jar.get(DATA_COOKIE)).toBeDefined();
+    expect(jar.get(DATA_COOKIE)).not.toBe(tampered);
   });
 
   it("never pairs a cache cookie with another user's token", async () => {
