@@ -22,6 +22,10 @@ const esmOnly = [
 ];
 module.exports = {
   testEnvironment: 'node',
+  // Jest 30's default 'soft' cleanup turns the properties of objects left on globalThis into accessors whose setter
+  // calls itself: the better-auth client's nanostores (globalThis.nanostoresGlobal.epoch), still updating a store
+  // after its test file ended, then threw "Maximum call stack size exceeded" in that jest worker.
+  testEnvironmentOptions: { globalsCleanup: 'off' },
   rootDir: '.',
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
