@@ -14,7 +14,7 @@ import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { createContext } from '../context';
 import { planListUsers } from '../features/admin/list-query';
-import { AdminRepository, listUsersSql, walkIsCheaper } from '../features/admin/repository';
+import { AdminRepository, listUsersSql, USER_TOTAL, walkIsCheaper } from '../features/admin/repository';
 import { TrigramSample } from '../features/admin/search-sample';
 import { indexedPart } from '../features/admin/search-trigrams';
 
@@ -136,7 +136,7 @@ async function main() {
       const sql = listUsersSql(plan);
       type Statement = readonly [string, { text: string; params: unknown[] }];
       const users = await new AdminRepository(ctx.sql).userCount();
-      const counter: Statement = ['count: the counter', { text: 'SELECT sum(n) FROM user_counts', params: [] }];
+      const counter: Statement = ['count: the counter', { text: USER_TOTAL, params: [] }];
       const statements: Statement[] = !plan.where
         ? [['page (walk the sort index)', sql.walk], counter]
         : !plan.textSearch

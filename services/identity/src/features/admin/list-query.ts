@@ -79,6 +79,8 @@ export type SearchField = 'email' | 'name';
  * checks. Emails are stored lowercase (CHECK users_email_lowercase); name_lower is generated (migration 1795500000100).
  */
 const LOWERCASE: Record<SearchField, string> = { email: 'email', name: 'name_lower' };
+const lowercaseColumn = (field: string): string | null =>
+  Object.hasOwn(LOWERCASE, field) ? LOWERCASE[field as SearchField] : null;
 
 export function planListUsers(q: ListUsersQuery, indexed?: IndexedPart): ListPlan | null {
   const where: string[] = [];
@@ -87,13 +89,13 @@ export function planListUsers(q: ListUsersQuery, indexed?: IndexedPart): ListPla
   if (q.searchValue) {
     const field = q.searchField ?? 'email';
     const op = q.searchOperator ?? 'contains';
-    if (field !== 'email' && field !== 'name') return null;
+    const column = lowercaseColumn(field);
+    if (!column) return null;
     const text = escapeLike(q.searchValue);
     const pattern =
       op === 'contains' ? `%${text}%` : op === 'starts_with' ? `${text}%` : op === 'ends_with' ? `%${text}` : null;
     if (pattern === null) return null;
-    const part = indexed?.(field, q.searchValue) ?? q.searchValue;
-    const column = LOWERCASE[field];
+    const part = indexed?.(field as SearchField, q.searchValue) ?? q.searchValue;
     if (part !== q.searchValue && q.searchValue.includes(part)) {
       // The index finds the rows containing the part; `column || ''` (not indexable) checks the whole pattern.
       params.push(`%${escapeLike(part)}%`, pattern);
@@ -112,7 +114,7 @@ export function planListUsers(q: ListUsersQuery, indexed?: IndexedPart): ListPla
     if (op === 'contains') {
       if (kind !== 'text') return null;
       params.push(`%${escapeLike(String(q.filterValue))}%`);
-      const lowercase = Object.hasOwn(LOWERCASE, field) ? LOWERCASE[field as SearchField] : null;
+      const lowercase = lowercaseColumn(field);
       where.push(lowercase ? `${lowercase} LIKE lower($${params.length})` : `${column} ILIKE $${params.length}`);
       textSearch = true;
     } else {

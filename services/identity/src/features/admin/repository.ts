@@ -10,6 +10,9 @@ export interface BanFields {
   banExpires: Date | null;
 }
 
+/** All users, exact, from the counter the triggers keep (16 rows summed, not 200,000 counted). */
+export const USER_TOTAL = 'SELECT coalesce(sum(n), 0) AS total FROM user_counts';
+
 /**
  * list-users statements (exported for the benchmark's EXPLAIN ANALYZE and the plan tests).
  *
@@ -34,8 +37,7 @@ export function listUsersSql(plan: ListPlan) {
   const { sortColumn: key, direction: dir } = plan;
   const count = { text: `SELECT count(*) AS total FROM users u ${plan.where}`, params: plan.params };
   const walk = { text: `SELECT ${USER_COLUMNS} FROM users u ${plan.where} ${plan.orderBy} ${paging}`, params };
-  const counts = (matches: string) =>
-    `SELECT (${matches}) AS total, (SELECT coalesce(sum(n), 0) FROM user_counts) AS users`;
+  const counts = (matches: string) => `SELECT (${matches}) AS total, (${USER_TOTAL}) AS users`;
   const walked = {
     text: `SELECT c.total, c.users, w.* FROM (${counts(`SELECT count(*) FROM users u ${plan.where}`)}) c
       LEFT JOIN (${walk.text}) w ON true ORDER BY w.${key} ${dir}, w.id ${dir}`,
@@ -130,9 +132,9 @@ export class AdminRepository {
     return { users: rows.filter((r) => r.id !== null).map(toUserView), total };
   }
 
-  /** All users, exact, from the counter the triggers keep (16 rows summed, not 200,000 counted). */
+  /** All users, exact (USER_TOTAL). */
   async userCount(): Promise<number> {
-    const rows = await this.sql.query<{ total: string }>('SELECT coalesce(sum(n), 0) AS total FROM user_counts');
+    const rows = await this.sql.query<{ total: string }>(USER_TOTAL);
     return Number(rows[0].total);
   }
 }
