@@ -121,6 +121,7 @@ export function defaultConfig(): Config {
       adminUserIds: [],
       impersonationSessionDurationSec: 3600,
       allowImpersonatingAdmins: false,
+      reuseListTotals: true,
       defaultBanReason: 'No reason',
       roles: {},
     },

@@ -159,6 +159,12 @@ export const ENV_SETTINGS: EnvSetting[] = [
   s('INVITATION_LINK_BASE', 'organization.invitationLinkBase', 'url', 'Accept page of the product frontend'),
   s('ADMIN_USER_IDS', 'admin.adminUserIds', 'csv', 'User ids that pass every admin check'),
   s('IMPERSONATION_TTL_SEC', 'admin.impersonationSessionDurationSec', 'int', 'Impersonation session lifetime'),
+  s(
+    'ADMIN_LIST_TOTAL_REUSE',
+    'admin.reuseListTotals',
+    'bool',
+    "list-users reuses a search's exact total while no user changed",
+  ),
   s('API_KEY_HEADER', 'apiKey.header', 'string', 'Request header that carries an API key (lowercase)'),
   s(
     'API_KEY_SESSIONS',

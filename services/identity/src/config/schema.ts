@@ -248,6 +248,9 @@ export const ConfigSchema = Type.Object(
         adminUserIds: Type.Array(Type.String()),
         impersonationSessionDurationSec: Int(60, 'spec §9: 3600'),
         allowImpersonatingAdmins: Type.Boolean(),
+        reuseListTotals: Type.Boolean({
+          description: 'list-users answers a repeated search total while no user changed',
+        }),
         defaultBanReason: Type.String({ minLength: 1, description: 'spec §9: No reason' }),
         defaultBanExpiresInSec: Type.Optional(Int(1, 'ban length when banExpiresIn is not given; unset = no expiry')),
         roles: Type.Record(Type.String({ minLength: 1 }), Type.Record(Type.String(), Type.Array(Type.String()))),

@@ -12,4 +12,11 @@ export class UserCount {
 
   @Column('bigint', { default: 0 })
   n: string;
+
+  /**
+   * Grows in every transaction that writes users (migration 1795600000100): `sum(changes)` is a change stamp, and
+   * list-users reuses a search's exact total while it is unchanged.
+   */
+  @Column('bigint', { default: 0 })
+  changes: string;
 }

@@ -6,6 +6,7 @@ import { UserCounts1795300000200 } from './1795300000200-user-counts';
 import { ApiKeys1795400000100 } from './1795400000100-api-keys';
 import { Jwks1795400000200 } from './1795400000200-jwks';
 import { UserNameLower1795500000100 } from './1795500000100-user-name-lower';
+import { UserChanges1795600000100 } from './1795600000100-user-changes';
 
 /** Listed explicitly (ECOSYSTEM gotcha 11: a glob would also match .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   ApiKeys1795400000100,
   Jwks1795400000200,
   UserNameLower1795500000100,
+  UserChanges1795600000100,
 ];

@@ -10,8 +10,17 @@ export interface BanFields {
   banExpires: Date | null;
 }
 
-/** All users, exact, from the counter the triggers keep (16 rows summed, not 200,000 counted). */
-export const USER_TOTAL = 'SELECT coalesce(sum(n), 0) AS total FROM user_counts';
+/**
+ * All users, exact, from the counter the triggers keep (16 rows summed, not 200,000 counted), and the users' change
+ * stamp: a sum that grows in every transaction that writes users (migrations 1795300000200, 1795600000100).
+ */
+export const USER_COUNTER = 'SELECT coalesce(sum(n), 0) AS users, coalesce(sum(changes), 0) AS stamp FROM user_counts';
+
+/** A search's exact total and the change stamp it was counted at: while the stamp is the same, so is the total. */
+export interface KnownTotal {
+  stamp: string;
+  total: number;
+}
 
 /**
  * list-users statements (exported for the benchmark's EXPLAIN ANALYZE and the plan tests).
@@ -24,31 +33,37 @@ export const USER_TOTAL = 'SELECT coalesce(sum(n), 0) AS total FROM user_counts'
  * - `walked` (many matches): the matches are counted, and the page walks the sort index, stopping at the page's
  *   last row: about (offset + limit) × users / matches rows, less than sorting every match (10,000 matches:
  *   17 ms → 13 ms, most of it the count).
- * Both also answer the user count (the trigger-kept counter, migration 1795300000200), so the answer says which plan
- * the next request for the same search should take (`walkIsCheaper`). Without a text search the page walks the
- * sort index and the count runs beside it (`walk`, `count`); with no filter at all the total is the counter.
- * Every statement's rows are the page's users; `sorted` and `walked` add `total` and `users` to each row, and answer
- * one row with a null id when the page is empty.
+ * Both also answer the user count and the change stamp (USER_COUNTER), so the answer says which plan the next
+ * request for the same search should take (`walkIsCheaper`). Without a text search the page walks the sort index
+ * and the count runs beside it (`walk`, `count`); with no filter at all the total is the counter.
+ * `walked` and `count` take a `known` total: when the stamp read in the statement (its own snapshot) is the known
+ * one, no user changed since that total was counted, and it is answered without counting (the count is an InitPlan
+ * in the CASE branch not taken, which PostgreSQL never runs). `sorted` counts the matches it reads anyway.
+ * Every statement's rows are the page's users; `sorted` and `walked` add `total`, `users` and `stamp` to each row,
+ * and answer one row with a null id when the page is empty.
  */
-export function listUsersSql(plan: ListPlan) {
+export function listUsersSql(plan: ListPlan, known: KnownTotal | null = null) {
   const n = plan.params.length;
   const paging = `LIMIT $${n + 1} OFFSET $${n + 2}`;
   const params = [...plan.params, plan.limit, plan.offset];
   const { sortColumn: key, direction: dir } = plan;
-  const count = { text: `SELECT count(*) AS total FROM users u ${plan.where}`, params: plan.params };
+  const reuse = [known?.stamp ?? null, known?.total ?? null];
+  const counted = (at: number) => `SELECT CASE WHEN k.stamp = $${at}::numeric THEN $${at + 1}::bigint
+      ELSE (SELECT count(*) FROM users u ${plan.where}) END AS total, k.users, k.stamp FROM (${USER_COUNTER}) k`;
+  const count = { text: counted(n + 1), params: [...plan.params, ...reuse] };
   const walk = { text: `SELECT ${USER_COLUMNS} FROM users u ${plan.where} ${plan.orderBy} ${paging}`, params };
-  const counts = (matches: string) => `SELECT (${matches}) AS total, (${USER_TOTAL}) AS users`;
   const walked = {
-    text: `SELECT c.total, c.users, w.* FROM (${counts(`SELECT count(*) FROM users u ${plan.where}`)}) c
+    text: `SELECT c.total, c.users, c.stamp, w.* FROM (${counted(n + 3)}) c
       LEFT JOIN (${walk.text}) w ON true ORDER BY w.${key} ${dir}, w.id ${dir}`,
-    params,
+    params: [...params, ...reuse],
   };
   // Only id and the sort key are carried through the sort; the page's rows are read at the end.
   const carried = key === 'id' ? 'u.id' : `u.id, u.${key}`;
   const sorted = {
     text: `WITH m AS MATERIALIZED (SELECT ${carried} FROM users u ${plan.where}),
       p AS (SELECT m.* FROM m ${plan.orderBy} ${paging})
-      SELECT c.total, c.users, ${USER_COLUMNS} FROM (${counts('SELECT count(*) FROM m')}) c
+      SELECT c.total, c.users, c.stamp, ${USER_COLUMNS}
+      FROM (SELECT (SELECT count(*) FROM m) AS total, k.users, k.stamp FROM (${USER_COUNTER}) k) c
       LEFT JOIN (p JOIN users u ON u.id = p.id) ON true ORDER BY u.${key} ${dir}, u.id ${dir}`,
     params,
   };
@@ -63,18 +78,23 @@ export function walkIsCheaper(plan: ListPlan, matches: number, users: number): b
   return WALKABLE.has(plan.sortColumn) && matches * matches > (plan.offset + plan.limit) * users;
 }
 
-/** What the last answer to a search said: its match and user counts (only ever used to pick a plan). */
+/** What the last answer to a search said: its match and user counts and the change stamp they were read at. */
 interface Seen {
   matches: number;
   users: number;
+  stamp: string;
 }
 
 /** The admin-only fields of users (spec §3: role and ban fields, never set through normal input) and listings. */
 export class AdminRepository {
-  /** Recent searches' counts, to pick each search's plan (bounded; per instance). */
+  /** Recent searches' counts, to pick each search's plan and reuse its total (bounded; per instance). */
   private readonly searches = new BoundedMap<string, Seen>(1000);
 
-  constructor(private readonly sql: Sql) {}
+  /** `reuseTotals`: answer a search's total from `searches` while the change stamp is unchanged (config ADMIN_LIST_TOTAL_REUSE). */
+  constructor(
+    private readonly sql: Sql,
+    private readonly reuseTotals = true,
+  ) {}
 
   async setRole(userId: string, role: string, now: Date): Promise<UserView | null> {
     const rows = await this.sql.query(
@@ -109,32 +129,38 @@ export class AdminRepository {
   }
 
   async listUsers(plan: ListPlan): Promise<{ users: UserView[]; total: number }> {
-    const { sorted, walked, walk, count } = listUsersSql(plan);
     const rowsOf = (stmt: { text: string; params: unknown[] }) =>
       this.sql.query(stmt.text, stmt.params).then((rows) => rows.map(toUserView));
     if (!plan.where) {
-      const [users, total] = await Promise.all([rowsOf(walk), this.userCount()]);
-      return { users, total };
-    }
-    if (!plan.textSearch) {
-      const counting = this.sql.query<{ total: string }>(count.text, count.params).then((r) => Number(r[0].total));
-      const [users, total] = await Promise.all([rowsOf(walk), counting]);
+      const [users, total] = await Promise.all([rowsOf(listUsersSql(plan).walk), this.userCount()]);
       return { users, total };
     }
     // The plan comes from the counts of the last answer to this search (sorted when there is none): a stale
-    // count can only cost time, never change an answer, and each answer corrects it.
+    // count can only cost time, never change an answer, and each answer corrects it. Its total is reused only
+    // when the statement reads the same change stamp.
     const key = `${plan.where}\u0000${JSON.stringify(plan.params)}`;
     const seen = this.searches.get(key);
+    const known = seen && this.reuseTotals ? { stamp: seen.stamp, total: seen.matches } : null;
+    const { sorted, walked, walk, count } = listUsersSql(plan, known);
+    const remember = (row: Record<string, unknown>) => {
+      const total = Number(row.total);
+      this.searches.set(key, { matches: total, users: Number(row.users), stamp: String(row.stamp) });
+      return total;
+    };
+    if (!plan.textSearch) {
+      const counting = this.sql.query(count.text, count.params).then((rows) => remember(rows[0]));
+      const [users, total] = await Promise.all([rowsOf(walk), counting]);
+      return { users, total };
+    }
     const stmt = seen && walkIsCheaper(plan, seen.matches, seen.users) ? walked : sorted;
     const rows = await this.sql.query(stmt.text, stmt.params);
-    const total = Number(rows[0].total);
-    this.searches.set(key, { matches: total, users: Number(rows[0].users) });
+    const total = remember(rows[0]);
     return { users: rows.filter((r) => r.id !== null).map(toUserView), total };
   }
 
-  /** All users, exact (USER_TOTAL). */
+  /** All users, exact (USER_COUNTER). */
   async userCount(): Promise<number> {
-    const rows = await this.sql.query<{ total: string }>(USER_TOTAL);
-    return Number(rows[0].total);
+    const rows = await this.sql.query<{ users: string }>(USER_COUNTER);
+    return Number(rows[0].users);
   }
 }

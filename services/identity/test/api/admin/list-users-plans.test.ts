@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { planListUsers } from '../../../src/features/admin/list-query';
-import { AdminRepository, listUsersSql, walkIsCheaper } from '../../../src/features/admin/repository';
+import { AdminRepository, listUsersSql, USER_COUNTER, walkIsCheaper } from '../../../src/features/admin/repository';
+import type { Sql } from '../../../src/shared/sql';
 import { startTestApp, type TestApp } from '../../setup/app';
 
 let t: TestApp;
@@ -109,6 +110,132 @@ describe('list-users: the two page plans', () => {
       expect(answers[0].users).toHaveLength(1);
       expect(narrowAnswers[1]).toEqual(narrowAnswers[0]);
       expect(narrowAnswers[0].total).toBe(11);
+    } finally {
+      query.mockRestore();
+    }
+  });
+});
+
+/** Runs `work` in a REPEATABLE READ transaction (one snapshot: other test files' writes stay out), retried on 40001. */
+async function inOneSnapshot<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await t.ctx.sql.transaction(async (tx) => {
+        await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+        return work(tx);
+      });
+    } catch (error) {
+      // a slot of the counter updated by another test file since the snapshot: try again
+      if ((error as { code?: string }).code !== '40001' || attempt === 5) throw error;
+    }
+  }
+}
+
+const counter = async (sql: Sql) => {
+  const [row] = await sql.query<{ users: string; stamp: string }>(USER_COUNTER);
+  return { users: Number(row.users), stamp: BigInt(row.stamp) };
+};
+
+describe('list-users: a total reused while no user changed', () => {
+  it('grows the change stamp in each statement that writes users, and not for an update of no row', async () => {
+    await inOneSnapshot(async (tx) => {
+      const id = randomUUID();
+      const before = await counter(tx);
+      await tx.query('UPDATE users SET name = name WHERE id = $1', [id]);
+      expect(await counter(tx)).toEqual(before);
+      await tx.query('INSERT INTO users (id, email, name) VALUES ($1, $2, $3)', [id, `s.${tag}@x.test`, tag]);
+      expect(await counter(tx)).toEqual({ users: before.users + 1, stamp: before.stamp + 1n });
+      await tx.query('UPDATE users SET name = $2 WHERE id = $1', [id, `${tag} renamed`]);
+      expect(await counter(tx)).toEqual({ users: before.users + 1, stamp: before.stamp + 2n });
+      await tx.query('DELETE FROM users WHERE id = $1', [id]);
+      expect(await counter(tx)).toEqual({ users: before.users, stamp: before.stamp + 3n });
+    });
+  });
+
+  it('answers the known total without counting when the stamp is the one it was counted at', async () => {
+    const plan = planListUsers({ searchValue: 'x', searchField: 'email', limit: 1 })!;
+    const filtered = planListUsers({ filterField: 'banned', filterValue: 'false', limit: 1 })!;
+    await inOneSnapshot(async (tx) => {
+      const { stamp } = await counter(tx);
+      const real = Number(
+        (await tx.query<{ n: string }>(`SELECT count(*) AS n FROM users u ${plan.where}`, plan.params))[0].n,
+      );
+      const unbanned = Number((await tx.query<{ n: string }>('SELECT count(*) AS n FROM users WHERE NOT banned'))[0].n);
+      const total = async (stmt: { text: string; params: unknown[] }) =>
+        Number((await tx.query<{ total: string }>(stmt.text, stmt.params))[0].total);
+      const now = { stamp: String(stamp), total: 123_456 };
+      const older = { stamp: String(stamp - 1n), total: 123_456 };
+      expect(await total(listUsersSql(plan, now).walked)).toBe(123_456);
+      expect(await total(listUsersSql(filtered, now).count)).toBe(123_456);
+      for (const known of [older, null]) {
+        expect(await total(listUsersSql(plan, known).walked)).toBe(real);
+        expect(await total(listUsersSql(filtered, known).count)).toBe(unbanned);
+      }
+      // The count is never run when the total is reused (the CASE branch not taken holds it).
+      const explain = async (stmt: { text: string; params: unknown[] }) =>
+        (await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${stmt.text}`, stmt.params))
+          .map((r) => r['QUERY PLAN'])
+          .join('\n');
+      const countLine = /Aggregate \(actual .*\)\n.*-> {2}(Bitmap Heap|Seq) Scan on users/;
+      expect(await explain(listUsersSql(plan, now).walked)).toMatch(/Aggregate \(never executed\)\n.*on users/);
+      expect(await explain(listUsersSql(plan, older).walked)).toMatch(countLine);
+    });
+  });
+
+  it('never answers a total from before a user was added, changed or removed', async () => {
+    const word = `lr${randomBytes(4).toString('hex')}`;
+    await t.ctx.sql.query(
+      `INSERT INTO users (id, email, name) SELECT gen_random_uuid(), 'r' || g || '.${word}@x.test', '${word} ' || g
+       FROM generate_series(1, 300) g`,
+    );
+    const repo = new AdminRepository(t.ctx.sql);
+    const search = planListUsers({ searchValue: word, searchField: 'name', limit: 1 })!; // walked from the 2nd time
+    const at = new Date('2032-02-02T00:00:00.417Z');
+    await t.ctx.sql.query("UPDATE users SET created_at = $1 WHERE name LIKE $2 AND email LIKE 'r1%'", [
+      at,
+      `${word} %`,
+    ]);
+    const filter = planListUsers({ filterField: 'createdAt', filterValue: at.toISOString(), limit: 1 })!;
+    const query = jest.spyOn(t.ctx.sql, 'query');
+    try {
+      const totals = async () => [(await repo.listUsers(search)).total, (await repo.listUsers(filter)).total];
+      expect(await totals()).toEqual([300, 111]); // r1, r10–r19, r100–r199
+      expect(await totals()).toEqual([300, 111]);
+      // The second answers carried the first answers' stamps (whether or not a write elsewhere has moved them).
+      const reused = query.mock.calls.filter(([text]) => text.includes('CASE WHEN k.stamp'));
+      expect(reused.map(([, params]) => params!.at(-2) !== null)).toEqual([false, true, true]);
+      const id = randomUUID();
+      await t.ctx.sql.query('INSERT INTO users (id, email, name, created_at) VALUES ($1, $2, $3, $4)', [
+        id,
+        `extra.${word}@x.test`,
+        `${word} extra`,
+        at,
+      ]);
+      expect(await totals()).toEqual([301, 112]);
+      await t.ctx.sql.query('UPDATE users SET name = $2, created_at = now() WHERE id = $1', [id, 'someone else']);
+      expect(await totals()).toEqual([300, 111]);
+      await t.ctx.sql.query("DELETE FROM users WHERE name = $1 OR (name LIKE $2 AND email LIKE 'r1%')", [
+        'someone else',
+        `${word} %`,
+      ]);
+      expect(await totals()).toEqual([189, 0]);
+    } finally {
+      query.mockRestore();
+    }
+  });
+
+  it('counts every time when ADMIN_LIST_TOTAL_REUSE is off', async () => {
+    const repo = new AdminRepository(t.ctx.sql, false);
+    const plan = planListUsers({ filterField: 'banned', filterValue: 'true', limit: 1 })!;
+    const query = jest.spyOn(t.ctx.sql, 'query');
+    try {
+      await repo.listUsers(plan);
+      await repo.listUsers(plan);
+      const counts = query.mock.calls.filter(([text]) => text.includes('CASE WHEN k.stamp'));
+      expect(counts.map(([, params]) => params!.slice(-2))).toEqual([
+        [null, null],
+        [null, null],
+      ]);
     } finally {
       query.mockRestore();
     }

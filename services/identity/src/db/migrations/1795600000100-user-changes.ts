@@ -1,0 +1,66 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/** The trigger function of migration 1795300000200 with every write to users also counted in `changes`. */
+const COUNT_AND_CHANGES = `CREATE OR REPLACE FUNCTION "user_counts_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE delta bigint := 0; touched bigint; target smallint := floor(random() * 16);
+  BEGIN
+    IF TG_OP = 'TRUNCATE' THEN
+      UPDATE "user_counts" SET "n" = 0, "changes" = "changes" + 1;
+      RETURN NULL;
+    ELSIF TG_OP = 'INSERT' THEN
+      SELECT count(*) INTO touched FROM added;
+      delta := touched;
+    ELSIF TG_OP = 'UPDATE' THEN
+      SELECT count(*) INTO touched FROM added;
+    ELSE
+      SELECT count(*) INTO touched FROM removed;
+      delta := -touched;
+    END IF;
+    IF touched <> 0 THEN
+      UPDATE "user_counts" SET "n" = "n" + delta, "changes" = "changes" + 1 WHERE "slot" = target;
+    END IF;
+    RETURN NULL;
+  END $$`;
+
+/** Migration 1795300000200's function, for `down`. */
+const COUNT_ONLY = `CREATE OR REPLACE FUNCTION "user_counts_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE delta bigint; target smallint := floor(random() * 16);
+  BEGIN
+    IF TG_OP = 'TRUNCATE' THEN
+      UPDATE "user_counts" SET "n" = 0;
+      RETURN NULL;
+    ELSIF TG_OP = 'INSERT' THEN
+      SELECT count(*) INTO delta FROM added;
+    ELSE
+      SELECT -count(*) INTO delta FROM removed;
+    END IF;
+    IF delta <> 0 THEN
+      UPDATE "user_counts" SET "n" = "n" + delta WHERE "slot" = target;
+    END IF;
+    RETURN NULL;
+  END $$`;
+
+/**
+ * A change stamp for users (issue 6: admin list-users reuses a search's exact total while no user changed).
+ * `sum(changes)` over the counter's slots grows by at least one in every transaction that inserts, updates,
+ * deletes or truncates users, inside that transaction, so two statements that read the same sum saw the same
+ * users. The same statement-level triggers keep it (one more: AFTER UPDATE); an UPDATE of no row changes nothing.
+ * Writes that skip triggers (session_replication_role = replica) skip it too: README, Operations.
+ */
+export class UserChanges1795600000100 implements MigrationInterface {
+  name = 'UserChanges1795600000100';
+
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('ALTER TABLE "user_counts" ADD "changes" bigint NOT NULL DEFAULT 0');
+    await queryRunner.query(COUNT_AND_CHANGES);
+    await queryRunner.query(
+      `CREATE TRIGGER "users_count_update" AFTER UPDATE ON "users" REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION "user_counts_apply"()`,
+    );
+  }
+
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('DROP TRIGGER "users_count_update" ON "users"');
+    await queryRunner.query(COUNT_ONLY);
+    await queryRunner.query('ALTER TABLE "user_counts" DROP COLUMN "changes"');
+  }
+}
