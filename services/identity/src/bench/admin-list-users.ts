@@ -18,7 +18,7 @@ import { createContext } from '../context';
 import { planListUsers } from '../features/admin/list-query';
 import { AdminRepository, listUsersSql, USER_COUNTER, walkIsCheaper } from '../features/admin/repository';
 import { TrigramSample } from '../features/admin/search-sample';
-import { indexedPart } from '../features/admin/search-trigrams';
+import { indexProbes } from '../features/admin/search-trigrams';
 
 const USERS = Number(process.env.BENCH_USERS || 200_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS || 2000);
@@ -139,7 +139,7 @@ async function main() {
       const probe = await (await fetch(base + target, { headers: { authorization: `Bearer ${token}` } })).json();
       console.log(`\n${label}: total ${probe.total}, page ${probe.users.length}`);
       const plan = planListUsers({ ...query, ...search, limit: 100 }, (field, text) =>
-        indexedPart(text, trigrams.frequentIn(field)),
+        indexProbes(text, trigrams.of(field)),
       )!;
       const walked = plan.textSearch && walkIsCheaper(plan, probe.total, users);
       // Only the walked plan counts apart from its page, so only it has a total to reuse.

@@ -21,6 +21,12 @@ export interface ListUsersQuery {
 
 export interface ListPlan {
   where: string;
+  /**
+   * `where` with a search text as one indexable condition on the whole text, not probes and a hidden recheck:
+   * for a page that walks a sort index, where the planner must see how many rows the text matches (it takes the
+   * hidden recheck for a rare condition and then sorts every match instead of walking). Same parameters.
+   */
+  walkWhere: string;
   params: unknown[];
   orderBy: string;
   /** The sort column and direction alone (allow-listed), for statements that order in two steps. */
@@ -65,10 +71,10 @@ function typed(kind: Kind, value: string | number | boolean): unknown {
 }
 
 /**
- * The part of a search text the trigram index looks up (search-trigrams.ts `indexedPart`); the whole text is then
+ * The parts of a search text the trigram index looks up (search-trigrams.ts `indexProbes`); the whole text is then
  * checked on each row found. Absent: the whole text is looked up.
  */
-export type IndexedPart = (field: SearchField, text: string) => string;
+export type IndexProbes = (field: SearchField, text: string) => string[];
 
 /** The fields a search text may look in (each has a trigram index). */
 export type SearchField = 'email' | 'name';
@@ -82,8 +88,9 @@ const LOWERCASE: Record<SearchField, string> = { email: 'email', name: 'name_low
 const lowercaseColumn = (field: string): string | null =>
   Object.hasOwn(LOWERCASE, field) ? LOWERCASE[field as SearchField] : null;
 
-export function planListUsers(q: ListUsersQuery, indexed?: IndexedPart): ListPlan | null {
+export function planListUsers(q: ListUsersQuery, probesOf?: IndexProbes): ListPlan | null {
   const where: string[] = [];
+  const walkWhere: string[] = [];
   const params: unknown[] = [];
   let textSearch = false;
   if (q.searchValue) {
@@ -95,15 +102,23 @@ export function planListUsers(q: ListUsersQuery, indexed?: IndexedPart): ListPla
     const pattern =
       op === 'contains' ? `%${text}%` : op === 'starts_with' ? `${text}%` : op === 'ends_with' ? `%${text}` : null;
     if (pattern === null) return null;
-    const part = indexed?.(field as SearchField, q.searchValue) ?? q.searchValue;
-    if (part !== q.searchValue && q.searchValue.includes(part)) {
-      // The index finds the rows containing the part; `column || ''` (not indexable) checks the whole pattern.
-      params.push(`%${escapeLike(part)}%`, pattern);
-      where.push(`${column} LIKE lower($${params.length - 1})`, `(${column} || '') LIKE lower($${params.length})`);
+    const value = q.searchValue;
+    const probes = (probesOf?.(field as SearchField, value) ?? []).filter(
+      (probe) => probe && probe !== value && value.includes(probe),
+    );
+    if (probes.length) {
+      // The index finds the rows containing every probe; `column || ''` (not indexable) checks the whole pattern.
+      for (const probe of probes) {
+        params.push(`%${escapeLike(probe)}%`);
+        where.push(`${column} LIKE lower($${params.length})`);
+      }
+      params.push(pattern);
+      where.push(`(${column} || '') LIKE lower($${params.length})`);
     } else {
       params.push(pattern);
       where.push(`${column} LIKE lower($${params.length})`); // served by the trigram indexes
     }
+    walkWhere.push(`${column} LIKE lower($${params.length})`);
     textSearch = true;
   }
   if (q.filterValue !== undefined && q.filterValue !== '') {
@@ -116,6 +131,7 @@ export function planListUsers(q: ListUsersQuery, indexed?: IndexedPart): ListPla
       params.push(`%${escapeLike(String(q.filterValue))}%`);
       const lowercase = lowercaseColumn(field);
       where.push(lowercase ? `${lowercase} LIKE lower($${params.length})` : `${column} ILIKE $${params.length}`);
+      walkWhere.push(where[where.length - 1]);
       textSearch = true;
     } else {
       const sqlOp = Object.hasOwn(COMPARE, op) ? COMPARE[op] : undefined;
@@ -123,6 +139,7 @@ export function planListUsers(q: ListUsersQuery, indexed?: IndexedPart): ListPla
       if (!sqlOp || value === undefined) return null;
       params.push(value);
       where.push(`${column} ${sqlOp} $${params.length}`);
+      walkWhere.push(where[where.length - 1]);
     }
   }
   const sortField = q.sortBy ?? 'createdAt';
@@ -135,6 +152,7 @@ export function planListUsers(q: ListUsersQuery, indexed?: IndexedPart): ListPla
   const dir = direction === 'asc' ? 'ASC' : 'DESC';
   return {
     where: where.length ? `WHERE ${where.join(' AND ')}` : '',
+    walkWhere: walkWhere.length ? `WHERE ${walkWhere.join(' AND ')}` : '',
     params,
     orderBy: `ORDER BY ${FIELDS[sortField][0]} ${dir}, id ${dir}`,
     sortColumn: FIELDS[sortField][0],

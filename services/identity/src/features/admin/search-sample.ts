@@ -1,23 +1,22 @@
 import type { Sql } from '../../shared/sql';
 import type { SearchField } from './list-query';
-import { valueTrigrams } from './search-trigrams';
+import { type SampledTrigrams, valueTrigrams } from './search-trigrams';
 
 /** Below this many users every GIN scan is cheap: no sample is taken and search texts are used whole. */
 const MIN_USERS = 20_000;
-/** Rows sampled (about): enough to tell a trigram in half the rows from one in a third. */
+/** Rows sampled (about): one sampled row stands for 50 of 200,000 users. */
 const SAMPLE_ROWS = 4_000;
-/** A trigram in more than this share of the rows is not worth an index lookup. */
-const FREQUENT_SHARE = 0.5;
 
-type Frequent = Record<SearchField, Set<string>>;
+type Sampled = Record<SearchField, SampledTrigrams | null>;
 
 /**
- * The trigrams found in more than half of the users' emails and names, from a row sample taken in the background
+ * Which sampled rows hold which trigrams of the users' emails and names, from a row sample taken in the background
  * at most every `maxAgeMs` (the first search after start or expiry uses the previous sample, or none, while it is
  * taken). Used only to choose what the trigram index looks up (search-trigrams.ts); never changes an answer.
+ * About 20 trigrams per value: some 80,000 row numbers per field held.
  */
 export class TrigramSample {
-  private frequent: Frequent | null = null;
+  private sampled: Sampled | null = null;
   private takenAt = Number.NEGATIVE_INFINITY;
   private taking: Promise<void> | null = null;
 
@@ -28,16 +27,15 @@ export class TrigramSample {
     private readonly minUsers = MIN_USERS,
   ) {}
 
-  /** Whether `trigram` is frequent in `column`, by the latest sample (false for all before the first one). */
-  frequentIn(column: SearchField): (trigram: string) => boolean {
+  /** The latest sample of `column` (null before the first one, and below `minUsers`). */
+  of(column: SearchField): SampledTrigrams | null {
     if (this.now() - this.takenAt > this.maxAgeMs && !this.taking)
       this.taking = this.take()
         .catch(() => {}) // a failed sample leaves the previous one; searches work without any
         .finally(() => {
           this.taking = null;
         });
-    const set = this.frequent?.[column];
-    return set ? (trigram) => set.has(trigram) : () => false;
+    return this.sampled?.[column] ?? null;
   }
 
   /** Takes a sample now (the background refresh; tests call it directly). */
@@ -47,7 +45,7 @@ export class TrigramSample {
       "SELECT reltuples::float8 AS estimate FROM pg_class WHERE oid = 'users'::regclass",
     );
     if (!(estimate >= this.minUsers)) {
-      this.frequent = { email: new Set(), name: new Set() };
+      this.sampled = { email: null, name: null };
       return;
     }
     const percent = Math.min(100, (100 * SAMPLE_ROWS) / estimate);
@@ -55,12 +53,29 @@ export class TrigramSample {
       'SELECT email, name FROM users TABLESAMPLE BERNOULLI ($1)',
       [percent],
     );
-    this.frequent = { email: frequentOf(rows.map((r) => r.email)), name: frequentOf(rows.map((r) => r.name)) };
+    const scale = rows.length ? estimate / rows.length : 0;
+    this.sampled = {
+      email: postingsOf(
+        rows.map((r) => r.email),
+        scale,
+      ),
+      name: postingsOf(
+        rows.map((r) => r.name),
+        scale,
+      ),
+    };
   }
 }
 
-function frequentOf(values: string[]): Set<string> {
-  const counts = new Map<string, number>();
-  for (const value of values) for (const t of valueTrigrams(value)) counts.set(t, (counts.get(t) ?? 0) + 1);
-  return new Set([...counts].filter(([, n]) => n > values.length * FREQUENT_SHARE).map(([t]) => t));
+/** The postings of `values` (row = index in `values`), each row standing for `scale` users. */
+export function postingsOf(values: string[], scale: number): SampledTrigrams {
+  const postings = new Map<string, number[]>();
+  values.forEach((value, row) => {
+    for (const t of valueTrigrams(value)) {
+      const list = postings.get(t);
+      if (list) list.push(row);
+      else postings.set(t, [row]);
+    }
+  });
+  return { rows: values.length, scale, postings };
 }

@@ -1,4 +1,5 @@
-import { indexedPart, patternTrigrams, valueTrigrams } from './search-trigrams';
+import { postingsOf } from './search-sample';
+import { indexProbes, patternTrigrams, valueTrigrams } from './search-trigrams';
 
 describe('patternTrigrams', () => {
   it("takes pg_trgm's trigrams of a %text% pattern: words lowercased, padded only where the text shows an edge", () => {
@@ -16,31 +17,43 @@ describe('valueTrigrams', () => {
   });
 });
 
-describe('indexedPart', () => {
-  const frequent = (set: string[]) => (t: string) => set.includes(t);
+describe('indexProbes', () => {
+  // Names as the admin benchmark seeds them: 20 first names × 20 last names × a number; one sampled row per 50 users.
+  const first = ['Alice', 'Bob', 'Carol', 'Olivia', 'Walter', 'Peggy', 'Victor', 'Trent', 'Sybil', 'Niaj'];
+  const last = ['Smith', 'Jones', 'Walker', 'White', 'Hall', 'Wood', 'Green', 'Clarke', 'Evans', 'Wright'];
+  const names = Array.from(
+    { length: 4000 },
+    (_, i) => `${first[i % 10]} ${last[Math.floor(i / 10) % 10]} ${1 + i * 50}`,
+  );
+  const sample = postingsOf(names, 50);
+  const matching = (probes: string[]) => names.filter((n) => probes.every((p) => n.toLowerCase().includes(p)));
 
-  it('drops leading and trailing characters whose trigrams are in most rows', () => {
-    expect(indexedPart('user1234', frequent(['use', 'ser', 'er1']))).toBe('r1234');
-    expect(
-      indexedPart('john@example.com', frequent(['com', 'exa', 'xam', 'amp', 'mpl', 'ple', 'le ', '  c', ' co'])),
-    ).toBe('john@ex'); // ' ex' is not frequent
+  it('looks up the whole text without a sample', () => {
+    expect(indexProbes('walker 19', null)).toEqual(['walker 19']);
+    expect(indexProbes('walker 19', postingsOf([], 0))).toEqual(['walker 19']);
   });
 
-  it('keeps the text whole when its edges are rare, even around a frequent trigram inside', () => {
-    expect(indexedPart('walker 19', frequent(['  1']))).toBe('walker 19');
-    expect(indexedPart('user1234', frequent([]))).toBe('user1234');
+  it('picks few rare parts of the text: about as selective as the whole text, without its common trigrams', () => {
+    const probes = indexProbes('walker 19', sample);
+    expect(probes.length).toBeLessThanOrEqual(2);
+    for (const probe of probes) expect('walker 19'.includes(probe)).toBe(true);
+    expect(probes).toContain(' 19'); // the number's start: rarer than any letter of "walker"
+    expect(probes.flatMap(patternTrigrams)).not.toContain('wal'); // in Walker and Walter: rules out less
+    // Sampled rows holding every probe: not many more than those holding the whole text.
+    expect(matching(probes).length).toBeLessThanOrEqual(matching(['walker 19']).length * 1.5 + 2);
   });
 
-  it('keeps at least one trigram when every trigram is frequent', () => {
-    const part = indexedPart('user', frequent(['use', 'ser']));
-    expect(patternTrigrams(part).length).toBeGreaterThan(0);
-    expect('user'.includes(part)).toBe(true);
+  it('stops at one probe when the rarest part is rare enough on its own', () => {
+    expect(indexProbes('qzx-walker', sample)).toEqual(['qzx']); // in no sampled row
+    expect(indexProbes('olivia', sample)).toHaveLength(1); // every trigram of "olivia" is in the same rows
   });
 
-  it('always answers a part of the text', () => {
-    for (const text of ['x', 'ab', '%_\\', 'Ünïcödé name', 'a b c d e']) {
-      const part = indexedPart(text, () => true);
-      expect(text.includes(part)).toBe(true);
+  it('always answers parts of the text, and the text itself when no three characters make a trigram', () => {
+    for (const text of ['x', 'ab', '%_\\', 'Ünïcödé name', 'a b c d e', 'a'.repeat(500), '😀😀😀😀']) {
+      const probes = indexProbes(text, sample);
+      expect(probes.length).toBeGreaterThan(0);
+      for (const probe of probes) expect(text.includes(probe)).toBe(true);
     }
+    expect(indexProbes('ab', sample)).toEqual(['ab']);
   });
 });

@@ -3,7 +3,7 @@ import { fail } from '../../errors';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { AdminDeps, LinkedAccount } from './deps';
 import { type ListUsersQuery, planListUsers } from './list-query';
-import { indexedPart } from './search-trigrams';
+import { indexProbes } from './search-trigrams';
 
 /** Fields `data` may carry on create-user and update-user: never id, email, role, ban fields or emailVerified (spec §3). */
 export const USER_DATA_FIELDS = ['name', 'image', 'language'] as const;
@@ -96,7 +96,7 @@ export class AdminUsersService {
   /** spec §7: a bad query answers an empty list with total 0. */
   async list(auth: SessionWithUser | null, query: ListUsersQuery): Promise<UserList> {
     if (auth) this.d.access.demand(auth, { user: ['list'] }, 'NOT_ALLOWED_TO_LIST_USERS');
-    const plan = planListUsers(query, (field, text) => indexedPart(text, this.d.trigrams.frequentIn(field)));
+    const plan = planListUsers(query, (field, text) => indexProbes(text, this.d.trigrams.of(field)));
     if (!plan) return { users: [], total: 0 };
     const { users, total } = await this.d.repo.listUsers(plan);
     return { users, total, limit: plan.limit, offset: plan.offset };
