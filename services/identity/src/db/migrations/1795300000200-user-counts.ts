@@ -1,7 +1,25 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Slots of the user counter: enough that concurrent sign-ups rarely update the same row. */
-const SLOTS = 16;
+export const SLOTS = 16;
+
+/** The body of the trigger function (migration 1795600000100 puts it back on revert). */
+export const USER_COUNTS_APPLY = `
+      DECLARE delta bigint; target smallint := floor(random() * ${SLOTS});
+      BEGIN
+        IF TG_OP = 'TRUNCATE' THEN
+          UPDATE "user_counts" SET "n" = 0;
+          RETURN NULL;
+        ELSIF TG_OP = 'INSERT' THEN
+          SELECT count(*) INTO delta FROM added;
+        ELSE
+          SELECT -count(*) INTO delta FROM removed;
+        END IF;
+        IF delta <> 0 THEN
+          UPDATE "user_counts" SET "n" = "n" + delta WHERE "slot" = target;
+        END IF;
+        RETURN NULL;
+      END `;
 
 /**
  * An exact user count without counting rows (issue 6: admin list-users' unfiltered total took ~20 ms of both
@@ -20,22 +38,9 @@ export class UserCounts1795300000200 implements MigrationInterface {
     await queryRunner.query(
       `INSERT INTO "user_counts" ("slot", "n") SELECT s, CASE WHEN s = 0 THEN (SELECT count(*) FROM "users") ELSE 0 END FROM generate_series(0, ${SLOTS - 1}) s`,
     );
-    await queryRunner.query(`CREATE FUNCTION "user_counts_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
-      DECLARE delta bigint; target smallint := floor(random() * ${SLOTS});
-      BEGIN
-        IF TG_OP = 'TRUNCATE' THEN
-          UPDATE "user_counts" SET "n" = 0;
-          RETURN NULL;
-        ELSIF TG_OP = 'INSERT' THEN
-          SELECT count(*) INTO delta FROM added;
-        ELSE
-          SELECT -count(*) INTO delta FROM removed;
-        END IF;
-        IF delta <> 0 THEN
-          UPDATE "user_counts" SET "n" = "n" + delta WHERE "slot" = target;
-        END IF;
-        RETURN NULL;
-      END $$`);
+    await queryRunner.query(
+      `CREATE FUNCTION "user_counts_apply"() RETURNS trigger LANGUAGE plpgsql AS $$${USER_COUNTS_APPLY}$$`,
+    );
     await queryRunner.query(
       `CREATE TRIGGER "users_count_insert" AFTER INSERT ON "users" REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION "user_counts_apply"()`,
     );

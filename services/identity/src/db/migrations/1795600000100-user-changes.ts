@@ -1,8 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { SLOTS, USER_COUNTS_APPLY } from './1795300000200-user-counts';
 
 /** The trigger function of migration 1795300000200 with every write to users also counted in `changes`. */
 const COUNT_AND_CHANGES = `CREATE OR REPLACE FUNCTION "user_counts_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
-  DECLARE delta bigint := 0; touched bigint; target smallint := floor(random() * 16);
+  DECLARE delta bigint := 0; touched bigint; target smallint := floor(random() * ${SLOTS});
   BEGIN
     IF TG_OP = 'TRUNCATE' THEN
       UPDATE "user_counts" SET "n" = 0, "changes" = "changes" + 1;
@@ -18,24 +19,6 @@ const COUNT_AND_CHANGES = `CREATE OR REPLACE FUNCTION "user_counts_apply"() RETU
     END IF;
     IF touched <> 0 THEN
       UPDATE "user_counts" SET "n" = "n" + delta, "changes" = "changes" + 1 WHERE "slot" = target;
-    END IF;
-    RETURN NULL;
-  END $$`;
-
-/** Migration 1795300000200's function, for `down`. */
-const COUNT_ONLY = `CREATE OR REPLACE FUNCTION "user_counts_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
-  DECLARE delta bigint; target smallint := floor(random() * 16);
-  BEGIN
-    IF TG_OP = 'TRUNCATE' THEN
-      UPDATE "user_counts" SET "n" = 0;
-      RETURN NULL;
-    ELSIF TG_OP = 'INSERT' THEN
-      SELECT count(*) INTO delta FROM added;
-    ELSE
-      SELECT -count(*) INTO delta FROM removed;
-    END IF;
-    IF delta <> 0 THEN
-      UPDATE "user_counts" SET "n" = "n" + delta WHERE "slot" = target;
     END IF;
     RETURN NULL;
   END $$`;
@@ -60,7 +43,9 @@ export class UserChanges1795600000100 implements MigrationInterface {
 
   public async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('DROP TRIGGER "users_count_update" ON "users"');
-    await queryRunner.query(COUNT_ONLY);
+    await queryRunner.query(
+      `CREATE OR REPLACE FUNCTION "user_counts_apply"() RETURNS trigger LANGUAGE plpgsql AS $$${USER_COUNTS_APPLY}$$`,
+    );
     await queryRunner.query('ALTER TABLE "user_counts" DROP COLUMN "changes"');
   }
 }

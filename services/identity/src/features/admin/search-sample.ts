@@ -54,16 +54,12 @@ export class TrigramSample {
       [percent],
     );
     const scale = rows.length ? estimate / rows.length : 0;
-    this.sampled = {
-      email: postingsOf(
-        rows.map((r) => r.email),
+    const of = (column: SearchField) =>
+      postingsOf(
+        rows.map((r) => r[column]),
         scale,
-      ),
-      name: postingsOf(
-        rows.map((r) => r.name),
-        scale,
-      ),
-    };
+      );
+    this.sampled = { email: of('email'), name: of('name') };
   }
 }
 
