@@ -9,6 +9,7 @@ import { Team } from './team.entity';
 import { TeamMember } from './team-member.entity';
 import { User } from './user.entity';
 import { UserCount } from './user-count.entity';
+import { SearchWord, UserWord } from './user-word.entity';
 import { Verification } from './verification.entity';
 
 export {
@@ -18,11 +19,13 @@ export {
   Jwk,
   Member,
   Organization,
+  SearchWord,
   Session,
   Team,
   TeamMember,
   User,
   UserCount,
+  UserWord,
   Verification,
 };
 export const ENTITIES = [
@@ -36,6 +39,8 @@ export const ENTITIES = [
   TeamMember,
   Invitation,
   UserCount,
+  UserWord,
+  SearchWord,
   ApiKey,
   Jwk,
 ];

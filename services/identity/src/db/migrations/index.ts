@@ -7,6 +7,7 @@ import { ApiKeys1795400000100 } from './1795400000100-api-keys';
 import { Jwks1795400000200 } from './1795400000200-jwks';
 import { UserNameLower1795500000100 } from './1795500000100-user-name-lower';
 import { UserChanges1795600000100 } from './1795600000100-user-changes';
+import { UserWords1795600000200 } from './1795600000200-user-words';
 
 /** Listed explicitly (ECOSYSTEM gotcha 11: a glob would also match .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   Jwks1795400000200,
   UserNameLower1795500000100,
   UserChanges1795600000100,
+  UserWords1795600000200,
 ];

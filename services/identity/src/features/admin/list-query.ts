@@ -27,6 +27,11 @@ export interface ListPlan {
    * hidden recheck for a rare condition and then sorts every match instead of walking). Same parameters.
    */
   walkWhere: string;
+  /**
+   * A contains search with no filter beside it: its field (0 email, 1 name, as in `user_words`) and the number of
+   * its `%text%` parameter, for counting its matches by words (migration 1795600000200). Null otherwise.
+   */
+  wordSearch: { field: 0 | 1; param: number } | null;
   params: unknown[];
   orderBy: string;
   /** The sort column and direction alone (allow-listed), for statements that order in two steps. */
@@ -93,6 +98,7 @@ export function planListUsers(q: ListUsersQuery, probesOf?: IndexProbes): ListPl
   const walkWhere: string[] = [];
   const params: unknown[] = [];
   let textSearch = false;
+  let wordSearch: ListPlan['wordSearch'] = null;
   if (q.searchValue) {
     const field = q.searchField ?? 'email';
     const op = q.searchOperator ?? 'contains';
@@ -119,9 +125,11 @@ export function planListUsers(q: ListUsersQuery, probesOf?: IndexProbes): ListPl
       where.push(`${column} LIKE lower($${params.length})`); // served by the trigram indexes
     }
     walkWhere.push(`${column} LIKE lower($${params.length})`);
+    if (op === 'contains') wordSearch = { field: field === 'email' ? 0 : 1, param: params.length };
     textSearch = true;
   }
   if (q.filterValue !== undefined && q.filterValue !== '') {
+    wordSearch = null; // the words alone cannot apply a filter
     const field = q.filterField ?? 'email';
     const op = q.filterOperator ?? 'eq';
     if (!Object.hasOwn(FIELDS, field)) return null;
@@ -153,6 +161,7 @@ export function planListUsers(q: ListUsersQuery, probesOf?: IndexProbes): ListPl
   return {
     where: where.length ? `WHERE ${where.join(' AND ')}` : '',
     walkWhere: walkWhere.length ? `WHERE ${walkWhere.join(' AND ')}` : '',
+    wordSearch,
     params,
     orderBy: `ORDER BY ${FIELDS[sortField][0]} ${dir}, id ${dir}`,
     sortColumn: FIELDS[sortField][0],

@@ -52,7 +52,8 @@ export function listUsersSql(plan: ListPlan, known: KnownTotal | null = null) {
   const { sortColumn: key, direction: dir } = plan;
   const reuse = [known?.stamp ?? null, known?.total ?? null];
   const counted = (at: number) => `SELECT CASE WHEN k.stamp = $${at}::numeric THEN $${at + 1}::bigint
-      ELSE (SELECT count(*) FROM users u ${plan.where}) END AS total, k.users, k.stamp FROM (${USER_COUNTER}) k`;
+      ${byWords(plan)} ELSE (SELECT count(*) FROM users u ${plan.where}) END AS total, k.users, k.stamp
+      FROM (${USER_COUNTER}) k`;
   const count = { text: counted(n + 1), params: [...plan.params, ...reuse] };
   const walk = { text: `SELECT ${USER_COLUMNS} FROM users u ${plan.walkWhere} ${plan.orderBy} ${paging}`, params };
   const walked = {
@@ -71,6 +72,24 @@ export function listUsersSql(plan: ListPlan, known: KnownTotal | null = null) {
     params,
   };
   return { sorted, walked, walk, count };
+}
+
+/**
+ * The CASE branch that counts a contains search by words (migration 1795600000200), when its text is three or more
+ * letters and digits (the database's `[[:alnum:]]`, as the words were split): such a text lies inside one word, so
+ * the users holding a word that contains it are the users that match. The words come from the field's trigram
+ * index on `search_words`, their users from the primary key of `user_words` (index-only), and no users row is
+ * read. One word (a first name): its entries are its users. Several: a user holding two of them counts once.
+ */
+function byWords(plan: ListPlan): string {
+  if (!plan.wordSearch) return '';
+  const { field, param } = plan.wordSearch;
+  const entries = `FROM user_words uw WHERE uw.field = ${field}`;
+  return `WHEN lower($${param}) ~ '^%[[:alnum:]]{3,}%$' THEN (
+      SELECT CASE WHEN cardinality(ws.words) = 1 THEN (SELECT count(*) ${entries} AND uw.word = ws.words[1])
+        ELSE (SELECT count(DISTINCT uw.user_id) ${entries} AND uw.word = ANY (ws.words)) END
+      FROM (SELECT array_agg(sw.word) AS words FROM search_words sw
+        WHERE sw.field = ${field} AND sw.word LIKE lower($${param})) ws)`;
 }
 
 /** Sort columns with a (column, id) index that a walk can follow (migrations 1795262258691, 1795300000100). */
