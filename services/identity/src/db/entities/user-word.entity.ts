@@ -1,4 +1,4 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * One word of a user's email (field 0) or lower(name) (field 1), kept by statement triggers on `users`

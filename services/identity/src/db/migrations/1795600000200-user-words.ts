@@ -9,18 +9,17 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * primary key of `user_words` counts their users from the index alone. Field 0 is the email, 1 the name.
  * Statement-level triggers keep both in the transaction that writes users; words nobody holds any more stay in
  * `search_words` (they match no user). Filling them for the users present runs while writes to users wait (SHARE
- * lock): README, Operations.
+ * lock; 8.8 s for 200,000 users here): README, Operations. Each users write costs about 0.3 ms more (a one-row
+ * insert: 1.0 ms against 0.7 ms), and the words take about 1.8 times the space of the users table and its indexes.
  */
 export class UserWords1795600000200 implements MigrationInterface {
   name = 'UserWords1795600000200';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
-      `CREATE TABLE "user_words" ("field" smallint NOT NULL, "word" text NOT NULL, "user_id" uuid NOT NULL, CONSTRAINT "PK_user_words" PRIMARY KEY ("field", "word", "user_id"))`,
+      `CREATE TABLE "user_words" ("field" smallint NOT NULL, "word" text NOT NULL, "user_id" uuid NOT NULL)`,
     );
-    await queryRunner.query(
-      `CREATE TABLE "search_words" ("field" smallint NOT NULL, "word" text NOT NULL, CONSTRAINT "PK_search_words" PRIMARY KEY ("field", "word"))`,
-    );
+    await queryRunner.query(`CREATE TABLE "search_words" ("field" smallint NOT NULL, "word" text NOT NULL)`);
     await queryRunner.query(`CREATE FUNCTION "user_words_of"(email text, name text)
       RETURNS TABLE ("field" smallint, "word" text) LANGUAGE sql IMMUTABLE AS $$
         SELECT DISTINCT f.field, w.word
@@ -68,6 +67,14 @@ export class UserWords1795600000200 implements MigrationInterface {
     );
     await queryRunner.query(
       `INSERT INTO "search_words" ("field", "word") SELECT DISTINCT "field", "word" FROM "user_words"`,
+    );
+    // The keys are built after the rows are in (one sort each, not one index insertion per row: with 200,000 users
+    // the migration took 8.8 s instead of 14.8 s, on this 2-core machine).
+    await queryRunner.query(
+      'ALTER TABLE "user_words" ADD CONSTRAINT "PK_user_words" PRIMARY KEY ("field", "word", "user_id")',
+    );
+    await queryRunner.query(
+      'ALTER TABLE "search_words" ADD CONSTRAINT "PK_search_words" PRIMARY KEY ("field", "word")',
     );
     // One per field, so that a search reads only its field's words (a field condition beside one index made the
     // planner AND in the primary key's 200,000 entries of that field: 15 ms).
