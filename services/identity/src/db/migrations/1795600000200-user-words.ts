@@ -43,22 +43,18 @@ export class UserWords1795600000200 implements MigrationInterface {
           USING (SELECT id, email, name FROM removed EXCEPT SELECT id, email, name FROM added) o,
                 "user_words_of"(o.email, o.name) w
           WHERE uw.field = w.field AND uw.word = w.word AND uw.user_id = o.id;
-          INSERT INTO "user_words" ("field", "word", "user_id")
+          WITH w AS (
             SELECT w.field, w.word, n.id
             FROM (SELECT id, email, name FROM added EXCEPT SELECT id, email, name FROM removed) n,
                  "user_words_of"(n.email, n.name) w
-            ON CONFLICT DO NOTHING;
-          INSERT INTO "search_words" ("field", "word")
-            SELECT DISTINCT w.field, w.word
-            FROM (SELECT email, name FROM added EXCEPT SELECT email, name FROM removed) n,
-                 "user_words_of"(n.email, n.name) w
-            ON CONFLICT DO NOTHING;
+          ), held AS (INSERT INTO "user_words" ("field", "word", "user_id") SELECT * FROM w ON CONFLICT DO NOTHING)
+          INSERT INTO "search_words" ("field", "word") SELECT DISTINCT field, word FROM w ON CONFLICT DO NOTHING;
           RETURN NULL;
         END IF;
-        INSERT INTO "user_words" ("field", "word", "user_id")
-          SELECT w.field, w.word, a.id FROM added a, "user_words_of"(a.email, a.name) w ON CONFLICT DO NOTHING;
-        INSERT INTO "search_words" ("field", "word")
-          SELECT DISTINCT w.field, w.word FROM added a, "user_words_of"(a.email, a.name) w ON CONFLICT DO NOTHING;
+        -- INSERT: each new row's words, split once for both tables
+        WITH w AS (SELECT w.field, w.word, a.id FROM added a, "user_words_of"(a.email, a.name) w),
+             held AS (INSERT INTO "user_words" ("field", "word", "user_id") SELECT * FROM w ON CONFLICT DO NOTHING)
+        INSERT INTO "search_words" ("field", "word") SELECT DISTINCT field, word FROM w ON CONFLICT DO NOTHING;
         RETURN NULL;
       END $$`);
     await queryRunner.query('LOCK TABLE "users" IN SHARE MODE');

@@ -94,8 +94,9 @@ const lowercaseColumn = (field: string): string | null =>
   Object.hasOwn(LOWERCASE, field) ? LOWERCASE[field as SearchField] : null;
 
 export function planListUsers(q: ListUsersQuery, probesOf?: IndexProbes): ListPlan | null {
-  const where: string[] = [];
-  const walkWhere: string[] = [];
+  const search: string[] = []; // the text search as the index looks it up (probes and the hidden recheck)
+  let wholeSearch: string | null = null; // the same search as one condition on the whole text
+  const filters: string[] = [];
   const params: unknown[] = [];
   let textSearch = false;
   let wordSearch: ListPlan['wordSearch'] = null;
@@ -112,19 +113,14 @@ export function planListUsers(q: ListUsersQuery, probesOf?: IndexProbes): ListPl
     const probes = (probesOf?.(field as SearchField, value) ?? []).filter(
       (probe) => probe && probe !== value && value.includes(probe),
     );
-    if (probes.length) {
-      // The index finds the rows containing every probe; `column || ''` (not indexable) checks the whole pattern.
-      for (const probe of probes) {
-        params.push(`%${escapeLike(probe)}%`);
-        where.push(`${column} LIKE lower($${params.length})`);
-      }
-      params.push(pattern);
-      where.push(`(${column} || '') LIKE lower($${params.length})`);
-    } else {
-      params.push(pattern);
-      where.push(`${column} LIKE lower($${params.length})`); // served by the trigram indexes
+    for (const probe of probes) {
+      params.push(`%${escapeLike(probe)}%`);
+      search.push(`${column} LIKE lower($${params.length})`);
     }
-    walkWhere.push(`${column} LIKE lower($${params.length})`);
+    params.push(pattern);
+    wholeSearch = `${column} LIKE lower($${params.length})`; // served by the trigram indexes
+    // With probes the index finds the rows holding every probe; `column || ''` (not indexable) checks the pattern.
+    search.push(probes.length ? `(${column} || '') LIKE lower($${params.length})` : wholeSearch);
     if (op === 'contains') wordSearch = { field: field === 'email' ? 0 : 1, param: params.length };
     textSearch = true;
   }
@@ -138,16 +134,14 @@ export function planListUsers(q: ListUsersQuery, probesOf?: IndexProbes): ListPl
       if (kind !== 'text') return null;
       params.push(`%${escapeLike(String(q.filterValue))}%`);
       const lowercase = lowercaseColumn(field);
-      where.push(lowercase ? `${lowercase} LIKE lower($${params.length})` : `${column} ILIKE $${params.length}`);
-      walkWhere.push(where[where.length - 1]);
+      filters.push(lowercase ? `${lowercase} LIKE lower($${params.length})` : `${column} ILIKE $${params.length}`);
       textSearch = true;
     } else {
       const sqlOp = Object.hasOwn(COMPARE, op) ? COMPARE[op] : undefined;
       const value = typed(kind, q.filterValue);
       if (!sqlOp || value === undefined) return null;
       params.push(value);
-      where.push(`${column} ${sqlOp} $${params.length}`);
-      walkWhere.push(where[where.length - 1]);
+      filters.push(`${column} ${sqlOp} $${params.length}`);
     }
   }
   const sortField = q.sortBy ?? 'createdAt';
@@ -158,9 +152,10 @@ export function planListUsers(q: ListUsersQuery, probesOf?: IndexProbes): ListPl
   const offset = count(q.offset, 0);
   if (limit === null || offset === null) return null;
   const dir = direction === 'asc' ? 'ASC' : 'DESC';
+  const whereOf = (conditions: string[]) => (conditions.length ? `WHERE ${conditions.join(' AND ')}` : '');
   return {
-    where: where.length ? `WHERE ${where.join(' AND ')}` : '',
-    walkWhere: walkWhere.length ? `WHERE ${walkWhere.join(' AND ')}` : '',
+    where: whereOf([...search, ...filters]),
+    walkWhere: whereOf([...(wholeSearch ? [wholeSearch] : []), ...filters]),
     wordSearch,
     params,
     orderBy: `ORDER BY ${FIELDS[sortField][0]} ${dir}, id ${dir}`,

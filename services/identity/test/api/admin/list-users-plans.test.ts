@@ -12,6 +12,25 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+type Calls = Array<[text: string, params?: unknown[]]>;
+
+/** Runs `work` with the statements the service's SQL runs meanwhile recorded as [text, params]. */
+async function recording(work: (calls: Calls) => Promise<void>): Promise<void> {
+  const query = jest.spyOn(t.ctx.sql, 'query');
+  try {
+    await work(query.mock.calls as Calls);
+  } finally {
+    query.mockRestore();
+  }
+}
+
+/** 300 users `<letter><n>.<word>@x.test` named `<word> <n>` (n = 1–300), in one statement. */
+const insertNumbered = (letter: string, word: string) =>
+  t.ctx.sql.query(
+    `INSERT INTO users (id, email, name) SELECT gen_random_uuid(), '${letter}' || g || '.${word}@x.test', '${word} ' || g
+     FROM generate_series(1, 300) g`,
+  );
+
 /** The counter and a real count, read in one statement (one snapshot), while other test files write users too. */
 async function counterAndRows(): Promise<[number, number]> {
   const [row] = await t.ctx.sql.query<{ c: string; r: string }>(
@@ -92,27 +111,21 @@ describe('list-users: the two page plans', () => {
   it('answer a search by the plan its last answer called for: sorted first, walked once many rows match', async () => {
     const many = `lm${randomBytes(4).toString('hex')}`;
     // 300 matches and a page of 1: walking reads about users/300 rows, sorting reads 300 (while users < 90,000)
-    await t.ctx.sql.query(
-      `INSERT INTO users (id, email, name) SELECT gen_random_uuid(), 'm' || g || '.${many}@x.test', '${many} ' || g
-       FROM generate_series(1, 300) g`,
-    );
+    await insertNumbered('m', many);
     const repo = new AdminRepository(t.ctx.sql);
-    const query = jest.spyOn(t.ctx.sql, 'query');
-    try {
+    await recording(async (calls) => {
       const plan = planListUsers({ searchValue: many, searchField: 'name', limit: 1, offset: 5 })!;
       const answers = [await repo.listUsers(plan), await repo.listUsers(plan)];
       const narrow = planListUsers({ searchValue: `${many} 17`, searchField: 'name', limit: 1 })!; // 17, 170–179
       const narrowAnswers = [await repo.listUsers(narrow), await repo.listUsers(narrow)];
-      const statements = query.mock.calls.map(([text]) => (text.includes('MATERIALIZED') ? 'sorted' : 'walked'));
+      const statements = calls.map(([text]) => (text.includes('MATERIALIZED') ? 'sorted' : 'walked'));
       expect(statements).toEqual(['sorted', 'walked', 'sorted', 'sorted']);
       expect(answers[1]).toEqual(answers[0]);
       expect(answers[0].total).toBe(300);
       expect(answers[0].users).toHaveLength(1);
       expect(narrowAnswers[1]).toEqual(narrowAnswers[0]);
       expect(narrowAnswers[0].total).toBe(11);
-    } finally {
-      query.mockRestore();
-    }
+    });
   });
 });
 
@@ -184,10 +197,7 @@ describe('list-users: a total reused while no user changed', () => {
 
   it('never answers a total from before a user was added, changed or removed', async () => {
     const word = `lr${randomBytes(4).toString('hex')}`;
-    await t.ctx.sql.query(
-      `INSERT INTO users (id, email, name) SELECT gen_random_uuid(), 'r' || g || '.${word}@x.test', '${word} ' || g
-       FROM generate_series(1, 300) g`,
-    );
+    await insertNumbered('r', word);
     const repo = new AdminRepository(t.ctx.sql);
     const search = planListUsers({ searchValue: word, searchField: 'name', limit: 1 })!; // walked from the 2nd time
     const at = new Date('2032-02-02T00:00:00.417Z');
@@ -196,13 +206,12 @@ describe('list-users: a total reused while no user changed', () => {
       `${word} %`,
     ]);
     const filter = planListUsers({ filterField: 'createdAt', filterValue: at.toISOString(), limit: 1 })!;
-    const query = jest.spyOn(t.ctx.sql, 'query');
-    try {
+    await recording(async (calls) => {
       const totals = async () => [(await repo.listUsers(search)).total, (await repo.listUsers(filter)).total];
       expect(await totals()).toEqual([300, 111]); // r1, r10–r19, r100–r199
       expect(await totals()).toEqual([300, 111]);
       // The second answers carried the first answers' stamps (whether or not a write elsewhere has moved them).
-      const reused = query.mock.calls.filter(([text]) => text.includes('CASE WHEN k.stamp'));
+      const reused = calls.filter(([text]) => text.includes('CASE WHEN k.stamp'));
       expect(reused.map(([, params]) => params!.at(-2) !== null)).toEqual([false, true, true]);
       const id = randomUUID();
       await t.ctx.sql.query('INSERT INTO users (id, email, name, created_at) VALUES ($1, $2, $3, $4)', [
@@ -219,26 +228,21 @@ describe('list-users: a total reused while no user changed', () => {
         `${word} %`,
       ]);
       expect(await totals()).toEqual([189, 0]);
-    } finally {
-      query.mockRestore();
-    }
+    });
   });
 
   it('counts every time when ADMIN_LIST_TOTAL_REUSE is off', async () => {
     const repo = new AdminRepository(t.ctx.sql, false);
     const plan = planListUsers({ filterField: 'banned', filterValue: 'true', limit: 1 })!;
-    const query = jest.spyOn(t.ctx.sql, 'query');
-    try {
+    await recording(async (calls) => {
       await repo.listUsers(plan);
       await repo.listUsers(plan);
-      const counts = query.mock.calls.filter(([text]) => text.includes('CASE WHEN k.stamp'));
+      const counts = calls.filter(([text]) => text.includes('CASE WHEN k.stamp'));
       expect(counts.map(([, params]) => params!.slice(-2))).toEqual([
         [null, null],
         [null, null],
       ]);
-    } finally {
-      query.mockRestore();
-    }
+    });
   });
 });
 
