@@ -9,8 +9,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * primary key of `user_words` counts their users from the index alone. Field 0 is the email, 1 the name.
  * Statement-level triggers keep both in the transaction that writes users; words nobody holds any more stay in
  * `search_words` (they match no user). Filling them for the users present runs while writes to users wait (SHARE
- * lock; 8.8 s for 200,000 users here): README, Operations. Each users write costs about 0.3 ms more (a one-row
- * insert: 1.0 ms against 0.7 ms), and the words take about 1.8 times the space of the users table and its indexes.
+ * lock; 8.8 s for 200,000 users here): README, Operations. Each users write costs 0.1–0.3 ms more (a one-row
+ * insert: 0.8–1.0 ms against 0.7 ms), and the words take about 1.8 times the space of the users table and its indexes.
  */
 export class UserWords1795600000200 implements MigrationInterface {
   name = 'UserWords1795600000200';
