@@ -11,6 +11,7 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
@@ -19,6 +20,7 @@ import { planListUsers } from '../features/admin/list-query';
 import { AdminRepository, listUsersSql, USER_COUNTER, walkIsCheaper } from '../features/admin/repository';
 import { TrigramSample } from '../features/admin/search-sample';
 import { indexProbes } from '../features/admin/search-trigrams';
+import { type CpuShares, cpuWindow } from './cpu';
 
 const USERS = Number(process.env.BENCH_USERS || 200_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS || 2000);
@@ -61,24 +63,63 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-async function measure(url: string, token: string, clients: number): Promise<string> {
+/**
+ * Response times of REQUESTS requests from `clients` keep-alive connections, one request in flight on each;
+ * `done` is called as the last response arrives. autocannon by default: it writes prebuilt requests and parses
+ * little, so the load generator takes about a third of the CPU that fetch (undici) takes per request, CPU the
+ * server and PostgreSQL share on a small host. BENCH_LOAD_CLIENT=fetch measures with fetch instead.
+ */
+async function responseTimes(url: string, token: string, clients: number, done: () => void): Promise<number[]> {
   const times: number[] = [];
-  let left = REQUESTS;
-  const worker = async () => {
-    while (left-- > 0) {
-      const start = performance.now();
-      const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`list-users answered ${res.status}`);
-      times.push(performance.now() - start);
-    }
-  };
+  const headers = { authorization: `Bearer ${token}` };
+  if (process.env.BENCH_LOAD_CLIENT === 'fetch') {
+    let left = REQUESTS;
+    const worker = async () => {
+      while (left-- > 0) {
+        const start = performance.now();
+        const res = await fetch(url, { headers });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`list-users answered ${res.status}`);
+        times.push(performance.now() - start);
+      }
+    };
+    await Promise.all(Array.from({ length: clients }, worker));
+    done();
+    return times;
+  }
+  let failed = 0;
+  const run = autocannon({ url, headers, connections: clients, amount: REQUESTS, pipelining: 1, timeout: 10 });
+  run.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    if (status === 200) times.push(ms);
+    else failed++;
+    if (times.length + failed === REQUESTS) done();
+  });
+  // autocannon settles on its next one-second tick, not at the last response: hence `done`.
+  const result = await run;
+  if (failed || result.errors || result.timeouts) {
+    throw new Error(`list-users: ${failed} non-200 answers, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  return times;
+}
+
+async function measure(url: string, token: string, clients: number): Promise<string> {
   const began = performance.now();
-  await Promise.all(Array.from({ length: clients }, worker));
-  const seconds = (performance.now() - began) / 1000;
+  const cpu = cpuWindow(process.ppid, true); // the server is the parent; this child is the load generator
+  let seconds = 0;
+  let shares: CpuShares | undefined;
+  const times = await responseTimes(url, token, clients, () => {
+    seconds = (performance.now() - began) / 1000;
+    shares = cpu();
+  });
+  if (!shares) throw new Error('the load ended before its last response');
   times.sort((a, b) => a - b);
   const f = (n: number) => n.toFixed(2).padStart(7);
-  return `${String(clients).padStart(2)} client(s): p50 ${f(percentile(times, 50))} ms  p99 ${f(percentile(times, 99))} ms  ${Math.round(times.length / seconds)} req/s`;
+  const c = (n: number) => n.toFixed(2);
+  return (
+    `${String(clients).padStart(2)} client(s): p50 ${f(percentile(times, 50))} ms  p99 ${f(percentile(times, 99))} ms  ` +
+    `${Math.round(times.length / seconds)} req/s  cpu (cores): server ${c(shares.server)}, load ${c(shares.load)}, ` +
+    `pg+redis ${c(shares.services)}, other ${c(shares.other)}`
+  );
 }
 
 async function main() {

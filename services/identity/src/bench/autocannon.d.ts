@@ -10,6 +10,8 @@ declare module 'autocannon' {
       setupClient?: (client: Client) => void;
       connections?: number;
       duration?: number;
+      /** Total requests over all connections (instead of a duration). */
+      amount?: number;
       pipelining?: number;
       timeout?: number;
       method?: 'GET' | 'POST';
@@ -37,6 +39,7 @@ declare module 'autocannon' {
     }
   }
 
-  function autocannon(options: autocannon.Options): Promise<autocannon.Result>;
+  /** The run: a promise of the result that is also an emitter ('response': client, status, bytes, ms). */
+  function autocannon(options: autocannon.Options): Promise<autocannon.Result> & import('node:events').EventEmitter;
   export = autocannon;
 }
