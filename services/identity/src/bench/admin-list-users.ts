@@ -56,6 +56,7 @@ const SCENARIOS: Array<[string, Record<string, string>]> = [
     { searchValue: 'walker 19', searchField: 'name', sortBy: 'name', sortDirection: 'asc' },
   ],
   ['name contains "olivia" (10,000 rows), sort createdAt desc', { searchValue: 'olivia', searchField: 'name' }],
+  ['email contains "example" (every user), sort createdAt desc', { searchValue: 'example', searchField: 'email' }],
   ["no search, sort createdAt desc (the console's first page)", {}],
 ];
 

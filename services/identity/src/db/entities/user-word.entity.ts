@@ -1,4 +1,4 @@
-import { Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * One word of a user's email (field 0) or lower(name) (field 1), kept by statement triggers on `users`
@@ -17,8 +17,9 @@ export class UserWord {
 }
 
 /**
- * Every word `user_words` has held, per field; a partial trigram GIN index per field (declared here
- * unsynchronized) finds them.
+ * Every word `user_words` has held, per field, with its number of users split over the counter's slots
+ * (migration 1795700000100): sum(n) over a word's slots is its number of `user_words` entries. A partial trigram GIN
+ * index per field (declared here unsynchronized) finds the words.
  */
 @Entity('search_words')
 export class SearchWord {
@@ -29,4 +30,10 @@ export class SearchWord {
   @Index('search_words_name_trgm_idx', { synchronize: false })
   @PrimaryColumn('text', { primaryKeyConstraintName: 'PK_search_words' })
   word: string;
+
+  @PrimaryColumn('smallint', { primaryKeyConstraintName: 'PK_search_words' })
+  slot: number;
+
+  @Column('bigint')
+  n: string;
 }

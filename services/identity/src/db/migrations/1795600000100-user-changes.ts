@@ -1,8 +1,11 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { SLOTS, USER_COUNTS_APPLY } from './1795300000200-user-counts';
 
-/** The trigger function of migration 1795300000200 with every write to users also counted in `changes`. */
-const COUNT_AND_CHANGES = `CREATE OR REPLACE FUNCTION "user_counts_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
+/**
+ * The trigger function of migration 1795300000200 with every write to users also counted in `changes`
+ * (migration 1795700000100 puts it back on revert).
+ */
+export const COUNT_AND_CHANGES = `CREATE OR REPLACE FUNCTION "user_counts_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
   DECLARE delta bigint := 0; touched bigint; target smallint := floor(random() * ${SLOTS});
   BEGIN
     IF TG_OP = 'TRUNCATE' THEN

@@ -1,32 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/**
- * Each user's words (issue 6: admin list-users counts a one-word search without reading every matching user).
- * A word is a run of letters and digits (`[[:alnum:]]` by the database's own character classes) of the email
- * (stored lowercase) or of lower(name): "Olivia Smith 12" has olivia, smith and 12. A search text made only of such
- * characters can only occur inside one word, so the users whose email or name contains it are exactly the users
- * with a word containing it: `search_words` (every word ever seen, trigram-indexed) finds those words and the
- * primary key of `user_words` counts their users from the index alone. Field 0 is the email, 1 the name.
- * Statement-level triggers keep both in the transaction that writes users; words nobody holds any more stay in
- * `search_words` (they match no user). Filling them for the users present runs while writes to users wait (SHARE
- * lock; 8.8 s for 200,000 users here): README, Operations. Each users write costs 0.1–0.3 ms more (a one-row
- * insert: 0.8–1.0 ms against 0.7 ms), and the words take about 1.8 times the space of the users table and its indexes.
- */
-export class UserWords1795600000200 implements MigrationInterface {
-  name = 'UserWords1795600000200';
-
-  public async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(
-      `CREATE TABLE "user_words" ("field" smallint NOT NULL, "word" text NOT NULL, "user_id" uuid NOT NULL)`,
-    );
-    await queryRunner.query(`CREATE TABLE "search_words" ("field" smallint NOT NULL, "word" text NOT NULL)`);
-    await queryRunner.query(`CREATE FUNCTION "user_words_of"(email text, name text)
-      RETURNS TABLE ("field" smallint, "word" text) LANGUAGE sql IMMUTABLE AS $$
-        SELECT DISTINCT f.field, w.word
-        FROM (VALUES (0::smallint, email), (1::smallint, lower(name))) f (field, value),
-             regexp_split_to_table(f.value, '[^[:alnum:]]+') w (word)
-        WHERE w.word <> '' $$`);
-    await queryRunner.query(`CREATE FUNCTION "user_words_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
+/** The body of the trigger function (migration 1795700000100 puts it back on revert). */
+export const USER_WORDS_APPLY = `
       BEGIN
         IF TG_OP = 'TRUNCATE' THEN
           DELETE FROM "user_words";
@@ -56,7 +31,37 @@ export class UserWords1795600000200 implements MigrationInterface {
              held AS (INSERT INTO "user_words" ("field", "word", "user_id") SELECT * FROM w ON CONFLICT DO NOTHING)
         INSERT INTO "search_words" ("field", "word") SELECT DISTINCT field, word FROM w ON CONFLICT DO NOTHING;
         RETURN NULL;
-      END $$`);
+      END `;
+
+/**
+ * Each user's words (issue 6: admin list-users counts a one-word search without reading every matching user).
+ * A word is a run of letters and digits (`[[:alnum:]]` by the database's own character classes) of the email
+ * (stored lowercase) or of lower(name): "Olivia Smith 12" has olivia, smith and 12. A search text made only of such
+ * characters can only occur inside one word, so the users whose email or name contains it are exactly the users
+ * with a word containing it: `search_words` (every word ever seen, trigram-indexed) finds those words and the
+ * primary key of `user_words` counts their users from the index alone. Field 0 is the email, 1 the name.
+ * Statement-level triggers keep both in the transaction that writes users; words nobody holds any more stay in
+ * `search_words` (they match no user). Filling them for the users present runs while writes to users wait (SHARE
+ * lock; 8.8 s for 200,000 users here): README, Operations. Each users write costs 0.1–0.3 ms more (a one-row
+ * insert: 0.8–1.0 ms against 0.7 ms), and the words take about 1.8 times the space of the users table and its indexes.
+ */
+export class UserWords1795600000200 implements MigrationInterface {
+  name = 'UserWords1795600000200';
+
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(
+      `CREATE TABLE "user_words" ("field" smallint NOT NULL, "word" text NOT NULL, "user_id" uuid NOT NULL)`,
+    );
+    await queryRunner.query(`CREATE TABLE "search_words" ("field" smallint NOT NULL, "word" text NOT NULL)`);
+    await queryRunner.query(`CREATE FUNCTION "user_words_of"(email text, name text)
+      RETURNS TABLE ("field" smallint, "word" text) LANGUAGE sql IMMUTABLE AS $$
+        SELECT DISTINCT f.field, w.word
+        FROM (VALUES (0::smallint, email), (1::smallint, lower(name))) f (field, value),
+             regexp_split_to_table(f.value, '[^[:alnum:]]+') w (word)
+        WHERE w.word <> '' $$`);
+    await queryRunner.query(
+      `CREATE FUNCTION "user_words_apply"() RETURNS trigger LANGUAGE plpgsql AS $$${USER_WORDS_APPLY}$$`,
+    );
     await queryRunner.query('LOCK TABLE "users" IN SHARE MODE');
     await queryRunner.query(
       `INSERT INTO "user_words" ("field", "word", "user_id") SELECT w.field, w.word, u.id FROM "users" u, "user_words_of"(u.email, u.name) w`,

@@ -8,6 +8,7 @@ import { Jwks1795400000200 } from './1795400000200-jwks';
 import { UserNameLower1795500000100 } from './1795500000100-user-name-lower';
 import { UserChanges1795600000100 } from './1795600000100-user-changes';
 import { UserWords1795600000200 } from './1795600000200-user-words';
+import { WordCounts1795700000100 } from './1795700000100-word-counts';
 
 /** Listed explicitly (ECOSYSTEM gotcha 11: a glob would also match .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   UserNameLower1795500000100,
   UserChanges1795600000100,
   UserWords1795600000200,
+  WordCounts1795700000100,
 ];

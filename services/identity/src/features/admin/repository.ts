@@ -75,21 +75,22 @@ export function listUsersSql(plan: ListPlan, known: KnownTotal | null = null) {
 }
 
 /**
- * The CASE branch that counts a contains search by words (migration 1795600000200), when its text is three or more
- * letters and digits (the database's `[[:alnum:]]`, as the words were split): such a text lies inside one word, so
- * the users holding a word that contains it are the users that match. The words come from the field's trigram
- * index on `search_words`, their users from the primary key of `user_words` (index-only), and no users row is
- * read. One word (a first name): its entries are its users. Several: a user holding two of them counts once.
+ * The CASE branch that counts a contains search by words (migrations 1795600000200, 1795700000100), when its text
+ * is three or more letters and digits (the database's `[[:alnum:]]`, as the words were split): such a text lies
+ * inside one word, so the users holding a word that contains it are the users that match. The words come from the
+ * field's trigram index on `search_words`, with their number of users (sum(n) over their slots), and no users row
+ * is read. One word held by anyone (a first name, a domain): that number. Several: a user holding two of them
+ * counts once, so their users are counted from the primary key of `user_words` (index-only).
  */
 function byWords(plan: ListPlan): string {
   if (!plan.wordSearch) return '';
   const { field, param } = plan.wordSearch;
-  const entries = `FROM user_words uw WHERE uw.field = ${field}`;
   return `WHEN lower($${param}) ~ '^%[[:alnum:]]{3,}%$' THEN (
-      SELECT CASE WHEN cardinality(ws.words) = 1 THEN (SELECT count(*) ${entries} AND uw.word = ws.words[1])
-        ELSE (SELECT count(DISTINCT uw.user_id) ${entries} AND uw.word = ANY (ws.words)) END
-      FROM (SELECT array_agg(sw.word) AS words FROM search_words sw
-        WHERE sw.field = ${field} AND sw.word LIKE lower($${param})) ws)`;
+      SELECT CASE WHEN count(*) <= 1 THEN coalesce(sum(ws.held), 0)::bigint
+        ELSE (SELECT count(DISTINCT uw.user_id) FROM user_words uw
+          WHERE uw.field = ${field} AND uw.word = ANY (array_agg(ws.word))) END
+      FROM (SELECT sw.word, sum(sw.n) AS held FROM search_words sw
+        WHERE sw.field = ${field} AND sw.word LIKE lower($${param}) GROUP BY sw.word HAVING sum(sw.n) > 0) ws)`;
 }
 
 /** Sort columns with a (column, id) index that a walk can follow (migrations 1795262258691, 1795300000100). */

@@ -3,6 +3,7 @@ import { planListUsers } from '../../../src/features/admin/list-query';
 import { AdminRepository, listUsersSql, USER_COUNTER, walkIsCheaper } from '../../../src/features/admin/repository';
 import type { Sql } from '../../../src/shared/sql';
 import { startTestApp, type TestApp } from '../../setup/app';
+import { inOneSnapshot as inSnapshot } from '../../setup/snapshot';
 
 let t: TestApp;
 const tag = `lp${randomBytes(4).toString('hex')}`;
@@ -129,20 +130,7 @@ describe('list-users: the two page plans', () => {
   });
 });
 
-/** Runs `work` in a REPEATABLE READ transaction (one snapshot: other test files' writes stay out), retried on 40001. */
-async function inOneSnapshot<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await t.ctx.sql.transaction(async (tx) => {
-        await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
-        return work(tx);
-      });
-    } catch (error) {
-      // a slot of the counter updated by another test file since the snapshot: try again
-      if ((error as { code?: string }).code !== '40001' || attempt === 5) throw error;
-    }
-  }
-}
+const inOneSnapshot = <T>(work: (tx: Sql) => Promise<T>) => inSnapshot(t.ctx.sql, work);
 
 const counter = async (sql: Sql) => {
   const [row] = await sql.query<{ users: string; stamp: string }>(USER_COUNTER);
@@ -242,115 +230,6 @@ describe('list-users: a total reused while no user changed', () => {
         [null, null],
         [null, null],
       ]);
-    });
-  });
-});
-
-describe('list-users: a one-word search counted by words', () => {
-  /** user_words holds exactly the words of the users present, and search_words each of them (one snapshot). */
-  const wordsAreExact = () =>
-    inOneSnapshot(async (tx) => {
-      const [row] = await tx.query<{ missing: string; extra: string; unlisted: string }>(
-        `WITH expected AS (SELECT w.field, w.word, u.id FROM users u, user_words_of(u.email, u.name) w)
-         SELECT (SELECT count(*) FROM (SELECT * FROM expected EXCEPT SELECT field, word, user_id FROM user_words) x) AS missing,
-                (SELECT count(*) FROM (SELECT field, word, user_id FROM user_words EXCEPT SELECT * FROM expected) x) AS extra,
-                (SELECT count(*) FROM (SELECT field, word FROM user_words EXCEPT SELECT field, word FROM search_words) x) AS unlisted`,
-      );
-      return row;
-    });
-
-  it('keeps every user’s words through inserts, renames, email changes, other updates and deletes', async () => {
-    const word = `wk${randomBytes(4).toString('hex')}`;
-    const ids = [randomUUID(), randomUUID()];
-    await t.ctx.sql.query('INSERT INTO users (id, email, name) VALUES ($1, $2, $3), ($4, $5, $6)', [
-      ids[0],
-      `first.${word}@x.test`,
-      `Ann ${word}-Lee`,
-      ids[1],
-      `second.${word}@x.test`,
-      `Bo ${word}`,
-    ]);
-    await t.ctx.sql.query(
-      `INSERT INTO users (id, email, name) SELECT gen_random_uuid(), 'g' || g || '.${word}@x.test', 'Bulk ${word} ' || g
-       FROM generate_series(1, 30) g`,
-    );
-    await t.ctx.sql.query('UPDATE users SET name = $2 WHERE id = $1', [ids[0], `Ann Renamed ${word}x`]);
-    await t.ctx.sql.query('UPDATE users SET email = $2 WHERE id = $1', [ids[1], `moved.${word}@y.test`]);
-    await t.ctx.sql.query('UPDATE users SET updated_at = now() WHERE email LIKE $1', [`%${word}%`]);
-    await t.ctx.sql.query("DELETE FROM users WHERE email LIKE $1 AND email LIKE 'g1%'", [`%${word}%`]);
-    expect(await wordsAreExact()).toEqual({ missing: '0', extra: '0', unlisted: '0' });
-    const words = await t.ctx.sql.query<{ field: number; word: string }>(
-      'SELECT field, word FROM user_words WHERE user_id = $1 ORDER BY field, word',
-      [ids[0]],
-    );
-    expect(words).toEqual([
-      { field: 0, word: 'first' },
-      { field: 0, word: 'test' },
-      { field: 0, word: word },
-      { field: 0, word: 'x' },
-      { field: 1, word: 'ann' },
-      { field: 1, word: 'renamed' },
-      { field: 1, word: `${word}x` },
-    ]);
-  });
-
-  it('answers the same total as ILIKE for every text, counting by words only when the text is one word', async () => {
-    const w = `wz${randomBytes(4).toString('hex')}`;
-    const people: Array<[string, string]> = [
-      [`Émile ÄRGER-Øst ${w}`, `emile.${w}@x.test`],
-      [`${w}${w} Twice`, `twice.${w}@x.test`],
-      [`${w} and ${w}zz`, `two-words.${w}@x.test`],
-      [`O'Brien ${w}-x`, `obrien+${w}@x.test`],
-      [`Under_Score ${w}`, `under_score.${w}@x.test`],
-      [`Percent 100% ${w}`, `percent.${w}@x.test`],
-    ];
-    for (const [name, email] of people)
-      await t.ctx.sql.query('INSERT INTO users (id, email, name) VALUES ($1, $2, $3)', [randomUUID(), email, name]);
-    const texts = [
-      w,
-      w.slice(2),
-      `${w}z`,
-      'ÉMILE',
-      'rger',
-      'ärger',
-      'ger-ø',
-      `${w}${w}`,
-      'brien',
-      "o'brien",
-      'r_s',
-      '0%',
-      'x.test',
-      'ab',
-    ];
-    await inOneSnapshot(async (tx) => {
-      for (const searchField of ['name', 'email'] as const)
-        for (const searchValue of texts) {
-          const plan = planListUsers({ searchValue, searchField, limit: 1 })!;
-          const stmt = listUsersSql(plan).walked;
-          const [row] = await tx.query<{ total: string }>(stmt.text, stmt.params);
-          const [direct] = await tx.query<{ n: string }>(
-            `SELECT count(*) AS n FROM users WHERE ${searchField} ILIKE $1`,
-            [`%${searchValue.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
-          );
-          expect([searchField, searchValue, row.total]).toEqual([searchField, searchValue, direct.n]);
-          const plain = await tx.query<{ one: boolean }>("SELECT lower($1) ~ '^[[:alnum:]]{3,}$' AS one", [
-            searchValue,
-          ]);
-          const explain = (
-            await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${stmt.text}`, stmt.params)
-          )
-            .map((r) => r['QUERY PLAN'])
-            .join('\n');
-          // One-word texts look their words up and count no users row; other texts count users rows.
-          const byWords = /on search_words sw \(actual/.test(explain);
-          const byUsers = /on users u_1 \(actual/.test(explain);
-          expect([searchField, searchValue, byWords, byUsers]).toEqual([
-            searchField,
-            searchValue,
-            plain[0].one,
-            !plain[0].one,
-          ]);
-        }
     });
   });
 });
