@@ -1,9 +1,15 @@
 import type { Pool, PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
+import { TEXT_TIMESTAMPTZ } from './pg-time';
 
 /** A parameterised query on the pg pool TypeORM manages: the cheapest path for hot, hand-written SQL. */
+export interface QueryOptions {
+  /** timestamptz columns as PostgreSQL's text, not Dates (`isoFromPg`): for pages of many rows. */
+  timestamptzAsText?: boolean;
+}
+
 export interface Sql {
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(text: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
   /**
    * The same, as a named prepared statement: PostgreSQL parses and plans it once per connection. For the hot
    * queries only (get-session); `name` must be unique per distinct `text`.
@@ -14,8 +20,10 @@ export interface Sql {
 }
 
 const onClient = (client: Pool | PoolClient): Omit<Sql, 'transaction'> => ({
-  async query<T>(text: string, params?: unknown[]) {
-    const result = await client.query(text, params);
+  async query<T>(text: string, params?: unknown[], options?: QueryOptions) {
+    const result = options?.timestamptzAsText
+      ? await client.query({ text, values: params, types: TEXT_TIMESTAMPTZ })
+      : await client.query(text, params);
     return result.rows as T[];
   },
   async prepared<T>(name: string, text: string, values: unknown[]) {
@@ -28,7 +36,7 @@ export function sqlFor(dataSource: DataSource): Sql {
   // The pool exists only after initialize(); look it up per call so wiring can happen before connecting.
   const pool = (): Pool => (dataSource.driver as unknown as { master: Pool }).master;
   return {
-    query: (text, params) => onClient(pool()).query(text, params),
+    query: (text, params, options) => onClient(pool()).query(text, params, options),
     prepared: (name, text, params) => onClient(pool()).prepared(name, text, params),
     async transaction(work) {
       const client = await pool().connect();

@@ -152,8 +152,10 @@ export class AdminRepository {
   }
 
   async listUsers(plan: ListPlan): Promise<{ users: UserView[]; total: number }> {
-    const rowsOf = (stmt: { text: string; params: unknown[] }) =>
-      this.sql.query(stmt.text, stmt.params).then((rows) => rows.map(toUserView));
+    // A page's timestamps come as text and are rearranged into ISO text (isoFromPg), not parsed into Dates.
+    const page = (stmt: { text: string; params: unknown[] }) =>
+      this.sql.query(stmt.text, stmt.params, { timestamptzAsText: true });
+    const rowsOf = (stmt: { text: string; params: unknown[] }) => page(stmt).then((rows) => rows.map(toUserView));
     if (!plan.where) {
       const [users, total] = await Promise.all([rowsOf(listUsersSql(plan).walk), this.userCount()]);
       return { users, total };
@@ -176,7 +178,7 @@ export class AdminRepository {
       return { users, total };
     }
     const stmt = seen && walkIsCheaper(plan, seen.matches, seen.users) ? walked : sorted;
-    const rows = await this.sql.query(stmt.text, stmt.params);
+    const rows = await page(stmt);
     const total = remember(rows[0]);
     return { users: rows.filter((r) => r.id !== null).map(toUserView), total };
   }

@@ -1,8 +1,11 @@
+import { isoFromPg } from '../../shared/pg-time';
 import type { Sql } from '../../shared/sql';
 import { TickBatcher } from '../../shared/tick-batcher';
 import type { SessionView, SessionWithUser, UserView } from '../../shared/views';
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+/** A timestamptz as a Date (pg's default) or as PostgreSQL's text (`timestamptzAsText`), in ISO 8601 UTC. */
+const isoOf = (v: Date | string): string => (typeof v === 'string' ? isoFromPg(v) : v.toISOString());
+const iso = (v: Date | string | null): string | null => (v === null ? null : isoOf(v));
 
 export const USER_COLUMNS =
   'u.id, u.email, u.email_verified, u.name, u.image, u.role, u.banned, u.ban_reason, u.ban_expires, u.language, u.created_at, u.updated_at';
@@ -21,10 +24,10 @@ export function toUserView(r: Row): UserView {
     role: r.role as string,
     banned: r.banned as boolean,
     banReason: (r.ban_reason as string | null) ?? null,
-    banExpires: iso(r.ban_expires as Date | null),
+    banExpires: iso(r.ban_expires as Date | string | null),
     language: (r.language as string | null) ?? null,
-    createdAt: (r.created_at as Date).toISOString(),
-    updatedAt: (r.updated_at as Date).toISOString(),
+    createdAt: isoOf(r.created_at as Date | string),
+    updatedAt: isoOf(r.updated_at as Date | string),
   };
 }
 

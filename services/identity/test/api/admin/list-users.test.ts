@@ -165,6 +165,23 @@ describe('admin list-users', () => {
     expect(await list({ offset: 10 })).toEqual({ users: [], total: 5, limit: 100, offset: 10 }); // past the end
   });
 
+  it('answers each user as get-user does, times to the millisecond in UTC (the page reads them as text)', async () => {
+    const id = randomUUID();
+    const email = `times.${tag}@example.com`;
+    // microseconds past the millisecond, and a ban expiry: every timestamp column, as PostgreSQL keeps them
+    await t.ctx.sql.query(
+      `INSERT INTO users (id, email, name, banned, ban_expires, created_at, updated_at)
+       VALUES ($1, $2, 'Times', true, '2031-02-03 04:05:06.789999+00', '2030-06-07 08:09:10.000123+00', now())`,
+      [id, email],
+    );
+    const listed = await adminGet(t, `list-users?searchValue=${encodeURIComponent(email)}`, admin.jar);
+    const got = await adminGet(t, `get-user?id=${id}`, admin.jar);
+    const [user] = listed.json().users;
+    expect(user).toEqual(got.json());
+    expect([user.banExpires, user.createdAt]).toEqual(['2031-02-03T04:05:06.789Z', '2030-06-07T08:09:10.000Z']);
+    await t.ctx.sql.query('DELETE FROM users WHERE id = $1', [id]);
+  });
+
   it.each([
     ['an unknown search field', { searchField: 'password' }],
     ['an unknown search operator', { searchOperator: 'regex' }],
