@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config';
 import { createContext } from './context';
 import { ADMIN_COMMANDS, ADMIN_USAGE, describeError, parseFlags, runAdminCommand } from './features/admin/cli';
+import { pruneSearchWords } from './features/admin/search-words';
 import { generateOpenApi } from './openapi-document';
 
 const USAGE = `usage: cli <command>
@@ -12,6 +13,7 @@ const USAGE = `usage: cli <command>
   openapi [file]     write the OpenAPI document (default: ../../openapi.yaml)
   config             print the effective configuration (secrets masked)
   jwks:rotate        retire the JWT signing key and make a new one (the old stays in /jwks until its tokens expire)
+  words:prune        drop the search words no user holds any more (after deleting many users; safe while serving)
 ${ADMIN_USAGE}`;
 
 async function run(args: string[]): Promise<void> {
@@ -47,6 +49,15 @@ async function run(args: string[]): Promise<void> {
       const ctx = await createContext(loadConfig(), { migrate: false });
       try {
         console.log(`new signing key: ${await ctx.jwt.keys.rotate()}`);
+      } finally {
+        await ctx.close();
+      }
+      return;
+    }
+    case 'words:prune': {
+      const ctx = await createContext(loadConfig(), { migrate: false });
+      try {
+        console.log(`removed ${await pruneSearchWords(ctx.sql)} words no user holds`);
       } finally {
         await ctx.close();
       }

@@ -1,8 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { planListUsers } from '../../../src/features/admin/list-query';
 import { listUsersSql } from '../../../src/features/admin/repository';
+import { pruneSearchWords } from '../../../src/features/admin/search-words';
 import type { Sql } from '../../../src/shared/sql';
 import { startTestApp, type TestApp } from '../../setup/app';
+import { runCli } from '../../setup/cli-process';
 import { inOneSnapshot } from '../../setup/snapshot';
 
 let t: TestApp;
@@ -213,5 +215,84 @@ describe('list-users: a one-word search counted by words', () => {
     expect(explain).toMatch(/on user_words uw \(never executed\)/);
     const [row] = await t.ctx.sql.query<{ total: string }>(stmt.text, stmt.params);
     expect(row.total).toBe('40');
+  });
+});
+
+describe('list-users: pruning the words nobody holds', () => {
+  const slotsOf = (words: string[]) =>
+    t.ctx.sql.query<{ word: string; rows: string; held: string }>(
+      `SELECT word, count(*) AS rows, sum(n) AS held FROM search_words WHERE word = ANY ($1)
+       GROUP BY word ORDER BY word`,
+      [words],
+    );
+
+  it('drops the words of deleted users, in batches, and keeps every word someone holds', async () => {
+    const w = `wp${randomBytes(4).toString('hex')}`;
+    const [gone, kept] = [`${w}gone`, `${w}kept`];
+    await t.ctx.sql.query(
+      `INSERT INTO users (id, email, name) SELECT gen_random_uuid(), 'p' || g || '.${w}@x.test', '${gone} ${kept}'
+       FROM generate_series(1, 3) g`,
+    );
+    // deleted by three transactions (whatever their slots), so that the words' counts sum to 0 over several rows
+    for (const g of [2, 3])
+      await t.ctx.sql.query('UPDATE users SET name = $2 WHERE email = $1', [`p${g}.${w}@x.test`, kept]);
+    await t.ctx.sql.query('DELETE FROM users WHERE email = $1', [`p1.${w}@x.test`]);
+    expect(await slotsOf([gone, kept])).toEqual([
+      expect.objectContaining({ word: gone, held: '0' }),
+      expect.objectContaining({ word: kept, held: '2' }),
+    ]);
+    const removed = await pruneSearchWords(t.ctx.sql, 500);
+    expect(removed).toBeGreaterThanOrEqual(1);
+    expect(await slotsOf([gone, kept])).toEqual([expect.objectContaining({ word: kept, held: '2' })]);
+    expect(await wordsAreExact()).toEqual(EXACT);
+    const [zero] = await t.ctx.sql.query<{ n: string }>(
+      'SELECT count(*) AS n FROM (SELECT 1 FROM search_words GROUP BY field, word HAVING sum(n) = 0) z',
+    );
+    expect(zero.n).toBe('0');
+  });
+
+  it('keeps the counts exact while users holding the same words are written meanwhile', async () => {
+    const w = `wq${randomBytes(4).toString('hex')}`;
+    // each writer holds one user at a time, alternately named flip0 and flip1: those words keep falling to a zero
+    // sum and being held again while the pruning runs
+    const writer = async (k: number) => {
+      for (let round = 0; round < 12; round++)
+        await t.ctx.sql.transaction(async (tx: Sql) => {
+          await tx.query('INSERT INTO users (id, email, name) VALUES ($1, $2, $3)', [
+            randomUUID(),
+            `${k}.${round}.${w}@x.test`,
+            `${w}flip${round % 2}`,
+          ]);
+          await tx.query('DELETE FROM users WHERE email = $1', [`${k}.${round - 1}.${w}@x.test`]);
+        });
+    };
+    let writing = true;
+    const writers = Promise.allSettled([1, 2, 3, 4].map(writer)).finally(() => {
+      writing = false;
+    });
+    const pruner = async () => {
+      let runs = 0;
+      while (writing || runs === 0) {
+        await pruneSearchWords(t.ctx.sql, 200);
+        runs++;
+      }
+      return runs;
+    };
+    const pruned = await Promise.allSettled([pruner(), pruner()]);
+    expect([...(await writers), ...pruned].filter((r) => r.status === 'rejected')).toEqual([]);
+    expect(await wordsAreExact()).toEqual(EXACT);
+    await pruneSearchWords(t.ctx.sql); // once more, after the last write
+    expect(await slotsOf([`${w}flip0`, `${w}flip1`])).toEqual([
+      expect.objectContaining({ word: `${w}flip1`, held: '4' }), // the last round (11) of each writer
+    ]);
+  });
+
+  it('runs from the operations CLI', async () => {
+    const w = `wc${randomBytes(4).toString('hex')}`;
+    await t.ctx.sql.query('INSERT INTO users (id, email, name) VALUES ($1, $2, $3)', [randomUUID(), `${w}@x.test`, w]);
+    await t.ctx.sql.query('DELETE FROM users WHERE email = $1', [`${w}@x.test`]);
+    const res = await runCli('words:prune');
+    expect([res.code, res.stdout]).toEqual([0, expect.stringMatching(/^removed [1-9]\d* words no user holds\n$/)]);
+    expect(await slotsOf([w])).toEqual([]);
   });
 });
