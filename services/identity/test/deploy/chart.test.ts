@@ -44,7 +44,7 @@ const everything = () =>
 const kinds = (docs: Obj[]) => docs.map((d) => `${d.kind}/${d.metadata.name}`).sort();
 const byName = (docs: Obj[], kind: string, suffix: string) =>
   docs.find((d) => d.kind === kind && d.metadata.name.endsWith(suffix)) as Obj;
-const podSpec = (d: Obj): Obj => d.spec.template.spec;
+const podSpec = (d: Obj): Obj => (d.kind === 'CronJob' ? d.spec.jobTemplate.spec : d.spec).template.spec;
 
 describe('values.yaml and values.schema.json', () => {
   it('the default values validate against the schema', () => {
@@ -90,10 +90,11 @@ describe('chart templates', () => {
     expect(() => renderChart(CHART_DIR, defaults())).toThrow(/secrets.existingSecret is required/);
   });
 
-  it('renders the defaults: API, worker, migration Job, Service, HPA, PDB; optional parts off', () => {
+  it('renders the defaults: API, worker, migration Job, words CronJob, Service, HPA, PDB; optional parts off', () => {
     const docs = manifests(installable());
     for (const d of docs) expect(d).toMatchObject({ apiVersion: expect.any(String), kind: expect.any(String) });
     expect(kinds(docs)).toEqual([
+      'CronJob/rel-identity-words-prune',
       'Deployment/rel-identity-api',
       'Deployment/rel-identity-worker',
       'HorizontalPodAutoscaler/rel-identity-api',
@@ -106,6 +107,7 @@ describe('chart templates', () => {
   it('renders every optional part when enabled', () => {
     expect(kinds(manifests(everything()))).toEqual([
       'ConfigMap/rel-identity-config',
+      'CronJob/rel-identity-words-prune',
       'Deployment/rel-identity-api',
       'Deployment/rel-identity-console',
       'Deployment/rel-identity-worker',
@@ -124,8 +126,8 @@ describe('chart templates', () => {
   });
 
   it('every pod is non-root, seccomp RuntimeDefault, read-only root with /tmp on an emptyDir, no capabilities', () => {
-    const workloads = manifests(everything()).filter((d) => d.kind === 'Deployment' || d.kind === 'Job');
-    expect(workloads).toHaveLength(4);
+    const workloads = manifests(everything()).filter((d) => ['Deployment', 'Job', 'CronJob'].includes(d.kind));
+    expect(workloads).toHaveLength(5);
     for (const w of workloads) {
       const spec = podSpec(w);
       expect(spec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
@@ -145,17 +147,29 @@ describe('chart templates', () => {
     }
   });
 
-  it('API, worker and migration Job run one image with the package scripts as commands', () => {
+  it('API, worker, migration Job and words CronJob run one image with the package scripts as commands', () => {
     const docs = manifests(installable());
     const scripts = JSON.parse(read('services/identity/package.json')).scripts;
     const container = (d: Obj) => podSpec(d).containers[0];
     const api = container(byName(docs, 'Deployment', '-api'));
     const worker = container(byName(docs, 'Deployment', '-worker'));
     const job = container(byName(docs, 'Job', '-migrate'));
-    expect(new Set([api.image, worker.image, job.image]).size).toBe(1);
+    const prune = container(byName(docs, 'CronJob', '-words-prune'));
+    expect(new Set([api.image, worker.image, job.image, prune.image]).size).toBe(1);
     expect(api.command.join(' ')).toBe(scripts.start);
     expect(worker.command.join(' ')).toBe(scripts.worker);
     expect(job.command.join(' ')).toBe(scripts.migrate);
+    expect(prune.command.join(' ')).toBe(scripts['words:prune']);
+  });
+
+  it('the words CronJob runs weekly one at a time, needs only the Secret, and can be turned off', () => {
+    const cron = byName(manifests(installable()), 'CronJob', '-words-prune');
+    expect(cron.spec).toMatchObject({ schedule: '17 3 * * 0', concurrencyPolicy: 'Forbid' });
+    expect(podSpec(cron).restartPolicy).toBe('Never');
+    expect(podSpec(cron).volumes.map((v: Obj) => v.name)).toEqual(['tmp']);
+    const off = manifests(installable((v) => (v.wordsPrune.enabled = false)));
+    expect(off.filter((d) => d.kind === 'CronJob')).toEqual([]);
+    expect(validator(installable((v) => (v.wordsPrune.schedule = 'weekly')))).toBe(false);
   });
 
   it('the migration Job is a pre-install/pre-upgrade hook, deleted on success and before the next run', () => {
