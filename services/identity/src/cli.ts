@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config';
-import { createContext } from './context';
+import { type AppContext, createContext } from './context';
 import { ADMIN_COMMANDS, ADMIN_USAGE, describeError, parseFlags, runAdminCommand } from './features/admin/cli';
 import { pruneSearchWords } from './features/admin/search-words';
 import { generateOpenApi } from './openapi-document';
@@ -16,23 +16,27 @@ const USAGE = `usage: cli <command>
   words:prune        drop the search words no user holds any more (after deleting many users; safe while serving)
 ${ADMIN_USAGE}`;
 
+/** Runs `work` on a context (no migration), closed afterwards. */
+async function withContext<T>(work: (ctx: AppContext) => Promise<T>): Promise<T> {
+  const ctx = await createContext(loadConfig(), { migrate: false });
+  try {
+    return await work(ctx);
+  } finally {
+    await ctx.close();
+  }
+}
+
 async function run(args: string[]): Promise<void> {
   const [command, arg] = args;
   if (ADMIN_COMMANDS.includes(command)) {
     const flags = parseFlags(args.slice(1));
-    const ctx = await createContext(loadConfig(), { migrate: false });
-    try {
-      console.log(await runAdminCommand(ctx, command, flags));
-    } finally {
-      await ctx.close();
-    }
+    console.log(await withContext((ctx) => runAdminCommand(ctx, command, flags)));
     return;
   }
   switch (command) {
     case 'migrate':
-    case 'migrate:status': {
-      const ctx = await createContext(loadConfig(), { migrate: false });
-      try {
+    case 'migrate:status':
+      await withContext(async (ctx) => {
         if (command === 'migrate') {
           const applied = await ctx.dataSource.runMigrations({ transaction: 'all' });
           console.log(applied.length ? `applied: ${applied.map((m) => m.name).join(', ')}` : 'no pending migrations');
@@ -40,29 +44,14 @@ async function run(args: string[]): Promise<void> {
           const pending = await ctx.dataSource.showMigrations();
           console.log(pending ? 'pending migrations exist' : 'schema is up to date');
         }
-      } finally {
-        await ctx.close();
-      }
+      });
       return;
-    }
-    case 'jwks:rotate': {
-      const ctx = await createContext(loadConfig(), { migrate: false });
-      try {
-        console.log(`new signing key: ${await ctx.jwt.keys.rotate()}`);
-      } finally {
-        await ctx.close();
-      }
+    case 'jwks:rotate':
+      console.log(`new signing key: ${await withContext((ctx) => ctx.jwt.keys.rotate())}`);
       return;
-    }
-    case 'words:prune': {
-      const ctx = await createContext(loadConfig(), { migrate: false });
-      try {
-        console.log(`removed ${await pruneSearchWords(ctx.sql)} words no user holds`);
-      } finally {
-        await ctx.close();
-      }
+    case 'words:prune':
+      console.log(`removed ${await withContext((ctx) => pruneSearchWords(ctx.sql))} words no user holds`);
       return;
-    }
     case 'openapi': {
       const file = resolve(arg ?? resolve(__dirname, '../../../openapi.yaml'));
       writeFileSync(file, await generateOpenApi());

@@ -105,3 +105,44 @@ app.kubernetes.io/component: {{ .component }}
 {{- define "identity.configChecksum" -}}
 {{- toYaml .Values.config | sha256sum -}}
 {{- end -}}
+
+{{/*
+The pod of a one-off `node dist/cli.js <command>` run (the migration Job, the words CronJob): the existing Secret
+only, non-root, read-only root with /tmp on an emptyDir. Call with
+(dict "root" $ "component" "migrate" "command" "migrate" "resources" .Values.migrations.resources).
+*/}}
+{{- define "identity.cliPod" -}}
+metadata:
+  labels:
+    {{- include "identity.selectorLabels" (dict "root" .root "component" .component) | nindent 4 }}
+spec:
+  restartPolicy: Never
+  {{- with .root.Values.imagePullSecrets }}
+  imagePullSecrets:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with .root.Values.serviceAccount.name }}
+  serviceAccountName: {{ . }}
+  {{- end }}
+  automountServiceAccountToken: false
+  securityContext:
+    {{- toYaml .root.Values.podSecurityContext | nindent 4 }}
+  containers:
+    - name: {{ .component }}
+      image: {{ include "identity.image" .root | quote }}
+      imagePullPolicy: {{ .root.Values.image.pullPolicy }}
+      command: ["node", "dist/cli.js", {{ .command | quote }}]
+      env:
+        {{- include "identity.env" .root | nindent 8 }}
+      resources:
+        {{- toYaml .resources | nindent 8 }}
+      securityContext:
+        {{- toYaml .root.Values.securityContext | nindent 8 }}
+      volumeMounts:
+        - name: tmp
+          mountPath: /tmp
+  volumes:
+    - name: tmp
+      emptyDir:
+        sizeLimit: 64Mi
+{{- end -}}

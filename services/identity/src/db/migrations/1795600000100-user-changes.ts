@@ -2,11 +2,14 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { SLOTS, USER_COUNTS_APPLY } from './1795300000200-user-counts';
 
 /**
- * The trigger function of migration 1795300000200 with every write to users also counted in `changes`
- * (migration 1795700000100 puts it back on revert).
+ * The trigger function of migration 1795300000200 with every write to users also counted in `changes`, writing the
+ * counter slot `target` (an SQL expression): a random one per statement here, the transaction's from migration
+ * 1795700000100 on (which puts this one back on revert).
  */
-export const COUNT_AND_CHANGES = `CREATE OR REPLACE FUNCTION "user_counts_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
-  DECLARE delta bigint := 0; touched bigint; target smallint := floor(random() * ${SLOTS});
+export const countAndChanges = (
+  target: string,
+) => `CREATE OR REPLACE FUNCTION "user_counts_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE delta bigint := 0; touched bigint; target smallint := ${target};
   BEGIN
     IF TG_OP = 'TRUNCATE' THEN
       UPDATE "user_counts" SET "n" = 0, "changes" = "changes" + 1;
@@ -25,6 +28,8 @@ export const COUNT_AND_CHANGES = `CREATE OR REPLACE FUNCTION "user_counts_apply"
     END IF;
     RETURN NULL;
   END $$`;
+
+export const COUNT_AND_CHANGES = countAndChanges(`floor(random() * ${SLOTS})`);
 
 /**
  * A change stamp for users (issue 6: admin list-users reuses a search's exact total while no user changed).

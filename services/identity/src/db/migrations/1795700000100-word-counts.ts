@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { SLOTS } from './1795300000200-user-counts';
-import { COUNT_AND_CHANGES } from './1795600000100-user-changes';
+import { COUNT_AND_CHANGES, countAndChanges } from './1795600000100-user-changes';
 import { USER_WORDS_APPLY } from './1795600000200-user-words';
 
 /**
@@ -8,16 +8,6 @@ import { USER_WORDS_APPLY } from './1795600000200-user-words';
  * top-level transaction id, round robin over the slots).
  */
 const TARGET = `(pg_current_xact_id()::text::bigint % ${SLOTS})::smallint`;
-
-/**
- * `user_counts_apply` of migration 1795600000100 (a CREATE OR REPLACE statement) with the transaction's slot instead
- * of a random one per statement.
- */
-const COUNTS_APPLY = COUNT_AND_CHANGES.replace(
-  `target smallint := floor(random() * ${SLOTS});`,
-  `target smallint := ${TARGET};`,
-);
-if (COUNTS_APPLY === COUNT_AND_CHANGES) throw new Error('user_counts_apply: the slot to replace was not found');
 
 /**
  * Adds each statement's words to `user_words` and their number of users to `search_words`, from the rows the
@@ -111,7 +101,7 @@ export class WordCounts1795700000100 implements MigrationInterface {
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('LOCK TABLE "users" IN SHARE MODE');
-    await queryRunner.query(COUNTS_APPLY);
+    await queryRunner.query(countAndChanges(TARGET));
     await queryRunner.query(
       `CREATE OR REPLACE FUNCTION "user_words_apply"() RETURNS trigger LANGUAGE plpgsql AS $$${WORDS_APPLY}$$`,
     );
