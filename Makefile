@@ -1,12 +1,26 @@
 # Thin wrappers over the npm scripts (DESIGN §2). `make help` lists the targets.
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
-NPM_INSTALL := npm install --no-audit --no-fund
+NPM_CI := npm ci --no-audit --no-fund
 STAMP := node_modules/.install-stamp
 MANIFESTS := package.json package-lock.json $(wildcard services/*/package.json) console/package.json
 
-$(STAMP): $(MANIFESTS)
-	$(NPM_INSTALL)
+# The project runs and is tested on Node.js 22 (package.json "engines", the images, the GitHub matrix). When the
+# machine's node is older, the targets use Node.js 22 from the npm registry's `node` package, kept under .tools/
+# (npm itself then runs on it too, so installs and tests see the declared version).
+NODE_VERSION := 22.23.3
+NODE_MAJOR := $(shell node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+ifeq ($(shell [ "$(NODE_MAJOR)" -ge 22 ] 2>/dev/null && echo yes),yes)
+NODE_TOOL :=
+else
+NODE_TOOL := .tools/node/node_modules/.bin/node
+export PATH := $(CURDIR)/.tools/node/node_modules/.bin:$(PATH)
+$(NODE_TOOL):
+	npm install --prefix .tools/node --no-audit --no-fund --no-package-lock node@$(NODE_VERSION)
+endif
+
+$(STAMP): $(MANIFESTS) | $(NODE_TOOL)
+	$(NPM_CI)
 	@touch $(STAMP)
 
 .PHONY: help install build run dev test lint format typecheck migrate worker openapi bench clean screenshots
