@@ -40,8 +40,8 @@ export function formatTable(rows: ReportRow[]): string {
     cells.push([
       row.name,
       fixed(row.rps, 0),
-      fixed(row.p50, 0),
-      fixed(row.p99, 0),
+      fixed(row.p50, 1),
+      fixed(row.p99, 1),
       fixed(row.rssMb, 1),
       percent(row.cpu?.server),
       percent(row.cpu?.load),

@@ -7,6 +7,7 @@ import { type LoadSettings, measure } from './load';
 import { assertNodePid, freePort, rssMb, spawnServer, stopChild, waitReady } from './proc';
 import type { ReportRow } from './report';
 import { introspectRow, jwtVerifyRow } from './validation';
+import { measureRotated } from './wrk';
 
 /** Row names; get-session and sign-in rows carry the name of the floor row they are compared with. */
 export const EMPTY = 'floor GET /empty';
@@ -18,7 +19,16 @@ export const B = 'get-session (b) redis cache';
 export const C = 'get-session (c) database';
 export const SIGN_IN = 'POST sign-in/email';
 
-export async function floorRows(infra: BenchInfra, settings: LoadSettings): Promise<ReportRow[]> {
+/** The rotated load shape (wrk, the next session on every request); run when wrk is installed. */
+export const ROTATED = ' [wrk, rotated]';
+export const EMPTY_R = `${EMPTY}${ROTATED}`;
+export const REDIS_R = `${REDIS}${ROTATED}`;
+export const PG_R = `${PG}${ROTATED}`;
+export const A_R = `${A}${ROTATED}`;
+export const B_R = `${B}${ROTATED}`;
+export const C_R = `${C}${ROTATED}`;
+
+export async function floorRows(infra: BenchInfra, settings: LoadSettings, rotated: boolean): Promise<ReportRow[]> {
   const port = await freePort();
   const env = { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: infra.databaseUrl, REDIS_URL: infra.redisUrl };
   const child = spawnServer(join(__dirname, 'floor-server.js'), {
@@ -35,6 +45,10 @@ export async function floorRows(infra: BenchInfra, settings: LoadSettings): Prom
   ]) {
     await waitReady(child, `${base}${path}`, () => true, 5000);
     rows.push(await measure({ name, url: `${base}${path}` }, settings, child.pid));
+    if (rotated)
+      rows.push(
+        await measureRotated({ name: `${name}${ROTATED}`, url: `${base}${path}`, cookies: [] }, settings, child.pid),
+      );
   }
   await stopChild(child);
   return rows;
@@ -45,7 +59,13 @@ export async function floorRows(infra: BenchInfra, settings: LoadSettings): Prom
  * with one session per connection (the user signed in `connections` times), each request naming the next one;
  * the sessions' token cookies are returned for (c).
  */
-export async function identityRows(infra: BenchInfra, settings: LoadSettings, secret: string, user: id.Credentials) {
+export async function identityRows(
+  infra: BenchInfra,
+  settings: LoadSettings,
+  secret: string,
+  user: id.Credentials,
+  rotated: boolean,
+) {
   const serviceKey = id.randomSecret();
   const server = await id.startIdentity(infra, secret, { SERVICE_API_KEY: serviceKey });
   await id.signUp(server, user);
@@ -59,6 +79,12 @@ export async function identityRows(infra: BenchInfra, settings: LoadSettings, se
     ...(await measure({ name: A, url, cookies: both, verifyBody }, settings, server.child.pid)),
     ratioTo: EMPTY,
   });
+  const mustContain = `"email":"${user.email}"`;
+  if (rotated)
+    rows.push({
+      ...(await measureRotated({ name: A_R, url, cookies: both, mustContain }, settings, server.child.pid)),
+      ratioTo: EMPTY_R,
+    });
   const tokens = sessions.map((c) => c.get(id.TOKEN_COOKIE)!);
   await Promise.all(tokens.map((token) => id.checkSession(url, token, user.email))); // fills the Redis session cache
   if ((await countRedisKeys(infra, 'session:*')) < tokens.length)
@@ -67,6 +93,11 @@ export async function identityRows(infra: BenchInfra, settings: LoadSettings, se
     ...(await measure({ name: B, url, cookies: tokens, verifyBody }, settings, server.child.pid)),
     ratioTo: REDIS,
   });
+  if (rotated)
+    rows.push({
+      ...(await measureRotated({ name: B_R, url, cookies: tokens, mustContain }, settings, server.child.pid)),
+      ratioTo: REDIS_R,
+    });
   // the unsigned session tokens, from `better-auth.session_token=<token>.<signature>`
   const raw = tokens.map((cookie) => decodeURIComponent(cookie.slice(cookie.indexOf('=') + 1)).split('.')[0]);
   rows.push({ ...(await introspectRow(server, settings, raw, serviceKey)), ratioTo: REDIS });
@@ -108,12 +139,17 @@ export async function databaseRow(
   secret: string,
   user: id.Credentials,
   tokens: string[],
+  rotated: boolean,
 ) {
   const server = await id.startIdentity(infra, secret, { SESSION_REDIS_CACHE_TTL_SEC: '0' });
   const url = `${server.base}/get-session`;
   await Promise.all(tokens.map((token) => id.checkSession(url, token, user.email)));
   const scenario = { name: C, url, cookies: tokens, verifyBody: id.isSessionFor(user.email) };
-  const row: ReportRow = { ...(await measure(scenario, settings, server.child.pid)), ratioTo: PG };
+  const rows: ReportRow[] = [{ ...(await measure(scenario, settings, server.child.pid)), ratioTo: PG }];
+  if (rotated) {
+    const shape = { name: C_R, url, cookies: tokens, mustContain: `"email":"${user.email}"` };
+    rows.push({ ...(await measureRotated(shape, settings, server.child.pid)), ratioTo: PG_R });
+  }
   await stopChild(server.child);
-  return row;
+  return rows;
 }
