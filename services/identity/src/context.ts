@@ -131,7 +131,12 @@ export async function createContext(config: Config, options: ContextOptions = {}
     const flows = { sql, repo, tokens, sessions, hasher, mailer, background, config, clock };
     const emails = new EmailService({ ...flows, jwt });
     const accounts = new AccountService(repo, sessions, hasher, config, clock, emails);
-    const passwords = new PasswordService({ ...flows, accounts });
+    const signInThrottle = new SignInThrottle(
+      store,
+      config.rateLimit.enabled ? config.rateLimit.accountFailures : { windowSec: 1, max: 0 },
+      clock.now,
+    );
+    const passwords = new PasswordService({ ...flows, accounts, signInThrottle });
     const deletion = new DeletionService({ ...flows, accounts });
     const organization = createOrganizationFeature({
       sql,
@@ -202,11 +207,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       passwords,
       emails,
       deletion,
-      signInThrottle: new SignInThrottle(
-        store,
-        config.rateLimit.enabled ? config.rateLimit.accountFailures : { windowSec: 1, max: 0 },
-        clock.now,
-      ),
+      signInThrottle,
       organization,
       social,
       mail,
