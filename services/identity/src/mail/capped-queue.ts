@@ -10,10 +10,11 @@ const STORE_TIMEOUT_MS = 250;
 const LOCAL_CAPACITY = 50_000;
 
 /**
- * SECURITY.md mail flooding: at most `maxPerHour` mails of one kind to one address per hour, whoever asks and from
- * whichever client addresses. Every mail the API sends is queued here (reset, verification, change of email,
- * deletion, invitation), so the cap holds for all of them. A mail past the cap is dropped without a trace in the
- * answer: the caller answers exactly as when it is queued, so the cap tells nothing about the address.
+ * A rate limit on mail (README "Security mechanics", mail flooding): at most `maxPerHour` mails of one kind to one
+ * address per hour, whoever asks and from whichever client addresses. Every mail the API sends is queued here
+ * (reset, verification, change of email, deletion, invitation), so the cap holds for all of them. A mail past the
+ * cap is dropped without a trace in the answer: the caller answers exactly as when it is queued, so the cap tells
+ * nothing about the address.
  *
  * Counted with one atomic INCR in the shared store (Redis across instances, or in process without it). When the
  * store fails or hangs, the count goes on in this process, as the rate limits do (infra/rate-limit-store.ts): the

@@ -3,8 +3,9 @@ import { post, signUp } from '../../setup/fixtures';
 import { type MailStack, startMailStack } from '../../setup/mail-stack';
 
 /**
- * SECURITY.md mail flooding: at most `mail.maxPerAddressPerHour` mails of one kind to one address per hour,
- * whichever client addresses ask. Past the cap the request answers exactly as before and nothing is sent.
+ * A rate limit on mail (README "Security mechanics", mail flooding): at most `mail.maxPerAddressPerHour` mails of
+ * one kind to one address per hour, whichever client addresses ask. Past the cap the request answers exactly as
+ * before and nothing is sent.
  */
 let t: MailStack;
 beforeAll(async () => {
