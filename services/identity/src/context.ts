@@ -36,6 +36,7 @@ import { createSocialFeature, type SocialFeature } from './features/social/servi
 import { TrustedOrigins } from './http/origins';
 import { SessionCookies } from './http/session-cookies';
 import { Metrics } from './infra/metrics';
+import { CappedMailQueue } from './mail/capped-queue';
 import type { MailQueue } from './mail/jobs';
 import { messageLogger } from './mail/log';
 import { createMailQueue } from './mail/queue';
@@ -120,8 +121,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
     const hasher = new PasswordHasher(config.argon2, (op, seconds) => metrics.passwordHash.observe({ op }, seconds));
     const sessions = new SessionService(new SessionRepository(sql), sessionCache, config.session, clock);
     const repo = new AccountRepository(sql);
-    const mail = options.offline ? offlineMail : createMailQueue(config, redis, messageLogger(log));
-    closers.unshift(() => mail.close());
+    const queue = options.offline ? offlineMail : createMailQueue(config, redis, messageLogger(log));
+    closers.unshift(() => queue.close());
+    // Every mail of the API goes through this one cap (account mails and invitations alike).
+    const mail = new CappedMailQueue(queue, store, config.mail.maxPerAddressPerHour, clock.now, (m) => log.warn(m));
     watchDependencies(metrics, dataSource, mail);
     const background = new BackgroundTasks((error, label) => log.error(`${label} failed: ${(error as Error).message}`));
     closers.unshift(() => background.drain());
@@ -131,7 +134,12 @@ export async function createContext(config: Config, options: ContextOptions = {}
     const flows = { sql, repo, tokens, sessions, hasher, mailer, background, config, clock };
     const emails = new EmailService({ ...flows, jwt });
     const accounts = new AccountService(repo, sessions, hasher, config, clock, emails);
-    const passwords = new PasswordService({ ...flows, accounts });
+    const signInThrottle = new SignInThrottle(
+      store,
+      config.rateLimit.enabled ? config.rateLimit.accountFailures : { windowSec: 1, max: 0 },
+      clock.now,
+    );
+    const passwords = new PasswordService({ ...flows, accounts, signInThrottle });
     const deletion = new DeletionService({ ...flows, accounts });
     const organization = createOrganizationFeature({
       sql,
@@ -202,11 +210,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       passwords,
       emails,
       deletion,
-      signInThrottle: new SignInThrottle(
-        store,
-        config.rateLimit.enabled ? config.rateLimit.accountFailures : { windowSec: 1, max: 0 },
-        clock.now,
-      ),
+      signInThrottle,
       organization,
       social,
       mail,

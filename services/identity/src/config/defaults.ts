@@ -45,7 +45,8 @@ export function defaultConfig(): Config {
     emailVerification: { sendOnSignUp: false, autoSignInAfterVerification: false, expiresInSec: 3600 },
     changeEmail: { enabled: true },
     deleteUser: { enabled: true, tokenExpiresInSec: 86400 },
-    mail: { attempts: 5, backoffMs: 2000, concurrency: 5, outboxDir: '.data/outbox' },
+    // README "Security mechanics", mail flooding: one inbox gets at most 5 mails of one kind an hour, whoever asks
+    mail: { attempts: 5, backoffMs: 2000, concurrency: 5, outboxDir: '.data/outbox', maxPerAddressPerHour: 5 },
     advanced: { disableOriginCheck: false },
     rateLimit: {
       enabled: true,

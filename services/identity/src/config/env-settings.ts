@@ -133,6 +133,12 @@ export const ENV_SETTINGS: EnvSetting[] = [
   s('MAIL_CONCURRENCY', 'mail.concurrency', 'int', 'Mails a worker sends at once'),
   s('MAIL_OUTBOX_DIR', 'mail.outboxDir', 'string', 'Dev outbox: .eml files written when SMTP_URL is unset'),
   s(
+    'MAIL_MAX_PER_ADDRESS_PER_HOUR',
+    'mail.maxPerAddressPerHour',
+    'int',
+    'Mails of one kind (reset, verification, …) sent to one address per hour, whoever asks; 0 = no cap',
+  ),
+  s(
     'ORIGIN_CHECK_DISABLED',
     'advanced.disableOriginCheck',
     'bool',

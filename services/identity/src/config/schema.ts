@@ -126,6 +126,7 @@ export const ConfigSchema = Type.Object(
         backoffMs: Int(0, 'first retry delay, doubled each attempt'),
         concurrency: Int(1, 'mails sent at once per worker'),
         outboxDir: Type.String({ minLength: 1, description: 'dev outbox (.eml files) when SMTP_URL is unset' }),
+        maxPerAddressPerHour: Int(0, 'mails of one kind to one address per hour, whoever asks; 0 = no cap'),
       },
       strict,
     ),

@@ -5,19 +5,24 @@ export interface ErrorDetail {
   problem: string;
 }
 
-/** The one error type routes and services throw; the error handler turns it into `{code, message}`. */
+/**
+ * The one error type routes and services throw; the error handler turns it into `{code, message}`. The status is
+ * the catalogue's, unless a use answers the same message with another one (better-auth does so for `invalid token`:
+ * 401 when an id token is refused, 400 for a reset token): such a use passes its status here, the entry keeps its own.
+ */
 export class ApiError extends Error {
   readonly status: number;
 
   constructor(
     readonly code: ErrorCode,
     readonly details?: ErrorDetail[],
+    status?: number,
   ) {
     super(CATALOGUE[code].message);
-    this.status = CATALOGUE[code].status;
+    this.status = status ?? CATALOGUE[code].status;
   }
 }
 
-export function fail(code: ErrorCode, details?: ErrorDetail[]): never {
-  throw new ApiError(code, details);
+export function fail(code: ErrorCode, details?: ErrorDetail[], status?: number): never {
+  throw new ApiError(code, details, status);
 }

@@ -18,6 +18,7 @@ export const ACCOUNT_ERRORS = {
   INVALID_EMAIL: e(400, 'Invalid email'),
   INVALID_EMAIL_OR_PASSWORD: e(401, 'Invalid email or password'),
   PROVIDER_NOT_FOUND: e(404, 'Provider not found'),
+  /** 400 for reset and deletion tokens; an id token refused at social sign-in or link-social answers 401 (social.service.ts). */
   INVALID_TOKEN: e(400, 'invalid token'),
   ID_TOKEN_NOT_SUPPORTED: e(400, 'id_token not supported'),
   FAILED_TO_GET_USER_INFO: e(401, 'Failed to get user info'),

@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import { type CachedSession, decodeCookieCache, encodeCookieCache, isUsable } from '../features/session/cookie-cache';
 import { BoundedMap } from '../shared/bounded-map';
 import { sessionJson } from '../shared/session-json';
-import type { SessionWithUser } from '../shared/views';
+import type { SessionView, SessionWithUser } from '../shared/views';
 
 /** Memo sizes: enough for every browser active within a minute on one instance; a few MB at most. */
 const MEMO_ENTRIES = 4096;
@@ -77,22 +77,19 @@ export class SessionCookies {
     return isUsable(cached, token, now) ? cached : null;
   }
 
-  /** Sets the token cookie (no Max-Age when remember-me is off: a browser-session cookie) and the cache cookie. */
+  /** Sets the token cookie and the cache cookie of `value`, lifetimes by `lifetime`. */
   set(reply: FastifyReply, value: SessionWithUser, now: number, json = sessionJson(value)): void {
     const { session } = value;
     const maxAge = Math.max(0, Math.floor((Date.parse(session.expiresAt) - now) / 1000));
-    reply.setCookie(this.tokenName, session.token, {
-      ...this.base,
-      signed: true,
-      maxAge: session.rememberMe ? maxAge : undefined,
-    });
-    this.setCache(reply, session.token, json, now);
+    reply.setCookie(this.tokenName, session.token, { ...this.lifetime(session, maxAge), signed: true });
+    this.setCache(reply, session, json, now);
   }
 
-  /** The cache cookie for the get-session body `json` of the session `token`. */
-  setCache(reply: FastifyReply, token: string, json: string, now: number): void {
+  /** The cache cookie for the get-session body `json` of `session`. */
+  setCache(reply: FastifyReply, session: SessionView, json: string, now: number): void {
     const maxAge = this.config.session.cookieCacheMaxAgeSec;
     if (maxAge <= 0) return;
+    const { token } = session;
     const last = this.encoded.get(token);
     let cookie: string | null;
     if (last && last.json === json && now >= last.madeAt && now - last.madeAt < REUSE_ENCODED_MS) cookie = last.cookie;
@@ -100,7 +97,7 @@ export class SessionCookies {
       cookie = encodeCookieCache(json, maxAge, now, this.cacheKey, this.dataName.length);
       if (cookie) this.encoded.set(token, { json, cookie, madeAt: now });
     }
-    if (cookie) reply.setCookie(this.dataName, cookie, { ...this.base, maxAge });
+    if (cookie) reply.setCookie(this.dataName, cookie, this.lifetime(session, maxAge));
   }
 
   /**
@@ -108,13 +105,22 @@ export class SessionCookies {
    * new cache cookie, so get-session does not serve the old body from it for up to its max age.
    */
   reissueCache(request: FastifyRequest, reply: FastifyReply, value: SessionWithUser, now: number): void {
-    if (request.cookies[this.tokenName] !== undefined)
-      this.setCache(reply, value.session.token, sessionJson(value), now);
+    if (request.cookies[this.tokenName] !== undefined) this.setCache(reply, value.session, sessionJson(value), now);
   }
 
   clear(reply: FastifyReply): void {
     reply.clearCookie(this.tokenName, this.base);
     reply.clearCookie(this.dataName, this.base);
+  }
+
+  /**
+   * The one place that decides how long the browser keeps a session cookie. spec §4 rememberMe: false: neither
+   * cookie carries Max-Age or Expires (they end with the browser session), on sign-in and on every later answer
+   * that sets them again; the cache cookie's own max age still holds, signed into its value (cookie-cache.ts).
+   * Otherwise the cookie lives `maxAgeSec`.
+   */
+  private lifetime(session: Pick<SessionView, 'rememberMe'>, maxAgeSec: number): CookieSerializeOptions {
+    return session.rememberMe ? { ...this.base, maxAge: maxAgeSec } : this.base;
   }
 
   private unsign(request: FastifyRequest, signed: string): string | null {

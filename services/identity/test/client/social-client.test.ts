@@ -59,6 +59,6 @@ describe('better-auth client: signIn.social, callback, linkSocial, listAccounts,
     expect(data).toMatchObject({ redirect: false, user: { email: 'mobile@provider.example' } });
     expect(jar.get(TOKEN_COOKIE)).toBeDefined();
     const bad = await client.signIn.social({ provider: 'loop', idToken: { token: `${token}x` } });
-    expect(bad.error).toMatchObject({ status: 400, code: 'INVALID_TOKEN' });
+    expect(bad.error).toMatchObject({ status: 401, code: 'INVALID_TOKEN' }); // better-auth: UNAUTHORIZED
   });
 });

@@ -41,7 +41,7 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: AppContext): 
     if (request.cookies[ctx.cookies.tokenName])
       ctx.cookies.setCache(
         reply,
-        request.auth.session.token,
+        request.auth.session,
         sessionJson({ session: request.auth.session, user }),
         ctx.clock.now(),
       );

@@ -101,7 +101,7 @@ export class DeletionService {
       new Date(now + config.deleteUser.tokenExpiresInSec * 1000),
       new Date(now),
     );
-    const url = mailer.link('/delete-user/callback', callbackURL ? { token, callbackURL } : { token });
+    const url = mailer.tokenLink('/delete-user/callback', token, callbackURL);
     await mailer.send(token, auth.user, lang, { kind: 'delete-account', url });
   }
 }

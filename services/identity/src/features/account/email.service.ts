@@ -55,7 +55,7 @@ export class EmailService {
   async sendVerificationMail(user: UserView, callbackURL: string | undefined, lang?: string): Promise<void> {
     const { jwt, mailer, config } = this.deps;
     const { token } = await jwt.sign(user.email, config.emailVerification.expiresInSec);
-    const url = mailer.link('/verify-email', callbackURL ? { token, callbackURL } : { token });
+    const url = mailer.tokenLink('/verify-email', token, callbackURL);
     await mailer.send(token, user, lang, { kind: 'verify-email', url });
   }
 
@@ -89,7 +89,7 @@ export class EmailService {
     if (await repo.findUserByEmail(address)) fail('COULDNT_UPDATE_EMAIL');
     if (auth.user.emailVerified) {
       const { token } = await jwt.sign(auth.user.email, config.emailVerification.expiresInSec, address);
-      const url = mailer.link('/verify-email', callbackURL ? { token, callbackURL } : { token });
+      const url = mailer.tokenLink('/verify-email', token, callbackURL);
       await mailer.send(token, auth.user, lang, { kind: 'change-email', url, newEmail: address });
       return;
     }

@@ -51,6 +51,14 @@ export class AccountMailer {
     return url.toString();
   }
 
+  /**
+   * A link answering with `?token&callbackURL` (verify-email, delete-user/callback): spec §2 names both values, so
+   * a request without a callbackURL gets "/" (better-auth's default), never a link without it.
+   */
+  tokenLink(path: string, token: string, callbackURL: string | undefined): string {
+    return this.link(path, { token, callbackURL: callbackURL || '/' });
+  }
+
   /** Mails `job` to `to` in their language (stored, else `acceptLanguage`, else ENG). */
   async send(
     token: string,

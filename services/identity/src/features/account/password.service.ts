@@ -9,6 +9,7 @@ import type { Clock, SessionService } from '../session/session.service';
 import type { AccountService, ClientInfo } from './account.service';
 import type { AccountMailer } from './mailer';
 import type { AccountRepository } from './repository';
+import type { SignInThrottle } from './sign-in-throttle';
 import type { TokenRepository } from './tokens.repository';
 
 /** spec §3 identifier of a reset token; spec §9: 24 characters. */
@@ -31,6 +32,7 @@ export class PasswordService {
       background: BackgroundTasks;
       config: Config;
       clock: Clock;
+      signInThrottle: Pick<SignInThrottle, 'clear'>;
     },
   ) {}
 
@@ -66,6 +68,7 @@ export class PasswordService {
       await tokens.deleteForValue(owner, RESET, tx); // older links of the same user die with it
       return owner;
     });
+    await this.forgetSignInFailures(userId);
     if (config.emailAndPassword.revokeSessionsOnPasswordReset) await sessions.revokeAllForUser(userId);
   }
 
@@ -97,6 +100,7 @@ export class PasswordService {
     if (await repo.findPasswordHash(userId)) fail('USER_ALREADY_HAS_PASSWORD');
     const created = await repo.insertCredential(userId, await hasher.hash(newPassword), new Date(clock.now()));
     if (!created) fail('USER_ALREADY_HAS_PASSWORD');
+    await this.forgetSignInFailures(userId);
   }
 
   /** An operator sets a user's password (admin set-user-password): replaces or creates the credential. */
@@ -104,6 +108,16 @@ export class PasswordService {
     const { repo, hasher, clock } = this.deps;
     this.deps.accounts.assertPasswordLength(newPassword);
     await repo.upsertPasswordHash(userId, await hasher.hash(newPassword), new Date(clock.now()));
+    await this.forgetSignInFailures(userId);
+  }
+
+  /**
+   * A new password ends the per-account sign-in throttle (SECURITY.md rate limits): the guesses it counted were
+   * at the old password, and the owner who just set a new one must get in at once, not after the window.
+   */
+  private async forgetSignInFailures(userId: string): Promise<void> {
+    const user = await this.deps.repo.findUserById(userId);
+    if (user) await this.deps.signInThrottle.clear(user.email);
   }
 
   private async sendResetMail(user: UserView, callbackURL: string, acceptLanguage?: string): Promise<void> {

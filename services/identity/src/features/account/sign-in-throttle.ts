@@ -32,11 +32,20 @@ export class SignInThrottle {
    */
   async guard<T>(email: string, attempt: () => Promise<T>): Promise<T> {
     if (this.rule.max <= 0) return attempt();
-    const key = `sign-in-failures:${createHash('sha256').update(email.trim().toLowerCase()).digest('base64url')}`;
-    if ((await this.count(key)) > this.rule.max) fail('RATE_LIMITED');
+    if ((await this.count(keyFor(email))) > this.rule.max) fail('RATE_LIMITED');
     const result = await attempt();
-    await Promise.all([this.store.del(key).catch(() => {}), this.local.del(key)]);
+    await this.clear(email);
     return result;
+  }
+
+  /**
+   * Forgets the failures counted for `email`: after a successful sign-in, and when the account gets a new password
+   * (a completed reset, an operator's set-user-password, set-password), so its owner is never kept out by guesses
+   * made at the old one. Never fails: a Redis that cannot delete now keeps the delete owed (store/redis-store.ts).
+   */
+  async clear(email: string): Promise<void> {
+    const key = keyFor(email);
+    await Promise.all([this.store.del(key).catch(() => {}), this.local.del(key)]);
   }
 
   /** Counts this attempt: in Redis across instances, or in this process while Redis is away. */
@@ -45,3 +54,7 @@ export class SignInThrottle {
     return this.store.incr(key, windowSec).catch(() => this.local.incr(key, windowSec));
   }
 }
+
+/** Keyed by the email's hash, lower-cased as emails are stored (spec §3). */
+const keyFor = (email: string) =>
+  `sign-in-failures:${createHash('sha256').update(email.trim().toLowerCase()).digest('base64url')}`;

@@ -41,7 +41,7 @@ export async function sessionRoutes(fastify: FastifyInstance, ctx: AppContext): 
     }
     if (viaCookie) {
       if (resolved.renewed) ctx.cookies.set(reply, resolved.current, now, resolved.json);
-      else ctx.cookies.setCache(reply, token, resolved.json, now);
+      else ctx.cookies.setCache(reply, resolved.current.session, resolved.json, now);
     }
     return sendJson(reply, resolved.json);
   });

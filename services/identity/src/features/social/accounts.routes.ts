@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
-import { requireFreshSession, requireSession } from '../../http/require-session';
+import { optionalSession, requireFreshSession, requireSession } from '../../http/require-session';
 import { requireServiceCredential } from '../../http/service-auth';
 import { AccountInfo, GetAccessToken, ListAccounts, RefreshToken, UnlinkAccount } from './schemas';
 
@@ -16,7 +16,9 @@ declare module 'fastify' {
 
 /**
  * DESIGN §3 server-only: a `userId` in the body is honoured only with the service credential; without one the
- * caller acts for themselves (session), so no user ever reads another's tokens.
+ * caller acts for themselves (session), so no user ever reads another's tokens. A caller presenting neither a
+ * session nor a key is unauthenticated (401) whatever the body names; 403 SERVER_ONLY is for a caller who is
+ * someone (a session, a key, a page) and asks for another user.
  */
 function ownerFromSessionOrService(fastify: FastifyInstance, ctx: AppContext) {
   const service = requireServiceCredential(ctx);
@@ -24,6 +26,8 @@ function ownerFromSessionOrService(fastify: FastifyInstance, ctx: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const userId = (request.body as { userId?: string } | undefined)?.userId;
     if (userId !== undefined) {
+      const keyPresented = typeof request.headers[ctx.config.apiKey.header] === 'string';
+      if (!keyPresented && !(await optionalSession(ctx, request))) fail('UNAUTHORIZED');
       await service.call(fastify, request, reply, () => {});
       request.accountOwner = isId(userId) ? userId : fail('ACCOUNT_NOT_FOUND');
       return;

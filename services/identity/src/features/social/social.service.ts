@@ -95,7 +95,7 @@ export class SocialService {
     const p = await this.provider(providerId);
     if (!p.supportsIdToken) fail('ID_TOKEN_NOT_SUPPORTED');
     const claims = await this.d.verifier.verify(p, input.token, input.nonce);
-    if (!claims) return fail('INVALID_TOKEN');
+    if (!claims) return fail('INVALID_TOKEN', undefined, 401); // better-auth: an id token refused is UNAUTHORIZED
     const profile: Profile | null = p.def.mapProfile({ userInfo: null, claims, extra: {} });
     if (!profile) return fail('FAILED_TO_GET_USER_INFO');
     const tokens: Partial<ProviderTokens> = {

@@ -30,7 +30,22 @@ describe('POST /change-email', () => {
       status: true,
     });
     expect(await userRow(u.userId)).toEqual({ email: next, email_verified: false });
-    expect(t.linkIn(await t.mailTo(next)).pathname).toBe('/api/auth/verify-email');
+    const link = t.linkIn(await t.mailTo(next));
+    expect(link.pathname).toBe('/api/auth/verify-email');
+    expect([link.searchParams.get('callbackURL'), link.searchParams.has('token')]).toEqual(['/', true]);
+  });
+
+  it('without a callbackURL, the confirmation and the new address verification links carry callbackURL=/', async () => {
+    const u = await signUp(t.app);
+    await verify(u);
+    const next = uniqueEmail('slash');
+    await post(t.app, '/change-email', { newEmail: next }, { jar: u.jar });
+    const confirm = t.linkIn(await t.mailTo(u.email));
+    expect([confirm.searchParams.get('callbackURL'), confirm.searchParams.has('token')]).toEqual(['/', true]);
+    const followed = await get(t.app, `${confirm.pathname.replace('/api/auth', '')}${confirm.search}`, { jar: u.jar });
+    expect([followed.statusCode, followed.headers.location]).toEqual([302, '/']);
+    const verification = t.linkIn(await t.mailTo(next));
+    expect([verification.searchParams.get('callbackURL'), verification.searchParams.has('token')]).toEqual(['/', true]);
   });
 
   it('asks a verified user to confirm from the old address; the link needs that user session', async () => {
@@ -131,7 +146,9 @@ describe('POST /delete-user', () => {
       const evil = await post(t.app, '/delete-user', { callbackURL: 'https://evil.example' }, { jar: u.jar });
       expect(evil.statusCode).toBe(403);
       await post(t.app, '/delete-user', {}, { jar: u.jar });
-      const token = t.linkIn(await t.mailTo(u.email)).searchParams.get('token')!;
+      const link = t.linkIn(await t.mailTo(u.email));
+      expect(link.searchParams.get('callbackURL')).toBe('/'); // spec §2: token and callbackURL, "/" by default
+      const token = link.searchParams.get('token')!;
       t.clock.advance(t.config.deleteUser.tokenExpiresInSec);
       await signIn(t.app, u.email); // keeps a valid session for the owner
       const late = await post(t.app, '/delete-user', { token }, { jar: (await signIn(t.app, u.email)).jar });

@@ -43,6 +43,21 @@ describe('email verification (spec §4, §5)', () => {
     expect([json.statusCode, json.json().code]).toEqual([400, 'INVALID_TOKEN']);
   });
 
+  it('every verification link carries token and callbackURL, "/" when the request gave none (spec §2)', async () => {
+    const u = await signUp(t.app);
+    await post(t.app, '/send-verification-email', { email: u.email }, { jar: u.jar });
+    const signedIn = t.linkIn(await t.mailTo(u.email));
+    t.sink.clear();
+    await post(t.app, '/send-verification-email', { email: u.email });
+    const anonymous = t.linkIn(await t.mailTo(u.email));
+    t.sink.clear();
+    for (const link of [signedIn, anonymous]) {
+      expect(link.pathname).toBe('/api/auth/verify-email');
+      expect([...link.searchParams.keys()].sort()).toEqual(['callbackURL', 'token']);
+      expect(link.searchParams.get('callbackURL')).toBe('/');
+    }
+  });
+
   it('only to the signed-in user own, unverified email', async () => {
     const u = await signUp(t.app);
     const other = await post(t.app, '/send-verification-email', { email: uniqueEmail() }, { jar: u.jar });
@@ -130,13 +145,16 @@ describe('send-on-sign-up and require-verification options', () => {
       const email = uniqueEmail();
       const res = await post(strict.app, '/sign-up/email', { name: 'V', email, password: 'a long passphrase' });
       expect(res.json().token).toBeNull();
-      await strict.mailTo(email);
+      const atSignUp = strict.linkIn(await strict.mailTo(email));
+      expect([atSignUp.searchParams.get('callbackURL'), atSignUp.searchParams.has('token')]).toEqual(['/', true]);
       strict.sink.clear();
       const wrong = await signIn(strict.app, email, 'not the password');
       expect(wrong.res.statusCode).toBe(401);
       const refused = await signIn(strict.app, email, 'a long passphrase');
       expect([refused.res.statusCode, refused.res.json().code]).toEqual([403, 'EMAIL_NOT_VERIFIED']);
-      const token = strict.linkIn(await strict.mailTo(email)).searchParams.get('token')!;
+      const atSignIn = strict.linkIn(await strict.mailTo(email));
+      expect(atSignIn.searchParams.get('callbackURL')).toBe('/');
+      const token = atSignIn.searchParams.get('token')!;
       expect((await get(strict.app, `/verify-email?token=${token}`)).statusCode).toBe(200);
       expect((await signIn(strict.app, email, 'a long passphrase')).res.statusCode).toBe(200);
     } finally {

@@ -72,10 +72,10 @@ describe('id-token sign-in (mobile apps), verified with the provider JWKS', () =
       },
     ],
     ['not a JWT at all', async () => 'not-a-token'],
-  ])('%s: 400 invalid token, nobody registered', async (_label, mint) => {
+  ])('%s: 401 invalid token (as better-auth), nobody registered', async (_label, mint) => {
     const before = await usersCount();
     const res = await signInWith(await mint());
-    expect(res.statusCode).toBe(400);
+    expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ code: 'INVALID_TOKEN', message: 'invalid token' });
     expect(res.headers['set-cookie']).toBeUndefined();
     expect(await usersCount()).toBe(before);
@@ -139,5 +139,7 @@ describe('id-token sign-in (mobile apps), verified with the provider JWKS', () =
       { jar: user.jar },
     );
     expect(taken.json()).toMatchObject({ code: 'UNABLE_TO_CREATE_ACCOUNT' });
+    const forged = await link('not-a-token');
+    expect([forged.statusCode, forged.json().code]).toEqual([401, 'INVALID_TOKEN']);
   });
 });

@@ -94,6 +94,22 @@ describe('account takeover attempts fail', () => {
     expect(notAnId.json().code).toBe('ACCOUNT_NOT_FOUND');
   });
 
+  it('provider-token routes answer 401 to a caller with neither a session nor the service credential, whatever the body', async () => {
+    providerUser(s.op, 'tc');
+    const owner = await socialSignIn(s, 'tc');
+    const ownerId = (await sessionOf(s.t.app, { jar: owner.jar })).user.id;
+    const expired = new CookieJar();
+    expired.cookies.set(TOKEN_COOKIE, 'not-a-signed-session-token');
+    for (const route of ['/get-access-token', '/refresh-token', '/account-info']) {
+      const base = route === '/account-info' ? { accountId: 'tc' } : { providerId: 'loop' };
+      for (const body of [base, { ...base, userId: ownerId }, { ...base, userId: 'not-an-id' }])
+        for (const options of [{}, { origin: null }, { jar: expired }]) {
+          const res = await post(s.t.app, route, body, options);
+          expect([route, body, res.statusCode, res.json().code]).toEqual([route, body, 401, 'UNAUTHORIZED']);
+        }
+    }
+  });
+
   it('unlink-account needs a fresh session, and parallel unlinks never remove the last account', async () => {
     const user = await signUp(s.t.app, { email: 'par-unlink@provider.example' });
     s.op.defaultLogin = 'par-unlink';
