@@ -12,65 +12,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers (no dependency is asked) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            status: "live";
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["healthLive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -87,85 +29,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: PostgreSQL answers and migrations are applied; Redis reported, not required */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: "ready" | "not-ready" | "draining";
-                            checks: {
-                                database: "ok" | "failing" | "not-configured";
-                                migrations: "ok" | "failing" | "not-configured";
-                                redis: "ok" | "failing" | "not-configured";
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: "ready" | "not-ready" | "draining";
-                            checks: {
-                                database: "ok" | "failing" | "not-configured";
-                                migrations: "ok" | "failing" | "not-configured";
-                                redis: "ok" | "failing" | "not-configured";
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["healthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -182,64 +46,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness of the API */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            ok: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["ok"];
         put?: never;
         post?: never;
         delete?: never;
@@ -256,64 +63,7 @@ export interface paths {
             cookie?: never;
         };
         /** HTML page showing an error code (redirect target of failed flows) */
-        get: {
-            parameters: {
-                query?: {
-                    error?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description text/html */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": string;
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["error"];
         put?: never;
         post?: never;
         delete?: never;
@@ -333,68 +83,7 @@ export interface paths {
          * The current session and user, or null (session cookie or Authorization: Bearer)
          * @description May answer from the signed session-cache cookie (up to its max age, 60 s by default) or the Redis cache, which revocation clears at once. disableCookieCache=true skips the cookie cache; disableRefresh=true never renews.
          */
-        get: {
-            parameters: {
-                query?: {
-                    disableCookieCache?: boolean;
-                    disableRefresh?: boolean;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            session: components["schemas"]["def-0"];
-                            user: components["schemas"]["def-1"];
-                        } | null;
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSession"];
         put?: never;
         post?: never;
         delete?: never;
@@ -413,64 +102,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** End the current session and clear its cookies */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["signOut"];
         delete?: never;
         options?: never;
         head?: never;
@@ -485,62 +117,7 @@ export interface paths {
             cookie?: never;
         };
         /** The signed-in user's active sessions */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-0"][];
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listSessions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -559,70 +136,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Revoke one of your own sessions by its token */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        token: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["revokeSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -639,64 +153,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Revoke all of your sessions, this one included */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["revokeSessions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -713,64 +170,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Revoke all of your sessions except this one */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["revokeOtherSessions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -787,79 +187,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create an account with email and password (signs in unless configured otherwise) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** Format: email */
-                        email: string;
-                        password: string;
-                        image?: string;
-                        /** @description Language of mail: RUS, UKR, ENG, SPA, GERMAN, POL, FRA or TURKEY */
-                        language?: "RUS" | "UKR" | "ENG" | "SPA" | "GERMAN" | "POL" | "FRA" | "TURKEY";
-                        callbackURL?: string;
-                        rememberMe?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            token: string | null;
-                            user: components["schemas"]["def-1"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["signUpEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -876,77 +204,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sign in with email and password */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: email */
-                        email: string;
-                        password: string;
-                        callbackURL?: string;
-                        rememberMe?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            redirect: boolean;
-                            token: string;
-                            url?: string;
-                            user: components["schemas"]["def-1"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["signInEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -963,73 +221,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Update the signed-in user's name, image or mail language (nothing else can be set here) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        image?: string | null;
-                        /** @description Language of mail: RUS, UKR, ENG, SPA, GERMAN, POL, FRA or TURKEY */
-                        language?: "RUS" | "UKR" | "ENG" | "SPA" | "GERMAN" | "POL" | "FRA" | "TURKEY";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["updateUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1046,73 +238,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Mail a reset link; the same answer whether or not the email has an account */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: email */
-                        email: string;
-                        redirectTo?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: boolean;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["requestPasswordReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1129,73 +255,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Mail a reset link; the same answer whether or not the email has an account */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: email */
-                        email: string;
-                        redirectTo?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: boolean;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["forgetPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1210,64 +270,7 @@ export interface paths {
             cookie?: never;
         };
         /** The mailed reset link: redirects to callbackURL with ?token=, or with ?error=INVALID_TOKEN */
-        get: {
-            parameters: {
-                query?: {
-                    callbackURL?: string;
-                };
-                header?: never;
-                path: {
-                    token: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Redirect to callbackURL (with ?token= or ?error=) */
-                302: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["resetPasswordByToken"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1286,73 +289,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Set a new password with a reset token (single use) */
-        post: {
-            parameters: {
-                query?: {
-                    token?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        newPassword: string;
-                        token?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["resetPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1369,73 +306,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Change the password; revokeOtherSessions ends every other session and issues a new token */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        newPassword: string;
-                        currentPassword: string;
-                        revokeOtherSessions?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            token: string | null;
-                            user: components["schemas"]["def-1"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["changePassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1452,70 +323,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Server only (x-api-key service credential plus the user session): a first password */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        newPassword: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["setPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1532,72 +340,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Mail a verification link to the signed-in user's own unverified email (or, without a session, to an unverified account's email) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: email */
-                        email: string;
-                        callbackURL?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["sendVerificationEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1612,75 +355,7 @@ export interface paths {
             cookie?: never;
         };
         /** The mailed verification link: verifies, or completes a change of email */
-        get: {
-            parameters: {
-                query: {
-                    token: string;
-                    callbackURL?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: boolean;
-                            user: components["schemas"]["def-1"] | null;
-                        };
-                    };
-                };
-                /** @description Redirect to callbackURL (with ?token= or ?error=) */
-                302: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["verifyEmail"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1699,72 +374,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Change email: verified users confirm from the old address, unverified users move at once */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: email */
-                        newEmail: string;
-                        callbackURL?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["changeEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1781,73 +391,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Delete the account (password, token or fresh session), or mail a confirmation link */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        callbackURL?: string;
-                        password?: string;
-                        token?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["deleteUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1862,75 +406,7 @@ export interface paths {
             cookie?: never;
         };
         /** The mailed deletion link (needs the same user session) */
-        get: {
-            parameters: {
-                query: {
-                    token: string;
-                    callbackURL?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Redirect to callbackURL (with ?token= or ?error=) */
-                302: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["deleteUserCallback"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1950,64 +426,7 @@ export interface paths {
          * A short-lived signed JWT for the current session (cookie or Authorization: Bearer)
          * @description Claims: iss (PUBLIC_URL), aud, sub (user id), sid (session id), email, role, activeOrganizationId, activeOrganizationRole, impersonatedBy, iat, exp (jwt.expiresInSec, never past the session), jti; header kid. Verify with the keys of GET /jwks.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            token: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["token"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2027,64 +446,7 @@ export interface paths {
          * The public keys that verify GET /token JWTs (JSON Web Key Set)
          * @description The active key and retired keys until every token they signed has expired.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            keys: components["schemas"]["def-2"][];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["jwks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2106,82 +468,7 @@ export interface paths {
          * Is this session token or GET /token JWT active, and whose is it?
          * @description Service credential required (x-api-key). RFC 7662 shape: { active: false } for anything invalid, expired or revoked; revocations show at once. A JWT must verify and its sid must name a live session of its sub.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        token: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            active: boolean;
-                            token_type?: "session_token" | "jwt";
-                            sub?: string;
-                            sid?: string;
-                            exp?: number;
-                            iat?: number;
-                            iss?: string;
-                            aud?: string;
-                            jti?: string;
-                            email?: string;
-                            role?: string;
-                            activeOrganizationId?: string | null;
-                            impersonatedBy?: string | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["introspect"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2201,70 +488,7 @@ export interface paths {
          * Introspect up to 100 tokens at once; answers in the same order
          * @description Service credential required (x-api-key). RFC 7662 shape: { active: false } for anything invalid, expired or revoked; revocations show at once. A JWT must verify and its sid must name a live session of its sub.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        tokens: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            results: components["schemas"]["def-3"][];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["introspectBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2281,89 +505,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Start a provider's sign-in (url to send the browser to), or sign in at once with an id token */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description provider id */
-                        provider: string;
-                        callbackURL?: string;
-                        newUserCallbackURL?: string;
-                        errorCallbackURL?: string;
-                        disableRedirect?: boolean;
-                        idToken?: {
-                            token: string;
-                            nonce?: string;
-                            accessToken?: string;
-                            refreshToken?: string;
-                            /** @description access-token expiry, epoch milliseconds */
-                            expiresAt?: number;
-                        };
-                        scopes?: string[];
-                        requestSignUp?: boolean;
-                        loginHint?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            redirect: boolean;
-                            url?: string;
-                            token?: string;
-                            user?: components["schemas"]["def-1"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["signInSocial"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2380,86 +522,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Link a provider account to the signed-in user (redirect flow, or at once with an id token) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description provider id */
-                        provider: string;
-                        callbackURL?: string;
-                        errorCallbackURL?: string;
-                        idToken?: {
-                            token: string;
-                            nonce?: string;
-                            accessToken?: string;
-                            refreshToken?: string;
-                            /** @description access-token expiry, epoch milliseconds */
-                            expiresAt?: number;
-                        };
-                        scopes?: string[];
-                        requestSignUp?: boolean;
-                        disableRedirect?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            url: string;
-                            redirect: boolean;
-                            status?: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["linkSocial"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2474,140 +537,10 @@ export interface paths {
             cookie?: never;
         };
         /** The provider's redirect back: signs in, registers or links, then redirects */
-        get: {
-            parameters: {
-                query?: {
-                    code?: string;
-                    state?: string;
-                    error?: string;
-                    error_description?: string;
-                    device_id?: string;
-                    user?: string;
-                    iss?: string;
-                };
-                header?: never;
-                path: {
-                    providerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Redirect to callbackURL / newUserCallbackURL, or with ?error=<code> (spec §8) */
-                302: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["callbackByProviderIdGet"];
         put?: never;
         /** form_post callback (Apple): redirected to the GET callback so the SameSite=Lax state cookie is sent */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    providerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        code?: string;
-                        state?: string;
-                        error?: string;
-                        error_description?: string;
-                        device_id?: string;
-                        user?: string;
-                        iss?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Redirect to callbackURL / newUserCallbackURL, or with ?error=<code> (spec §8) */
-                302: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["callbackByProviderIdPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2622,73 +555,7 @@ export interface paths {
             cookie?: never;
         };
         /** The signed-in user's accounts (credential and providers) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            provider: string;
-                            providerId: string;
-                            accountId: string;
-                            userId: string;
-                            scopes: string[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listAccounts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2707,72 +574,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Unlink a provider account (fresh session; never the last account) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description provider id */
-                        providerId: string;
-                        accountId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["unlinkAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2789,77 +591,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** A provider access token of the user's account, refreshed when it expires within 5 s */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description provider id */
-                        providerId: string;
-                        accountId?: string;
-                        /** @description server only: needs the service credential */
-                        userId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            accessToken: string | null;
-                            accessTokenExpiresAt: string | null;
-                            scopes: string[];
-                            idToken: string | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["getAccessToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2876,81 +608,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Refresh a provider account's tokens now */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description provider id */
-                        providerId: string;
-                        accountId?: string;
-                        /** @description server only: needs the service credential */
-                        userId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            accessToken: string | null;
-                            accessTokenExpiresAt: string | null;
-                            scopes: string[];
-                            idToken: string | null;
-                            refreshToken: string | null;
-                            refreshTokenExpiresAt: string | null;
-                            providerId: string;
-                            accountId: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["refreshToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2967,81 +625,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** The provider's current profile of one of the user's accounts, and its raw document */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        accountId: string;
-                        /** @description server only: needs the service credential */
-                        userId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            user: {
-                                id: string;
-                                name: string;
-                                email: string | null;
-                                image: string | null;
-                                emailVerified: boolean;
-                            };
-                            data: {
-                                [key: string]: unknown;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["accountInfo"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3058,81 +642,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create a user with a password (role optional; data may set name, image, language only) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: email */
-                        email: string;
-                        password: string;
-                        name: string;
-                        /** @description A role, a comma-separated list of roles, or a list of roles (configured role names only) */
-                        role?: string | string[];
-                        data?: {
-                            name?: string;
-                            image?: string | null;
-                            /** @description Language of mail: RUS, UKR, ENG, SPA, GERMAN, POL, FRA or TURKEY */
-                            language?: "RUS" | "UKR" | "ENG" | "SPA" | "GERMAN" | "POL" | "FRA" | "TURKEY";
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            user: components["schemas"]["def-1"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminCreateUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3147,80 +657,7 @@ export interface paths {
             cookie?: never;
         };
         /** One user by id */
-        get: {
-            parameters: {
-                query: {
-                    /** @description The user id */
-                    id: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            email: string;
-                            emailVerified: boolean;
-                            name: string;
-                            image: string | null;
-                            role: string;
-                            banned: boolean;
-                            banReason: string | null;
-                            banExpires: string | null;
-                            language: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["adminGetUser"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3239,92 +676,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Update a user's name, image, language or role */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The user id */
-                        userId: string;
-                        data: {
-                            name?: string;
-                            image?: string | null;
-                            /** @description Language of mail: RUS, UKR, ENG, SPA, GERMAN, POL, FRA or TURKEY */
-                            language?: "RUS" | "UKR" | "ENG" | "SPA" | "GERMAN" | "POL" | "FRA" | "TURKEY";
-                            /** @description A role, a comma-separated list of roles, or a list of roles (configured role names only) */
-                            role?: string | string[];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            email: string;
-                            emailVerified: boolean;
-                            name: string;
-                            image: string | null;
-                            role: string;
-                            banned: boolean;
-                            banReason: string | null;
-                            banExpires: string | null;
-                            language: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminUpdateUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3341,73 +693,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Set a user's role; applies at once */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The user id */
-                        userId: string;
-                        /** @description A role, a comma-separated list of roles, or a list of roles (configured role names only) */
-                        role: string | string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            user: components["schemas"]["def-1"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminSetRole"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3425,78 +711,7 @@ export interface paths {
          * Users, searched, filtered, sorted and paged; an empty list with total 0 on a bad query (spec §7)
          * @description searchField email|name, searchOperator contains|starts_with|ends_with (case-insensitive); filterField id|email|name|role|banned|emailVerified|createdAt|updatedAt|banExpires with filterOperator eq|ne|lt|lte|gt|gte|contains; sortBy one of the filter fields, sortDirection asc|desc (default createdAt desc); limit (default 100, at most 1000) and offset as numbers or numeric text.
          */
-        get: {
-            parameters: {
-                query?: {
-                    searchValue?: string;
-                    searchField?: string;
-                    searchOperator?: string;
-                    limit?: number | string;
-                    offset?: number | string;
-                    sortBy?: string;
-                    sortDirection?: string;
-                    filterField?: string;
-                    filterValue?: string | number | boolean;
-                    filterOperator?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            users: components["schemas"]["def-1"][];
-                            total: number;
-                            limit?: number;
-                            offset?: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["adminListUsers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3515,71 +730,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Delete a user with their sessions and accounts */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The user id */
-                        userId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminRemoveUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3596,72 +747,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Set a user's password */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        newPassword: string;
-                        /** @description The user id */
-                        userId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminSetUserPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3678,71 +764,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** A user's active sessions, impersonation sessions included */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The user id */
-                        userId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            sessions: components["schemas"]["def-0"][];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminListUserSessions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3759,70 +781,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Revoke one session by its token */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        sessionToken: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminRevokeUserSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3839,71 +798,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Revoke every session of a user */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The user id */
-                        userId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminRevokeUserSessions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3920,73 +815,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Ban a user and end all their sessions (reason default "No reason"; banExpiresIn in seconds) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The user id */
-                        userId: string;
-                        banReason?: string;
-                        banExpiresIn?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            user: components["schemas"]["def-1"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminBanUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4003,71 +832,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Lift a ban */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The user id */
-                        userId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            user: components["schemas"]["def-1"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminUnbanUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4084,72 +849,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sign in as the user for a fixed time; the admin session is kept in the admin_session cookie */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The user id */
-                        userId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            session: components["schemas"]["def-0"];
-                            user: components["schemas"]["def-1"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminImpersonateUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4166,65 +866,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** End the impersonation session and restore the admin session */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            session: components["schemas"]["def-0"];
-                            user: components["schemas"]["def-1"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminStopImpersonating"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4241,79 +883,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Whether the session's user (or, for servers with the service credential, a user id or role) has permissions */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        permissions?: {
-                            [key: string]: string[];
-                        };
-                        permission?: {
-                            [key: string]: string[];
-                        };
-                        /** @description The user id */
-                        userId?: string;
-                        role?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string | null;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminHasPermission"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4328,79 +898,7 @@ export interface paths {
             cookie?: never;
         };
         /** All organizations with their member counts (console) */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number | string;
-                    offset?: number | string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            organizations: {
-                                id: string;
-                                name: string;
-                                slug: string;
-                                logo: string | null;
-                                metadata: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                memberCount: number;
-                            }[];
-                            total: number;
-                            limit: number;
-                            offset: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["adminListOrganizations"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4417,73 +915,7 @@ export interface paths {
             cookie?: never;
         };
         /** A user's linked accounts (provider, account id, scopes); never tokens or the password */
-        get: {
-            parameters: {
-                query: {
-                    userId: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            providerId: string;
-                            accountId: string;
-                            scopes: string[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["adminListUserAccounts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4500,70 +932,7 @@ export interface paths {
             cookie?: never;
         };
         /** A user's organizations with their role in each */
-        get: {
-            parameters: {
-                query: {
-                    userId: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            organization: components["schemas"]["def-4"];
-                            memberId: string;
-                            role: string;
-                            /** Format: date-time */
-                            joinedAt: string;
-                        }[];
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["adminListUserOrganizations"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4580,78 +949,7 @@ export interface paths {
             cookie?: never;
         };
         /** An organization with its members, invitations, teams and team members (operators; needs organization list) */
-        get: {
-            parameters: {
-                query: {
-                    organizationId: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            slug: string;
-                            logo: string | null;
-                            metadata: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            members: components["schemas"]["def-5"][];
-                            invitations: components["schemas"]["def-6"][];
-                            teams?: components["schemas"]["def-7"][];
-                            teamMembers: components["schemas"]["def-8"][];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["adminOrganizationGet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4670,81 +968,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create an organization owned by userId (default: the operator); no active organization changes */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        slug: string;
-                        userId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            slug: string;
-                            logo: string | null;
-                            metadata: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            members: components["schemas"]["def-5"][];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminOrganizationCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4761,85 +985,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Invite someone by email as an operator; resend extends a pending invitation and mails it again */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        organizationId: string;
-                        /** Format: email */
-                        email: string;
-                        role: string | string[];
-                        resend?: boolean;
-                        teamId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            organizationId: string;
-                            email: string;
-                            role: string;
-                            status: "pending" | "accepted" | "rejected" | "canceled";
-                            teamId: string | null;
-                            inviterId: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminOrganizationInviteMember"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4856,80 +1002,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel an invitation as an operator */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        invitationId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            organizationId: string;
-                            email: string;
-                            role: string;
-                            status: "pending" | "accepted" | "rejected" | "canceled";
-                            teamId: string | null;
-                            inviterId: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminOrganizationCancelInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4946,84 +1019,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Change a member's role as an operator (the last owner stays an owner) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        organizationId: string;
-                        memberId: string;
-                        role: string | string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            organizationId: string;
-                            userId: string;
-                            /** @description spec §3: one or several comma-separated roles */
-                            role: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            user?: {
-                                id: string;
-                                name: string;
-                                email: string;
-                                image: string | null;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminOrganizationUpdateMemberRole"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5040,71 +1036,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Remove a member (by member id or email) as an operator (not the last owner) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        organizationId: string;
-                        memberIdOrEmail: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            member: components["schemas"]["def-5"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminOrganizationRemoveMember"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5121,77 +1053,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create a team as an operator */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        organizationId: string;
-                        /** @description spec §5: at least 1 character */
-                        name: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            organizationId: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminOrganizationCreateTeam"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5208,78 +1070,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Rename a team as an operator */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        organizationId: string;
-                        teamId: string;
-                        /** @description spec §5: at least 1 character */
-                        name: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            organizationId: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminOrganizationUpdateTeam"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5296,71 +1087,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Remove a team as an operator (not the last one unless configured) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        organizationId: string;
-                        teamId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminOrganizationRemoveTeam"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5377,76 +1104,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Add a member of the organization to a team as an operator */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        organizationId: string;
-                        teamId: string;
-                        userId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            teamId: string;
-                            userId: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminOrganizationAddTeamMember"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5463,72 +1121,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Remove a user from a team as an operator */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        organizationId: string;
-                        teamId: string;
-                        userId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["adminOrganizationRemoveTeamMember"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5545,90 +1138,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create an API key for yourself, an organization you manage, or (trusted callers) any user; the key is shown once */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        expiresIn?: number | null;
-                        prefix?: string;
-                        metadata?: {
-                            [key: string]: unknown;
-                        };
-                        userId?: string;
-                        organizationId?: string;
-                        remaining?: number | null;
-                        refillAmount?: number;
-                        /** @description milliseconds between refills of `remaining` to `refillAmount` */
-                        refillInterval?: number;
-                        rateLimitEnabled?: boolean;
-                        /** @description rate-limit window in milliseconds */
-                        rateLimitTimeWindow?: number;
-                        rateLimitMax?: number;
-                        /** @description resource → actions; `{ "service": ["act"] }` makes a service key */
-                        permissions?: {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-9"] & {
-                            /** @description the full key: shown only in this answer */
-                            key: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["apiKeyCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5643,92 +1153,7 @@ export interface paths {
             cookie?: never;
         };
         /** An API key you may manage (never the key itself) */
-        get: {
-            parameters: {
-                query: {
-                    id: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string | null;
-                            start: string | null;
-                            prefix: string | null;
-                            userId: string | null;
-                            organizationId: string | null;
-                            refillInterval: number | null;
-                            refillAmount: number | null;
-                            lastRefillAt: string | null;
-                            enabled: boolean;
-                            rateLimitEnabled: boolean;
-                            rateLimitTimeWindow: number | null;
-                            rateLimitMax: number | null;
-                            requestCount: number;
-                            remaining: number | null;
-                            lastRequest: string | null;
-                            expiresAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            metadata: {
-                                [key: string]: unknown;
-                            } | null;
-                            permissions: {
-                                [key: string]: string[];
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["apiKeyGet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5745,65 +1170,7 @@ export interface paths {
             cookie?: never;
         };
         /** Your API keys; an organization's with organizationId; any user's (trusted callers) with userId */
-        get: {
-            parameters: {
-                query?: {
-                    organizationId?: string;
-                    userId?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-9"][];
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["apiKeyList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5822,114 +1189,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Change an API key (name, enabled, expiry, metadata; trusted callers also quotas, limits and permissions) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        keyId: string;
-                        name?: string;
-                        enabled?: boolean;
-                        expiresIn?: number | null;
-                        metadata?: {
-                            [key: string]: unknown;
-                        };
-                        remaining?: number | null;
-                        refillAmount?: number;
-                        /** @description milliseconds between refills of `remaining` to `refillAmount` */
-                        refillInterval?: number;
-                        rateLimitEnabled?: boolean;
-                        /** @description rate-limit window in milliseconds */
-                        rateLimitTimeWindow?: number;
-                        rateLimitMax?: number;
-                        /** @description resource → actions; `{ "service": ["act"] }` makes a service key */
-                        permissions?: {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string | null;
-                            start: string | null;
-                            prefix: string | null;
-                            userId: string | null;
-                            organizationId: string | null;
-                            refillInterval: number | null;
-                            refillAmount: number | null;
-                            lastRefillAt: string | null;
-                            enabled: boolean;
-                            rateLimitEnabled: boolean;
-                            rateLimitTimeWindow: number | null;
-                            rateLimitMax: number | null;
-                            requestCount: number;
-                            remaining: number | null;
-                            lastRequest: string | null;
-                            expiresAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            metadata: {
-                                [key: string]: unknown;
-                            } | null;
-                            permissions: {
-                                [key: string]: string[];
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["apiKeyUpdate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5946,70 +1206,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Delete an API key */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        keyId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["apiKeyDelete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6026,81 +1223,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Server only (service credential): check a key and spend one use; answers valid, or the refusal */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        key: string;
-                        /** @description resource → actions; `{ "service": ["act"] }` makes a service key */
-                        permissions?: {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            valid: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                /** @description milliseconds until the rate-limit window ends */
-                                tryAgainIn?: number;
-                            } | null;
-                            key: components["schemas"]["def-9"] | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["apiKeyVerify"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6117,86 +1240,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create an organization (owner membership, default team; becomes active unless keepCurrentActiveOrganization) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        slug: string;
-                        userId?: string;
-                        logo?: string | null;
-                        metadata?: {
-                            [key: string]: unknown;
-                        };
-                        keepCurrentActiveOrganization?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            slug: string;
-                            logo: string | null;
-                            metadata: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            members: components["schemas"]["def-5"][];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["organizationCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6213,70 +1257,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Check that a slug is free */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        slug: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["organizationCheckSlug"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6293,86 +1274,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Update an organization (organization update) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        data: {
-                            name?: string;
-                            slug?: string;
-                            logo?: string | null;
-                            metadata?: {
-                                [key: string]: unknown;
-                            };
-                        };
-                        organizationId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            slug: string;
-                            logo: string | null;
-                            metadata: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["organizationUpdate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6389,78 +1291,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Delete an organization (organization delete); members and invitations first */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        organizationId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            slug: string;
-                            logo: string | null;
-                            metadata: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["organizationDelete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6475,62 +1306,7 @@ export interface paths {
             cookie?: never;
         };
         /** The user's organizations */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-4"][];
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["organizationList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6547,79 +1323,7 @@ export interface paths {
             cookie?: never;
         };
         /** An organization with members, invitations and teams (the active one by default; null when none) */
-        get: {
-            parameters: {
-                query?: {
-                    organizationId?: string;
-                    organizationSlug?: string;
-                    membersLimit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            slug: string;
-                            logo: string | null;
-                            metadata: {
-                                [key: string]: unknown;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            members: components["schemas"]["def-5"][];
-                            invitations: components["schemas"]["def-6"][];
-                            teams?: components["schemas"]["def-7"][];
-                        } | null;
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["organizationGetFullOrganization"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6638,69 +1342,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Set (or with null clear) the session's active organization */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        organizationId?: string | null;
-                        organizationSlug?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-4"] | null;
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["organizationSetActive"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6715,75 +1357,7 @@ export interface paths {
             cookie?: never;
         };
         /** One page of members with their users (better-auth list-members query) */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    offset?: number;
-                    sortBy?: "createdAt" | "role";
-                    sortDirection?: "asc" | "desc";
-                    filterField?: "role" | "userId" | "id";
-                    filterOperator?: "eq" | "ne" | "contains";
-                    filterValue?: string;
-                    organizationId?: string;
-                    organizationSlug?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            members: components["schemas"]["def-5"][];
-                            total: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["organizationListMembers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6800,76 +1374,7 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's membership in the active organization */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            organizationId: string;
-                            userId: string;
-                            /** @description spec §3: one or several comma-separated roles */
-                            role: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            user?: {
-                                id: string;
-                                name: string;
-                                email: string;
-                                image: string | null;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["organizationGetActiveMember"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6886,68 +1391,7 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's role (or a fellow member's) in the active or named organization */
-        get: {
-            parameters: {
-                query?: {
-                    userId?: string;
-                    organizationId?: string;
-                    organizationSlug?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            role: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["organizationGetActiveMemberRole"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6966,78 +1410,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Remove a member by member id, or by email when the text contains an at-sign (member delete) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        memberIdOrEmail: string;
-                        organizationId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            member: {
-                                id: string;
-                                organizationId: string;
-                                userId: string;
-                                role: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["organizationRemoveMember"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7054,77 +1427,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Change a member's role (member update; nobody grants more than they hold) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        role: string | string[];
-                        memberId: string;
-                        organizationId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            organizationId: string;
-                            userId: string;
-                            role: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["organizationUpdateMemberRole"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7141,75 +1444,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Leave an organization (not as its only owner) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        organizationId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            organizationId: string;
-                            userId: string;
-                            role: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["organizationLeave"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7226,77 +1461,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Whether the caller holds permissions in an organization (the active one by default) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        organizationId?: string;
-                        permissions?: {
-                            [key: string]: string[];
-                        };
-                        permission?: {
-                            [key: string]: string[];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string | null;
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["organizationHasPermission"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7313,85 +1478,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Invite someone by email (invitation create); resend extends a pending invitation and mails it again */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: email */
-                        email: string;
-                        role: string | string[];
-                        organizationId?: string;
-                        resend?: boolean;
-                        teamId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            organizationId: string;
-                            email: string;
-                            role: string;
-                            status: "pending" | "accepted" | "rejected" | "canceled";
-                            teamId: string | null;
-                            inviterId: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["organizationInviteMember"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7408,71 +1495,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Accept an invitation: the membership, then the organization becomes active */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        invitationId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            invitation: components["schemas"]["def-6"];
-                            member: components["schemas"]["def-5"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["organizationAcceptInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7489,71 +1512,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Reject an invitation */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        invitationId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            invitation: components["schemas"]["def-6"];
-                            member: null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["organizationRejectInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7570,80 +1529,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel an invitation (invitation cancel; spec §4: the status is not checked) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        invitationId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            organizationId: string;
-                            email: string;
-                            role: string;
-                            status: "pending" | "accepted" | "rejected" | "canceled";
-                            teamId: string | null;
-                            inviterId: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["organizationCancelInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7658,79 +1544,7 @@ export interface paths {
             cookie?: never;
         };
         /** A pending invitation addressed to the caller, with organization and inviter */
-        get: {
-            parameters: {
-                query: {
-                    id: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            organizationId: string;
-                            email: string;
-                            role: string;
-                            status: "pending" | "accepted" | "rejected" | "canceled";
-                            teamId: string | null;
-                            inviterId: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            organizationName: string;
-                            organizationSlug: string;
-                            inviterEmail: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["organizationGetInvitation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7747,64 +1561,7 @@ export interface paths {
             cookie?: never;
         };
         /** An organization's invitations (the active one by default); needs membership */
-        get: {
-            parameters: {
-                query?: {
-                    organizationId?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-6"][];
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["organizationListInvitations"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7821,75 +1578,7 @@ export interface paths {
             cookie?: never;
         };
         /** The live pending invitations addressed to the caller, with organization names */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            organizationId: string;
-                            email: string;
-                            role: string;
-                            status: "pending" | "accepted" | "rejected" | "canceled";
-                            teamId: string | null;
-                            inviterId: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            organizationName: string;
-                        }[];
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["organizationListUserInvitations"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7908,77 +1597,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create a team (team create) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description spec §5: at least 1 character */
-                        name: string;
-                        organizationId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            organizationId: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["organizationCreateTeam"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7995,80 +1614,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Rename a team (team update; spec §5: only the name applies) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        teamId: string;
-                        data: {
-                            /** @description spec §5: at least 1 character */
-                            name?: string;
-                            organizationId?: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            organizationId: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["organizationUpdateTeam"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8085,71 +1631,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Remove a team (team delete; not the last one, not your own) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        teamId: string;
-                        organizationId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["organizationRemoveTeam"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8164,64 +1646,7 @@ export interface paths {
             cookie?: never;
         };
         /** An organization's teams (the active one by default); needs membership */
-        get: {
-            parameters: {
-                query?: {
-                    organizationId?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["def-7"][];
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["organizationListTeams"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8240,76 +1665,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Add a member of the organization to a team */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        teamId: string;
-                        userId: string;
-                        organizationId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            teamId: string;
-                            userId: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["organizationAddTeamMember"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8326,72 +1682,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Remove a user from a team */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        teamId: string;
-                        userId: string;
-                        organizationId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Stable UPPER_SNAKE code from the error catalogue */
-                            code: string;
-                            /** @description Catalogue text (spec §8) */
-                            message: string;
-                            details?: {
-                                field: string;
-                                problem: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["organizationRemoveTeamMember"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8402,128 +1693,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** Session */
-        "def-0": {
-            id: string;
-            token: string;
-            userId: string;
-            /** Format: date-time */
-            expiresAt: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-            ipAddress: string | null;
-            userAgent: string | null;
-            impersonatedBy: string | null;
-            activeOrganizationId: string | null;
-        };
-        /** User */
-        "def-1": {
-            id: string;
-            email: string;
-            emailVerified: boolean;
-            name: string;
-            image: string | null;
-            role: string;
-            banned: boolean;
-            banReason: string | null;
-            banExpires: string | null;
-            language: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        /** Jwk */
-        "def-2": {
-            kid: string;
-            kty: string;
-            alg: string;
-            use: string;
-            crv?: string;
-            x?: string;
-            y?: string;
-            n?: string;
-            e?: string;
-        };
-        /** Introspection */
-        "def-3": {
-            active: boolean;
-            token_type?: "session_token" | "jwt";
-            sub?: string;
-            sid?: string;
-            exp?: number;
-            iat?: number;
-            iss?: string;
-            aud?: string;
-            jti?: string;
-            email?: string;
-            role?: string;
-            activeOrganizationId?: string | null;
-            impersonatedBy?: string | null;
-        };
-        /** Organization */
-        "def-4": {
-            id: string;
-            name: string;
-            slug: string;
-            logo: string | null;
-            metadata: {
-                [key: string]: unknown;
-            } | null;
-            /** Format: date-time */
-            createdAt: string;
-        };
-        /** Member */
-        "def-5": {
-            id: string;
-            organizationId: string;
-            userId: string;
-            /** @description spec §3: one or several comma-separated roles */
-            role: string;
-            /** Format: date-time */
-            createdAt: string;
-            user?: {
-                id: string;
-                name: string;
-                email: string;
-                image: string | null;
-            };
-        };
-        /** Invitation */
-        "def-6": {
-            id: string;
-            organizationId: string;
-            email: string;
-            role: string;
-            status: "pending" | "accepted" | "rejected" | "canceled";
-            teamId: string | null;
-            inviterId: string;
-            /** Format: date-time */
-            expiresAt: string;
-            /** Format: date-time */
-            createdAt: string;
-        };
-        /** Team */
-        "def-7": {
-            id: string;
-            name: string;
-            organizationId: string;
-            /** Format: date-time */
-            createdAt: string;
-            updatedAt: string | null;
-        };
-        /** TeamMember */
-        "def-8": {
-            id: string;
-            teamId: string;
-            userId: string;
-            /** Format: date-time */
-            createdAt: string;
-        };
         /** ApiKey */
-        "def-9": {
+        ApiKey: {
             id: string;
             name: string | null;
             start: string | null;
@@ -8552,6 +1723,185 @@ export interface components {
                 [key: string]: string[];
             } | null;
         };
+        /** Error */
+        Error: {
+            /** @description Stable UPPER_SNAKE code from the error catalogue */
+            code: string;
+            /** @description Catalogue text (spec §8) */
+            message: string;
+            details?: {
+                field: string;
+                problem: string;
+            }[];
+        };
+        /** Introspection */
+        Introspection: {
+            active: boolean;
+            token_type?: "session_token" | "jwt";
+            sub?: string;
+            sid?: string;
+            exp?: number;
+            iat?: number;
+            iss?: string;
+            aud?: string;
+            jti?: string;
+            email?: string;
+            role?: string;
+            activeOrganizationId?: string | null;
+            impersonatedBy?: string | null;
+        };
+        /** Invitation */
+        Invitation: {
+            id: string;
+            organizationId: string;
+            email: string;
+            role: string;
+            status: "pending" | "accepted" | "rejected" | "canceled";
+            teamId: string | null;
+            inviterId: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** Jwk */
+        Jwk: {
+            kid: string;
+            kty: string;
+            alg: string;
+            use: string;
+            crv?: string;
+            x?: string;
+            y?: string;
+            n?: string;
+            e?: string;
+        };
+        /** Member */
+        Member: {
+            id: string;
+            organizationId: string;
+            userId: string;
+            /** @description spec §3: one or several comma-separated roles */
+            role: string;
+            /** Format: date-time */
+            createdAt: string;
+            user?: {
+                id: string;
+                name: string;
+                email: string;
+                image: string | null;
+            };
+        };
+        /** Message */
+        Message: {
+            message: string;
+        };
+        /** Organization */
+        Organization: {
+            id: string;
+            name: string;
+            slug: string;
+            logo: string | null;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** OrganizationWithMembers */
+        OrganizationWithMembers: {
+            id: string;
+            name: string;
+            slug: string;
+            logo: string | null;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            members: components["schemas"]["Member"][];
+        };
+        /** Readiness */
+        Readiness: {
+            status: "ready" | "not-ready" | "draining";
+            checks: {
+                database: "ok" | "failing" | "not-configured";
+                migrations: "ok" | "failing" | "not-configured";
+                redis: "ok" | "failing" | "not-configured";
+            };
+        };
+        /** Session */
+        Session: {
+            id: string;
+            token: string;
+            userId: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            ipAddress: string | null;
+            userAgent: string | null;
+            impersonatedBy: string | null;
+            activeOrganizationId: string | null;
+        };
+        /** SessionWithUser */
+        SessionWithUser: {
+            session: components["schemas"]["Session"];
+            user: components["schemas"]["User"];
+        };
+        /** Status */
+        Status: {
+            status: boolean;
+        };
+        /** Success */
+        Success: {
+            success: boolean;
+        };
+        /** Team */
+        Team: {
+            id: string;
+            name: string;
+            organizationId: string;
+            /** Format: date-time */
+            createdAt: string;
+            updatedAt: string | null;
+        };
+        /** TeamMember */
+        TeamMember: {
+            id: string;
+            teamId: string;
+            userId: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** TokenAndUser */
+        TokenAndUser: {
+            token: string | null;
+            user: components["schemas"]["User"];
+        };
+        /** User */
+        User: {
+            id: string;
+            email: string;
+            emailVerified: boolean;
+            name: string;
+            image: string | null;
+            role: string;
+            banned: boolean;
+            banReason: string | null;
+            banExpires: string | null;
+            language: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** UserResult */
+        UserResult: {
+            user: components["schemas"]["User"];
+        };
     };
     responses: never;
     parameters: never;
@@ -8560,4 +1910,4702 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    healthLive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "live";
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    healthReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ok: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    error: {
+        parameters: {
+            query?: {
+                error?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/html */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: {
+                disableCookieCache?: boolean;
+                disableRefresh?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionWithUser"] | null;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"][];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signUpEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** Format: email */
+                    email: string;
+                    password: string;
+                    image?: string;
+                    /** @description Language of mail: RUS, UKR, ENG, SPA, GERMAN, POL, FRA or TURKEY */
+                    language?: "RUS" | "UKR" | "ENG" | "SPA" | "GERMAN" | "POL" | "FRA" | "TURKEY";
+                    callbackURL?: string;
+                    rememberMe?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenAndUser"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signInEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    password: string;
+                    callbackURL?: string;
+                    rememberMe?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redirect: boolean;
+                        token: string;
+                        url?: string;
+                        user: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    image?: string | null;
+                    /** @description Language of mail: RUS, UKR, ENG, SPA, GERMAN, POL, FRA or TURKEY */
+                    language?: "RUS" | "UKR" | "ENG" | "SPA" | "GERMAN" | "POL" | "FRA" | "TURKEY";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    redirectTo?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: boolean;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    forgetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    redirectTo?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: boolean;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resetPasswordByToken: {
+        parameters: {
+            query?: {
+                callbackURL?: string;
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to callbackURL (with ?token= or ?error=) */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    newPassword: string;
+                    token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    newPassword: string;
+                    currentPassword: string;
+                    revokeOtherSessions?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenAndUser"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendVerificationEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    callbackURL?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyEmail: {
+        parameters: {
+            query: {
+                token: string;
+                callbackURL?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: boolean;
+                        user: components["schemas"]["User"] | null;
+                    };
+                };
+            };
+            /** @description Redirect to callbackURL (with ?token= or ?error=) */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    newEmail: string;
+                    callbackURL?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    callbackURL?: string;
+                    password?: string;
+                    token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteUserCallback: {
+        parameters: {
+            query: {
+                token: string;
+                callbackURL?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Redirect to callbackURL (with ?token= or ?error=) */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    jwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: components["schemas"]["Jwk"][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    introspect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Introspection"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    introspectBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tokens: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["Introspection"][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signInSocial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description provider id */
+                    provider: string;
+                    callbackURL?: string;
+                    newUserCallbackURL?: string;
+                    errorCallbackURL?: string;
+                    disableRedirect?: boolean;
+                    idToken?: {
+                        token: string;
+                        nonce?: string;
+                        accessToken?: string;
+                        refreshToken?: string;
+                        /** @description access-token expiry, epoch milliseconds */
+                        expiresAt?: number;
+                    };
+                    scopes?: string[];
+                    requestSignUp?: boolean;
+                    loginHint?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redirect: boolean;
+                        url?: string;
+                        token?: string;
+                        user?: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    linkSocial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description provider id */
+                    provider: string;
+                    callbackURL?: string;
+                    errorCallbackURL?: string;
+                    idToken?: {
+                        token: string;
+                        nonce?: string;
+                        accessToken?: string;
+                        refreshToken?: string;
+                        /** @description access-token expiry, epoch milliseconds */
+                        expiresAt?: number;
+                    };
+                    scopes?: string[];
+                    requestSignUp?: boolean;
+                    disableRedirect?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                        redirect: boolean;
+                        status?: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    callbackByProviderIdGet: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                error?: string;
+                error_description?: string;
+                device_id?: string;
+                user?: string;
+                iss?: string;
+            };
+            header?: never;
+            path: {
+                providerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to callbackURL / newUserCallbackURL, or with ?error=<code> (spec §8) */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    callbackByProviderIdPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                providerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code?: string;
+                    state?: string;
+                    error?: string;
+                    error_description?: string;
+                    device_id?: string;
+                    user?: string;
+                    iss?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Redirect to callbackURL / newUserCallbackURL, or with ?error=<code> (spec §8) */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        provider: string;
+                        providerId: string;
+                        accountId: string;
+                        userId: string;
+                        scopes: string[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unlinkAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description provider id */
+                    providerId: string;
+                    accountId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description provider id */
+                    providerId: string;
+                    accountId?: string;
+                    /** @description server only: needs the service credential */
+                    userId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accessToken: string | null;
+                        accessTokenExpiresAt: string | null;
+                        scopes: string[];
+                        idToken: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    refreshToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description provider id */
+                    providerId: string;
+                    accountId?: string;
+                    /** @description server only: needs the service credential */
+                    userId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accessToken: string | null;
+                        accessTokenExpiresAt: string | null;
+                        scopes: string[];
+                        idToken: string | null;
+                        refreshToken: string | null;
+                        refreshTokenExpiresAt: string | null;
+                        providerId: string;
+                        accountId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    accountInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    accountId: string;
+                    /** @description server only: needs the service credential */
+                    userId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: string;
+                            name: string;
+                            email: string | null;
+                            image: string | null;
+                            emailVerified: boolean;
+                        };
+                        data: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCreateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    password: string;
+                    name: string;
+                    /** @description A role, a comma-separated list of roles, or a list of roles (configured role names only) */
+                    role?: string | string[];
+                    data?: {
+                        name?: string;
+                        image?: string | null;
+                        /** @description Language of mail: RUS, UKR, ENG, SPA, GERMAN, POL, FRA or TURKEY */
+                        language?: "RUS" | "UKR" | "ENG" | "SPA" | "GERMAN" | "POL" | "FRA" | "TURKEY";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResult"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetUser: {
+        parameters: {
+            query: {
+                /** @description The user id */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminUpdateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The user id */
+                    userId: string;
+                    data: {
+                        name?: string;
+                        image?: string | null;
+                        /** @description Language of mail: RUS, UKR, ENG, SPA, GERMAN, POL, FRA or TURKEY */
+                        language?: "RUS" | "UKR" | "ENG" | "SPA" | "GERMAN" | "POL" | "FRA" | "TURKEY";
+                        /** @description A role, a comma-separated list of roles, or a list of roles (configured role names only) */
+                        role?: string | string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSetRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The user id */
+                    userId: string;
+                    /** @description A role, a comma-separated list of roles, or a list of roles (configured role names only) */
+                    role: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResult"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListUsers: {
+        parameters: {
+            query?: {
+                searchValue?: string;
+                searchField?: string;
+                searchOperator?: string;
+                limit?: number | string;
+                offset?: number | string;
+                sortBy?: string;
+                sortDirection?: string;
+                filterField?: string;
+                filterValue?: string | number | boolean;
+                filterOperator?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        users: components["schemas"]["User"][];
+                        total: number;
+                        limit?: number;
+                        offset?: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminRemoveUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The user id */
+                    userId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSetUserPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    newPassword: string;
+                    /** @description The user id */
+                    userId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListUserSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The user id */
+                    userId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sessions: components["schemas"]["Session"][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminRevokeUserSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    sessionToken: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminRevokeUserSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The user id */
+                    userId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminBanUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The user id */
+                    userId: string;
+                    banReason?: string;
+                    banExpiresIn?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResult"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminUnbanUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The user id */
+                    userId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResult"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminImpersonateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The user id */
+                    userId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionWithUser"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminStopImpersonating: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionWithUser"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminHasPermission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    permissions?: {
+                        [key: string]: string[];
+                    };
+                    permission?: {
+                        [key: string]: string[];
+                    };
+                    /** @description The user id */
+                    userId?: string;
+                    role?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string | null;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListOrganizations: {
+        parameters: {
+            query?: {
+                limit?: number | string;
+                offset?: number | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organizations: {
+                            id: string;
+                            name: string;
+                            slug: string;
+                            logo: string | null;
+                            metadata: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            memberCount: number;
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListUserAccounts: {
+        parameters: {
+            query: {
+                userId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        providerId: string;
+                        accountId: string;
+                        scopes: string[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListUserOrganizations: {
+        parameters: {
+            query: {
+                userId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organization: components["schemas"]["Organization"];
+                        memberId: string;
+                        role: string;
+                        /** Format: date-time */
+                        joinedAt: string;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminOrganizationGet: {
+        parameters: {
+            query: {
+                organizationId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        slug: string;
+                        logo: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        members: components["schemas"]["Member"][];
+                        invitations: components["schemas"]["Invitation"][];
+                        teams?: components["schemas"]["Team"][];
+                        teamMembers: components["schemas"]["TeamMember"][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminOrganizationCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    slug: string;
+                    userId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationWithMembers"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminOrganizationInviteMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    organizationId: string;
+                    /** Format: email */
+                    email: string;
+                    role: string | string[];
+                    resend?: boolean;
+                    teamId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminOrganizationCancelInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    invitationId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminOrganizationUpdateMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    organizationId: string;
+                    memberId: string;
+                    role: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminOrganizationRemoveMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    organizationId: string;
+                    memberIdOrEmail: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        member: components["schemas"]["Member"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminOrganizationCreateTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    organizationId: string;
+                    /** @description spec §5: at least 1 character */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminOrganizationUpdateTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    organizationId: string;
+                    teamId: string;
+                    /** @description spec §5: at least 1 character */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminOrganizationRemoveTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    organizationId: string;
+                    teamId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminOrganizationAddTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    organizationId: string;
+                    teamId: string;
+                    userId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMember"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminOrganizationRemoveTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    organizationId: string;
+                    teamId: string;
+                    userId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    apiKeyCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    expiresIn?: number | null;
+                    prefix?: string;
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    userId?: string;
+                    organizationId?: string;
+                    remaining?: number | null;
+                    refillAmount?: number;
+                    /** @description milliseconds between refills of `remaining` to `refillAmount` */
+                    refillInterval?: number;
+                    rateLimitEnabled?: boolean;
+                    /** @description rate-limit window in milliseconds */
+                    rateLimitTimeWindow?: number;
+                    rateLimitMax?: number;
+                    /** @description resource → actions; `{ "service": ["act"] }` makes a service key */
+                    permissions?: {
+                        [key: string]: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"] & {
+                        /** @description the full key: shown only in this answer */
+                        key: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    apiKeyGet: {
+        parameters: {
+            query: {
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    apiKeyList: {
+        parameters: {
+            query?: {
+                organizationId?: string;
+                userId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"][];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    apiKeyUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    keyId: string;
+                    name?: string;
+                    enabled?: boolean;
+                    expiresIn?: number | null;
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    remaining?: number | null;
+                    refillAmount?: number;
+                    /** @description milliseconds between refills of `remaining` to `refillAmount` */
+                    refillInterval?: number;
+                    rateLimitEnabled?: boolean;
+                    /** @description rate-limit window in milliseconds */
+                    rateLimitTimeWindow?: number;
+                    rateLimitMax?: number;
+                    /** @description resource → actions; `{ "service": ["act"] }` makes a service key */
+                    permissions?: {
+                        [key: string]: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    apiKeyDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    keyId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    apiKeyVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    key: string;
+                    /** @description resource → actions; `{ "service": ["act"] }` makes a service key */
+                    permissions?: {
+                        [key: string]: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        valid: boolean;
+                        error: {
+                            code: string;
+                            message: string;
+                            /** @description milliseconds until the rate-limit window ends */
+                            tryAgainIn?: number;
+                        } | null;
+                        key: components["schemas"]["ApiKey"] | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    slug: string;
+                    userId?: string;
+                    logo?: string | null;
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    keepCurrentActiveOrganization?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationWithMembers"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationCheckSlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    slug: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        name?: string;
+                        slug?: string;
+                        logo?: string | null;
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    organizationId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    organizationId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"][];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationGetFullOrganization: {
+        parameters: {
+            query?: {
+                organizationId?: string;
+                organizationSlug?: string;
+                membersLimit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        slug: string;
+                        logo: string | null;
+                        metadata: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        members: components["schemas"]["Member"][];
+                        invitations: components["schemas"]["Invitation"][];
+                        teams?: components["schemas"]["Team"][];
+                    } | null;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationSetActive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    organizationId?: string | null;
+                    organizationSlug?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"] | null;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationListMembers: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                sortBy?: "createdAt" | "role";
+                sortDirection?: "asc" | "desc";
+                filterField?: "role" | "userId" | "id";
+                filterOperator?: "eq" | "ne" | "contains";
+                filterValue?: string;
+                organizationId?: string;
+                organizationSlug?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        members: components["schemas"]["Member"][];
+                        total: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationGetActiveMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationGetActiveMemberRole: {
+        parameters: {
+            query?: {
+                userId?: string;
+                organizationId?: string;
+                organizationSlug?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        role: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationRemoveMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    memberIdOrEmail: string;
+                    organizationId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        member: {
+                            id: string;
+                            organizationId: string;
+                            userId: string;
+                            role: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationUpdateMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    role: string | string[];
+                    memberId: string;
+                    organizationId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        organizationId: string;
+                        userId: string;
+                        role: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationLeave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    organizationId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        organizationId: string;
+                        userId: string;
+                        role: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationHasPermission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    organizationId?: string;
+                    permissions?: {
+                        [key: string]: string[];
+                    };
+                    permission?: {
+                        [key: string]: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string | null;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationInviteMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    role: string | string[];
+                    organizationId?: string;
+                    resend?: boolean;
+                    teamId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationAcceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    invitationId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        invitation: components["schemas"]["Invitation"];
+                        member: components["schemas"]["Member"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationRejectInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    invitationId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        invitation: components["schemas"]["Invitation"];
+                        member: null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationCancelInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    invitationId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationGetInvitation: {
+        parameters: {
+            query: {
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        organizationId: string;
+                        email: string;
+                        role: string;
+                        status: "pending" | "accepted" | "rejected" | "canceled";
+                        teamId: string | null;
+                        inviterId: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        organizationName: string;
+                        organizationSlug: string;
+                        inviterEmail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationListInvitations: {
+        parameters: {
+            query?: {
+                organizationId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"][];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationListUserInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        organizationId: string;
+                        email: string;
+                        role: string;
+                        status: "pending" | "accepted" | "rejected" | "canceled";
+                        teamId: string | null;
+                        inviterId: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        organizationName: string;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationCreateTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description spec §5: at least 1 character */
+                    name: string;
+                    organizationId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationUpdateTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    teamId: string;
+                    data: {
+                        /** @description spec §5: at least 1 character */
+                        name?: string;
+                        organizationId?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationRemoveTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    teamId: string;
+                    organizationId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationListTeams: {
+        parameters: {
+            query?: {
+                organizationId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"][];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationAddTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    teamId: string;
+                    userId: string;
+                    organizationId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMember"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationRemoveTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    teamId: string;
+                    userId: string;
+                    organizationId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}

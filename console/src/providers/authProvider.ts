@@ -4,12 +4,8 @@ import type { components } from '../api/schema';
 import { canAccessWithRole, isAdminRole } from './access';
 import { unwrap } from './errors';
 
-type Session = components['schemas']['def-0'];
-type User = components['schemas']['def-1'];
-export interface SessionInfo {
-  session: Session;
-  user: User;
-}
+/** What get-session answers for a signed-in caller: `{session, user}`. */
+export type SessionInfo = components['schemas']['SessionWithUser'];
 
 /** i18n keys (src/i18n/en.ts) for the refusals the console adds on top of the API's own messages. */
 export const NOT_ADMIN = 'console.auth.not_admin';
@@ -25,7 +21,7 @@ export function makeAuthProvider(client: ApiClient): AuthProvider & { getSession
 
   async function getSession(): Promise<SessionInfo | null> {
     const data = unwrap(await client.GET('/get-session'));
-    current = (data as SessionInfo | null) ?? null;
+    current = data ?? null;
     return current;
   }
 

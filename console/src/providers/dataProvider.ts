@@ -14,8 +14,14 @@ import type { ApiClient } from '../api/client';
 import type { components, paths } from '../api/schema';
 import { unwrap } from './errors';
 
-export type User = components['schemas']['def-1'];
-export type Session = components['schemas']['def-0'];
+/** The API's named shapes (components of openapi.yaml). */
+export type User = components['schemas']['User'];
+export type Session = components['schemas']['Session'];
+export type SessionWithUser = components['schemas']['SessionWithUser'];
+export type Member = components['schemas']['Member'];
+export type Invitation = components['schemas']['Invitation'];
+export type Team = components['schemas']['Team'];
+export type TeamMember = components['schemas']['TeamMember'];
 
 /** Filters the users list offers, each sent as filterField/filterValue with filterOperator eq. */
 export const USER_FILTERS = ['role', 'banned', 'emailVerified'] as const;
@@ -38,7 +44,7 @@ export interface AdminMethods {
   unbanUser(userId: string): Promise<User>;
   setRole(userId: string, role: string): Promise<User>;
   setUserPassword(userId: string, newPassword: string): Promise<void>;
-  impersonateUser(userId: string): Promise<{ session: Session; user: User }>;
+  impersonateUser(userId: string): Promise<SessionWithUser>;
   stopImpersonating(): Promise<void>;
   listUserSessions(userId: string): Promise<Session[]>;
   revokeUserSession(sessionToken: string): Promise<void>;
@@ -70,10 +76,6 @@ type Ok<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends {
 export type LinkedAccount = Ok<'/admin/list-user-accounts', 'get'>[number];
 export type UserMembership = Ok<'/admin/list-user-organizations', 'get'>[number];
 export type FullOrganization = Ok<'/admin/organization/get', 'get'>;
-export type Member = FullOrganization['members'][number];
-export type Invitation = FullOrganization['invitations'][number];
-export type Team = NonNullable<FullOrganization['teams']>[number];
-export type TeamMember = FullOrganization['teamMembers'][number];
 export type OrganizationSummary = Ok<'/admin/list-organizations', 'get'>['organizations'][number];
 
 function unsupported(what: string): never {

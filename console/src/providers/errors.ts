@@ -1,10 +1,8 @@
 import { HttpError } from 'react-admin';
+import type { components } from '../api/schema';
 
-/** An error body from the catalogue: `{code, message}` (openapi.yaml, every 4XX/5XX). */
-export interface ApiErrorBody {
-  code: string;
-  message: string;
-}
+/** An error body from the catalogue: `{code, message}` (openapi.yaml's Error, every 4XX/5XX). */
+export type ApiErrorBody = components['schemas']['Error'];
 
 function isApiError(body: unknown): body is ApiErrorBody {
   return typeof body === 'object' && body !== null && typeof (body as ApiErrorBody).message === 'string';

@@ -2,14 +2,35 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
+import { type Components, collectComponents, documentedSchema } from './openapi-components';
+import { withOperationIds } from './openapi-operation-ids';
 
 export const docsPath = (config: Config): string => `${config.basePath}/reference`;
+
+type Json = Record<string, unknown>;
+
+/** The repository states no license: the API is not published under an open licence. */
+const LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
+
+const hidden = (schema: Json | undefined) =>
+  schema?.hide === true || (Array.isArray(schema?.tags) && schema.tags.includes('X-HIDDEN'));
 
 /**
  * The route schemas are the single source of the OpenAPI document (DESIGN §3). Paths are relative to the
  * `servers` URL, the base path (ECOSYSTEM gotcha 15): generated clients use baseUrl `<origin><basePath>`.
+ * The document is shaped for client generators here, in one place: the shared schemas (those with an `$id`) are
+ * named components (openapi-components.ts) and every operation has an operationId (openapi-operation-ids.ts).
  */
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+  // Filled as the routes are registered (before the document is first built, after ready).
+  const components: Components = new Map();
+  const schemas: Record<string, unknown> = {};
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as Json | undefined;
+    if (!schema || hidden(schema)) return;
+    collectComponents(schema, components);
+    for (const [name, { body }] of components) schemas[name] = body;
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -18,6 +39,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         version: '0.1.0',
         description:
           'Accounts, sign-in, sessions, organizations and administration. Errors answer `{code, message}` with codes from the error catalogue.',
+        license: LICENSE,
       },
       servers: [{ url: config.basePath }],
       components: {
@@ -26,8 +48,26 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
           bearer: { type: 'http', scheme: 'bearer' },
           apiKey: { type: 'apiKey', in: 'header', name: config.apiKey.header },
         },
+        schemas: schemas as never,
       },
       security: [{ sessionCookie: [] }, { bearer: [] }, { apiKey: [] }],
+    },
+    transform: ({ schema, url }) => ({ schema: documentedSchema(schema as Json) as never, url }),
+    transformObject: (built) => {
+      // A plain copy: one object shared by several operations would be written as YAML anchors and aliases.
+      const document = JSON.parse(JSON.stringify((built as { openapiObject: Json }).openapiObject)) as {
+        paths?: Record<string, Json>;
+        components?: { schemas?: Record<string, unknown> };
+      };
+      withOperationIds(document.paths ?? {});
+      const named = document.components?.schemas;
+      if (named)
+        document.components!.schemas = Object.fromEntries(
+          Object.keys(named)
+            .sort()
+            .map((name) => [name, named[name]]),
+        );
+      return document as never;
     },
   });
   await app.register(swaggerUi, { routePrefix: docsPath(config), staticCSP: true });

@@ -50,7 +50,10 @@ export const SessionSchema = Type.Object(
   { $id: 'Session', title: 'Session' },
 );
 
-export const SessionWithUserSchema = Type.Object({ session: SessionSchema, user: UserSchema });
+export const SessionWithUserSchema = Type.Object(
+  { session: SessionSchema, user: UserSchema },
+  { $id: 'SessionWithUser', title: 'SessionWithUser' },
+);
 
 /** Field limits: bounded so no input can grow a cookie, a row or a log line without limit. */
 export const EmailField = Type.String({ format: 'email', maxLength: 254 });
@@ -64,5 +67,5 @@ export const RedirectField = Type.String({ maxLength: 2048 });
  */
 export const PasswordField = Type.String();
 
-export const StatusSchema = Type.Object({ status: Type.Boolean() });
-export const SuccessSchema = Type.Object({ success: Type.Boolean() });
+export const StatusSchema = Type.Object({ status: Type.Boolean() }, { $id: 'Status', title: 'Status' });
+export const SuccessSchema = Type.Object({ success: Type.Boolean() }, { $id: 'Success', title: 'Success' });

@@ -19,7 +19,10 @@ export const LanguageField = Type.Union(
 const strict = { additionalProperties: false } as const;
 
 /** A session token (null when no session was made) and the user: sign-up and change-password answers. */
-export const TokenAndUser = Type.Object({ token: Type.Union([Type.String(), Type.Null()]), user: UserSchema });
+export const TokenAndUser = Type.Object(
+  { token: Type.Union([Type.String(), Type.Null()]), user: UserSchema },
+  { $id: 'TokenAndUser', title: 'TokenAndUser' },
+);
 
 export const SignUpEmail = {
   tags: ['account'],

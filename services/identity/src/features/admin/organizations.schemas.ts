@@ -6,6 +6,7 @@ import {
   MemberSchema,
   MessageSchema,
   OrganizationSchema,
+  OrganizationWithMembersSchema,
   RoleField,
   SlugField,
   strict,
@@ -48,7 +49,7 @@ export const GetOrganization = {
 export const CreateOrganization = op(
   'Create an organization owned by userId (default: the operator); no active organization changes',
   Type.Object({ name: NameField, slug: SlugField, userId: Type.Optional(IdField) }, strict),
-  Type.Object({ ...OrganizationSchema.properties, members: Type.Array(MemberSchema) }),
+  OrganizationWithMembersSchema,
 );
 
 export const InviteMember = op(

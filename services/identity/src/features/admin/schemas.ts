@@ -6,6 +6,7 @@ import {
   NameField,
   PasswordField,
   SessionSchema,
+  SessionWithUserSchema,
   StatusSchema,
   SuccessSchema,
   UserSchema,
@@ -31,7 +32,7 @@ const UserData = Type.Object(
   },
   strict,
 );
-const UserAnswer = Type.Object({ user: UserSchema });
+const UserAnswer = Type.Object({ user: UserSchema }, { $id: 'UserResult', title: 'UserResult' });
 const user = { 200: UserAnswer, ...errorResponses };
 const byUserId = Type.Object({ userId: UserId }, strict);
 
@@ -134,7 +135,7 @@ export const BanUser = {
 
 export const UnbanUser = { tags, summary: 'Lift a ban', body: byUserId, response: user };
 
-const SessionAndUser = { 200: Type.Object({ session: SessionSchema, user: UserSchema }), ...errorResponses };
+const SessionAndUser = { 200: SessionWithUserSchema, ...errorResponses };
 export const ImpersonateUser = {
   tags,
   summary: 'Sign in as the user for a fixed time; the admin session is kept in the admin_session cookie',

@@ -7,6 +7,7 @@ import {
   MetadataField,
   Nullable,
   OrganizationSchema,
+  OrganizationWithMembersSchema,
   route,
   SlugField,
   strict,
@@ -28,7 +29,7 @@ export const CreateOrganization = route(
       strict,
     ),
   },
-  Type.Object({ ...OrganizationSchema.properties, members: Type.Array(MemberSchema) }),
+  OrganizationWithMembersSchema,
 );
 
 export const CheckSlug = route(

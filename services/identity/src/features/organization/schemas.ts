@@ -64,6 +64,12 @@ export const InvitationSchema = Type.Object(
   { $id: 'Invitation', title: 'Invitation' },
 );
 
+/** An organization with its members: the create answer (spec §3). */
+export const OrganizationWithMembersSchema = Type.Object(
+  { ...OrganizationSchema.properties, members: Type.Array(MemberSchema) },
+  { $id: 'OrganizationWithMembers', title: 'OrganizationWithMembers' },
+);
+
 export const TeamSchema = Type.Object(
   {
     id: Type.String(),
@@ -80,7 +86,7 @@ export const TeamMemberSchema = Type.Object(
   { $id: 'TeamMember', title: 'TeamMember' },
 );
 
-export const MessageSchema = Type.Object({ message: Type.String() });
+export const MessageSchema = Type.Object({ message: Type.String() }, { $id: 'Message', title: 'Message' });
 
 /** A route schema: tags, summary, the request parts and a response per status. */
 export function route<T extends object>(summary: string, parts: T, ok: TSchema) {
