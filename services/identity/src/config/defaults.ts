@@ -75,6 +75,7 @@ export function defaultConfig(): Config {
       allowDifferentEmails: false,
       refreshWithinMs: 5000,
       requestTimeoutSec: 10,
+      idTokenMaxAgeSec: 600,
       providers: {},
     },
     features: { organization: true, admin: true },

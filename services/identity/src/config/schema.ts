@@ -153,6 +153,8 @@ export const ConfigSchema = Type.Object(
         refreshWithinMs: Int(0, 'refresh margin'),
         /** Outgoing calls to providers give up after this. */
         requestTimeoutSec: Int(1, 'provider call timeout'),
+        /** Id-token sign-in and link-social refuse an id token issued (iat) longer ago than this. */
+        idTokenMaxAgeSec: Int(1, 'maximum age of an id token for sign-in, from its iat'),
         providers: Type.Record(Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' }), SocialProvider),
       },
       strict,

@@ -20,6 +20,8 @@ export interface ProviderUser {
 export interface MintOptions {
   expiresInSec?: number;
   iatOffsetSec?: number;
+  /** No iat claim at all (the expiry still counts from the offset time). */
+  omitIat?: boolean;
   issuer?: string;
 }
 
@@ -107,12 +109,11 @@ export async function startOidcProvider(clients: OidcClient[]): Promise<Loopback
 
   const sign = (claims: JWTPayload, key: CryptoKey | JWK, opts: MintOptions = {}) => {
     const iat = Math.floor(Date.now() / 1000) + (opts.iatOffsetSec ?? 0);
-    return new SignJWT({ ...claims })
+    const jwt = new SignJWT({ ...claims })
       .setProtectedHeader({ alg: 'RS256', kid: 'loopback-1', typ: 'JWT' })
       .setIssuer(opts.issuer ?? issuer)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + (opts.expiresInSec ?? 600))
-      .sign(key as CryptoKey);
+      .setExpirationTime(iat + (opts.expiresInSec ?? 600));
+    return (opts.omitIat ? jwt : jwt.setIssuedAt(iat)).sign(key as CryptoKey);
   };
 
   return {

@@ -32,7 +32,7 @@ export function createSocialFeature(
   const d: SocialDeps = {
     ...base,
     providers: new ProviderRegistry(config),
-    verifier: new IdTokenVerifier(clock.now),
+    verifier: new IdTokenVerifier(clock.now, config.social.idTokenMaxAgeSec),
     states: new OAuthStates(base.store, config.social.stateTtlSec, clock.now),
     repo: new SocialRepository(base.sql),
     vault: new TokenVault(new Sealer(deriveKey(config.secret, 'provider-tokens'))),
