@@ -178,4 +178,10 @@ export const ENV_SETTINGS: EnvSetting[] = [
     'int',
     'Id-token sign-in and link-social refuse an id token issued longer ago than this',
   ),
+  s(
+    'SOCIAL_DISCOVERY_RETRY_SEC',
+    'social.discoveryRetrySec',
+    'int',
+    "After a provider's discovery fails, its routes answer at once until this long has passed",
+  ),
 ];

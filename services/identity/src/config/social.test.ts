@@ -16,13 +16,14 @@ describe('social provider settings', () => {
       refreshWithinMs: 5000,
       requestTimeoutSec: 10,
       idTokenMaxAgeSec: 600,
+      discoveryRetrySec: 30,
       providers: {},
     });
   });
 
-  it('the id-token age limit comes from the environment too', () => {
-    const c = loadConfig({ SOCIAL_ID_TOKEN_MAX_AGE_SEC: '120' });
-    expect(c.social).toMatchObject({ idTokenMaxAgeSec: 120 });
+  it('the id-token age limit and the discovery retry wait come from the environment too', () => {
+    const c = loadConfig({ SOCIAL_ID_TOKEN_MAX_AGE_SEC: '120', SOCIAL_DISCOVERY_RETRY_SEC: '5' });
+    expect(c.social).toMatchObject({ idTokenMaxAgeSec: 120, discoveryRetrySec: 5 });
     expect(() => loadConfig({ SOCIAL_ID_TOKEN_MAX_AGE_SEC: '0' })).toThrow(/idTokenMaxAgeSec/);
   });
 
