@@ -10,10 +10,10 @@ const IAT_SKEW_SEC = 60;
 const MICROSOFT_ISSUER = /^https:\/\/login\.microsoftonline\.com\/[0-9a-f-]{36}\/v2\.0$/;
 
 /**
- * Id-token sign-in (issue 4 §3): the token must be signed by one of the provider's published keys (JWKS), be
- * issued by it, for one of our client ids, unexpired, recent (issued at most `maxAgeSec` ago, not in the future
- * beyond a small skew: a captured token cannot be replayed for long), and carry the nonce the app sent (when
- * either has one).
+ * Id-token sign-in (docs/SPEC.md §5: the id token must verify): the token must be signed by one of the
+ * provider's published keys (JWKS), be issued by it, for one of our client ids, unexpired, recent (issued at most
+ * `maxAgeSec` ago and not in the future beyond a small skew, so a captured token cannot be replayed for long), and
+ * carry the nonce the app sent (when either has one).
  */
 export class IdTokenVerifier {
   private readonly keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
