@@ -76,6 +76,8 @@ export function defaultConfig(): Config {
       allowDifferentEmails: false,
       refreshWithinMs: 5000,
       requestTimeoutSec: 10,
+      idTokenMaxAgeSec: 600,
+      discoveryRetrySec: 30,
       providers: {},
     },
     features: { organization: true, admin: true },

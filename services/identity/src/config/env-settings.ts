@@ -178,4 +178,16 @@ export const ENV_SETTINGS: EnvSetting[] = [
     'bool',
     'A valid API key in the header signs a request in as its owner (except the routes listed in the README)',
   ),
+  s(
+    'SOCIAL_ID_TOKEN_MAX_AGE_SEC',
+    'social.idTokenMaxAgeSec',
+    'int',
+    'Id-token sign-in and link-social refuse an id token issued longer ago than this',
+  ),
+  s(
+    'SOCIAL_DISCOVERY_RETRY_SEC',
+    'social.discoveryRetrySec',
+    'int',
+    "After a provider's discovery fails, its routes answer at once until this long has passed",
+  ),
 ];

@@ -8,15 +8,23 @@ const load = (providers: object, env: Record<string, string> = {}) =>
   loadConfig({ AUTH_SECRET: SECRET, ...env }, { social: { providers } as never });
 
 describe('social provider settings', () => {
-  it('defaults: no providers, 10-minute state, local email must be verified before linking, 5 s refresh margin', () => {
+  it('defaults: no providers, 10-minute state, verified local email to link, 5 s refresh margin, 600 s id tokens', () => {
     expect(loadConfig({}).social).toEqual({
       stateTtlSec: 600,
       requireLocalEmailVerifiedForLinking: true,
       allowDifferentEmails: false,
       refreshWithinMs: 5000,
       requestTimeoutSec: 10,
+      idTokenMaxAgeSec: 600,
+      discoveryRetrySec: 30,
       providers: {},
     });
+  });
+
+  it('the id-token age limit and the discovery retry wait come from the environment too', () => {
+    const c = loadConfig({ SOCIAL_ID_TOKEN_MAX_AGE_SEC: '120', SOCIAL_DISCOVERY_RETRY_SEC: '5' });
+    expect(c.social).toMatchObject({ idTokenMaxAgeSec: 120, discoveryRetrySec: 5 });
+    expect(() => loadConfig({ SOCIAL_ID_TOKEN_MAX_AGE_SEC: '0' })).toThrow(/idTokenMaxAgeSec/);
   });
 
   it('reads providers from CONFIG_FILE and their secrets from SOCIAL_<ID>_CLIENT_SECRET', () => {

@@ -10,11 +10,18 @@ export interface ProviderUser {
   email_verified?: boolean;
   name?: string;
   picture?: string;
+  /**
+   * What the userinfo endpoint answers instead of the claims above, for this user only (a misbehaving or hostile
+   * provider): `sub` makes it answer for another subject; other keys replace those claims there, not in id tokens.
+   */
+  userinfo?: { sub?: string } & Omit<ProviderUser, 'userinfo'>;
 }
 
 export interface MintOptions {
   expiresInSec?: number;
   iatOffsetSec?: number;
+  /** No iat claim at all (the expiry still counts from the offset time). */
+  omitIat?: boolean;
   issuer?: string;
 }
 
@@ -69,7 +76,17 @@ export async function startOidcProvider(clients: OidcClient[]): Promise<Loopback
     scopes: ['openid', 'email', 'profile', 'offline_access'],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture'] },
     conformIdTokenClaims: false,
-    findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub, ...users.get(sub) }) }),
+    // The userinfo endpoint loads the account with the access token: that is where a `userinfo` override applies
+    // (oidc-provider answers the returned accountId as `sub`).
+    findAccount: async (_ctx, sub, token) => {
+      const { userinfo, ...claims } = users.get(sub) ?? {};
+      const lie = token?.kind === 'AccessToken' ? userinfo : undefined;
+      const { sub: otherSub, ...otherClaims } = lie ?? {};
+      return {
+        accountId: otherSub ?? sub,
+        claims: async (use: string) => ({ sub, ...claims, ...(use === 'userinfo' ? otherClaims : {}) }),
+      };
+    },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     features: { devInteractions: { enabled: false } },
     ttl: {
@@ -92,12 +109,11 @@ export async function startOidcProvider(clients: OidcClient[]): Promise<Loopback
 
   const sign = (claims: JWTPayload, key: CryptoKey | JWK, opts: MintOptions = {}) => {
     const iat = Math.floor(Date.now() / 1000) + (opts.iatOffsetSec ?? 0);
-    return new SignJWT({ ...claims })
+    const jwt = new SignJWT({ ...claims })
       .setProtectedHeader({ alg: 'RS256', kid: 'loopback-1', typ: 'JWT' })
       .setIssuer(opts.issuer ?? issuer)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + (opts.expiresInSec ?? 600))
-      .sign(key as CryptoKey);
+      .setExpirationTime(iat + (opts.expiresInSec ?? 600));
+    return (opts.omitIat ? jwt : jwt.setIssuedAt(iat)).sign(key as CryptoKey);
   };
 
   return {

@@ -4,16 +4,24 @@ import type { Provider } from './providers/registry';
 /** Signature algorithms accepted for provider id tokens: asymmetric only (never none, never HS*). */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
+/** How far ahead of our clock a provider's iat may be (its clock runs a little fast). */
+const IAT_SKEW_SEC = 60;
+
 const MICROSOFT_ISSUER = /^https:\/\/login\.microsoftonline\.com\/[0-9a-f-]{36}\/v2\.0$/;
 
 /**
- * Id-token sign-in (issue 4 §3): the token must be signed by one of the provider's published keys (JWKS), be
- * issued by it, for one of our client ids, unexpired, and carry the nonce the app sent (when either has one).
+ * Id-token sign-in (docs/SPEC.md §5: the id token must verify): the token must be signed by one of the
+ * provider's published keys (JWKS), be issued by it, for one of our client ids, unexpired, recent (issued at most
+ * `maxAgeSec` ago and not in the future beyond a small skew, so a captured token cannot be replayed for long), and
+ * carry the nonce the app sent (when either has one).
  */
 export class IdTokenVerifier {
   private readonly keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly maxAgeSec: number,
+  ) {}
 
   /** The verified claims, or null when the token does not verify. */
   async verify(p: Provider, token: string, nonce: string | undefined): Promise<JWTPayload | null> {
@@ -24,14 +32,20 @@ export class IdTokenVerifier {
         audience: p.audiences,
         issuer: this.multiTenant(p) ? undefined : p.def.issuer,
         currentDate: new Date(this.now()),
-        requiredClaims: ['sub', 'exp', 'iss'],
+        requiredClaims: ['sub', 'exp', 'iss', 'iat'],
       });
+      if (!this.recent(payload.iat!)) return null;
       if (this.multiTenant(p) && !(typeof payload.iss === 'string' && MICROSOFT_ISSUER.test(payload.iss))) return null;
       if ((nonce !== undefined || payload.nonce !== undefined) && payload.nonce !== nonce) return null;
       return payload;
     } catch {
       return null;
     }
+  }
+
+  private recent(iat: number): boolean {
+    const age = this.now() / 1000 - iat;
+    return age <= this.maxAgeSec && age >= -IAT_SKEW_SEC;
   }
 
   private keys(p: Provider) {

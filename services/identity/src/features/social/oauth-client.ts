@@ -1,4 +1,5 @@
 import * as oidc from 'openid-client';
+import { mapProfile } from './profile';
 import type { Provider } from './providers/registry';
 import type { Doc, Profile } from './providers/types';
 
@@ -70,7 +71,11 @@ export async function refreshTokens(p: Provider, refreshToken: string, now: numb
   return { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken }; // not rotated: the old one stays valid
 }
 
-/** The provider's user-info document(s) mapped to the user fields; raw documents kept for account-info. */
+/**
+ * The provider's user-info document(s) mapped to the user fields; raw documents kept for account-info. With a
+ * validated id token, an OpenID Connect userinfo endpoint must answer for the token's subject (OIDC Core §5.3.2:
+ * openid-client refuses any other `sub`, or none), and the identity fields come from the token (profile.ts).
+ */
 export async function fetchProfile(
   p: Provider,
   accessToken: string | null,
@@ -80,13 +85,20 @@ export async function fetchProfile(
   let userInfo: Doc | null = null;
   const extra: Doc = {};
   if (p.def.userInfoEndpoint && accessToken) {
-    userInfo = await fetchJson(p, accessToken, p.def.userInfoEndpoint, p.def.userInfoMethod ?? 'GET');
+    const subject = typeof claims?.sub === 'string' ? claims.sub : null;
+    userInfo =
+      subject && speaksOidc(p)
+        ? ((await oidc.fetchUserInfo(p.client, accessToken, subject)) as Doc)
+        : await fetchJson(p, accessToken, p.def.userInfoEndpoint, p.def.userInfoMethod ?? 'GET');
     for (const [key, url] of Object.entries(p.def.userInfoExtras ?? {}))
       extra[key] = await fetchJson(p, accessToken, url, 'GET').catch(() => null);
   }
-  const profile = p.def.mapProfile({ userInfo, claims, extra, callbackUser });
+  const profile = mapProfile(p.def, { userInfo, claims, extra, callbackUser });
   return { profile, raw: { ...(userInfo ?? claims ?? {}), ...extra } };
 }
+
+/** The flow asked for `openid`: the user-info endpoint is OpenID Connect's (it answers `sub`), read with GET. */
+const speaksOidc = (p: Provider) => p.def.scopes.includes('openid') && (p.def.userInfoMethod ?? 'GET') === 'GET';
 
 async function fetchJson(p: Provider, token: string, url: string, method: 'GET' | 'POST'): Promise<Doc> {
   const headers = new Headers({ accept: 'application/json' });

@@ -31,8 +31,8 @@ export function createSocialFeature(
   const { config, clock } = base;
   const d: SocialDeps = {
     ...base,
-    providers: new ProviderRegistry(config),
-    verifier: new IdTokenVerifier(clock.now),
+    providers: new ProviderRegistry(config, clock.now),
+    verifier: new IdTokenVerifier(clock.now, config.social.idTokenMaxAgeSec),
     states: new OAuthStates(base.store, config.social.stateTtlSec, clock.now),
     repo: new SocialRepository(base.sql),
     vault: new TokenVault(new Sealer(deriveKey(config.secret, 'provider-tokens'))),

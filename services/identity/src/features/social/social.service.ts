@@ -4,6 +4,7 @@ import type { ClientInfo } from '../account/account.service';
 import type { SocialDeps } from './deps';
 import type { IdentifyService, SignInRefusal } from './identify.service';
 import { authorizationUrl, type ProviderTokens } from './oauth-client';
+import { mapProfile } from './profile';
 import type { Provider } from './providers/registry';
 import type { Profile } from './providers/types';
 
@@ -96,7 +97,7 @@ export class SocialService {
     if (!p.supportsIdToken) fail('ID_TOKEN_NOT_SUPPORTED');
     const claims = await this.d.verifier.verify(p, input.token, input.nonce);
     if (!claims) return fail('INVALID_TOKEN', undefined, 401); // better-auth: an id token refused is UNAUTHORIZED
-    const profile: Profile | null = p.def.mapProfile({ userInfo: null, claims, extra: {} });
+    const profile: Profile | null = mapProfile(p.def, { userInfo: null, claims, extra: {} });
     if (!profile) return fail('FAILED_TO_GET_USER_INFO');
     const tokens: Partial<ProviderTokens> = {
       idToken: input.token,

@@ -98,6 +98,61 @@ describe('id-token sign-in (mobile apps), verified with the provider JWKS', () =
     }
   });
 
+  /** A refusal of the token: the catalogue's invalid token (its status is the catalogue's; never 2xx, never 500). */
+  const expectInvalidToken = (res: { statusCode: number; json(): unknown; headers: Record<string, unknown> }) => {
+    expect(res.json()).toMatchObject({ code: 'INVALID_TOKEN', message: 'invalid token' });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    expect(res.headers['set-cookie']).toBeUndefined();
+  };
+
+  /** An unexpired token issued `offsetSec` from the service clock's now (the test clock stands still). */
+  const issuedAt = (sub: string, offsetSec: number, extra: object = {}) =>
+    s.op.mintIdToken(claims(sub, extra), {
+      iatOffsetSec: Math.round((s.t.clock.now() - Date.now()) / 1000) + offsetSec,
+      expiresInSec: 3600,
+    });
+
+  it('a token issued longer ago than social.idTokenMaxAgeSec (600 s) is refused, even unexpired', async () => {
+    expect(s.t.config.social.idTokenMaxAgeSec).toBe(600);
+    const before = await usersCount();
+    expectInvalidToken(await signInWith(await issuedAt('age-old', -660, { email: 'bad7@mobile.example' })));
+    expect(await usersCount()).toBe(before);
+    expect((await signInWith(await issuedAt('age-recent', -540))).statusCode).toBe(200);
+  });
+
+  it('the age follows the service clock; iat more than a minute ahead of it is refused too', async () => {
+    const token = await issuedAt('age-clock', 0);
+    s.t.clock.advance(610);
+    try {
+      expectInvalidToken(await signInWith(token));
+    } finally {
+      s.t.clock.advance(-610);
+    }
+    expect((await signInWith(token)).statusCode).toBe(200);
+    expectInvalidToken(await signInWith(await issuedAt('age-ahead', 120)));
+    expect((await signInWith(await issuedAt('age-skew', 20))).statusCode).toBe(200); // a provider clock a bit fast
+  });
+
+  it('a token without iat is refused (its age is unknown)', async () => {
+    expectInvalidToken(await signInWith(await s.op.mintIdToken(claims('age-none'), { omitIat: true })));
+  });
+
+  it('link-social refuses an old id token and links nothing', async () => {
+    const user = await signUp(s.t.app, { email: 'age-link@mobile.example' });
+    await s.t.ctx.sql.query('UPDATE users SET email_verified = true WHERE id = $1', [user.userId]);
+    const old = await issuedAt('age-link', -660);
+    const res = await post(
+      s.t.app,
+      '/link-social',
+      { provider: 'loop', idToken: { token: old, nonce: 'nonce-1' } },
+      { jar: user.jar },
+    );
+    expectInvalidToken(res);
+    const accounts = await s.t.ctx.sql.query('SELECT provider_id FROM accounts WHERE user_id = $1', [user.userId]);
+    expect(accounts).toEqual([{ provider_id: 'credential' }]);
+  });
+
   it('a provider without id tokens answers "id_token not supported"; an unknown provider "Provider not found"', async () => {
     const token = await s.op.mintIdToken(claims('x1'));
     const plain = await signInWith(token, 'nonce-1', 'plain');

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NAMED_PROVIDERS } from '../../../src/config/social';
+import { NAMED_PROVIDERS, type NamedProvider } from '../../../src/config/social';
+import { mapProfile } from '../../../src/features/social/profile';
 import { CATALOG } from '../../../src/features/social/providers/catalog';
 import { PUBLIC_URL, startTestApp, type TestApp } from '../../setup/app';
 import { CookieJar, post } from '../../setup/fixtures';
@@ -121,11 +122,39 @@ describe('the 19 named providers', () => {
     expect(CATALOG[id].mapProfile({ userInfo: {}, claims: {}, extra: {} })).toBeNull();
   });
 
+  const WITH_ID_TOKENS: NamedProvider[] = [
+    'apple',
+    'facebook',
+    'google',
+    'huggingface',
+    'linkedin',
+    'microsoft',
+    'roblox',
+    'twitch',
+  ];
+
+  it.each(WITH_ID_TOKENS.map((id) => [id]))(
+    '%s: with an id token, who the user is comes from the token; other documents add profile fields only',
+    (id) => {
+      const { expected, userInfo = null } = profile(id);
+      const claims = { sub: expected.id, email: 'token@example.com', email_verified: false };
+      // another subject in the user-info document (OIDC Core §5.3.2): no profile
+      const subjectKey = userInfo && 'sub' in userInfo ? 'sub' : 'id';
+      if (userInfo) {
+        const other = { ...userInfo, [subjectKey]: 'someone-else' };
+        expect(mapProfile(CATALOG[id], { userInfo: other, claims, extra: {} })).toBeNull();
+      }
+      // the same subject claiming another, verified address: the token's address and verification stand
+      const lying = userInfo && { ...userInfo, email: 'victim@example.com', email_verified: true, verified: true };
+      const mapped = mapProfile(CATALOG[id], { userInfo: lying, claims, extra: {} });
+      expect(mapped).toMatchObject({ id: expected.id, email: 'token@example.com', emailVerified: false });
+    },
+  );
+
   it('providers that issue id tokens accept id-token sign-in; the others answer "id_token not supported"', async () => {
-    const withIdTokens = ['apple', 'facebook', 'google', 'huggingface', 'linkedin', 'microsoft', 'roblox', 'twitch'];
     for (const id of NAMED_PROVIDERS) {
       const p = (await t.ctx.social.providers.get(id))!;
-      expect([id, p.supportsIdToken]).toEqual([id, withIdTokens.includes(id)]);
+      expect([id, p.supportsIdToken]).toEqual([id, WITH_ID_TOKENS.includes(id)]);
     }
     const res = await post(t.app, '/sign-in/social', { provider: 'github', idToken: { token: 'x.y.z' } });
     expect(res.json().code).toBe('ID_TOKEN_NOT_SUPPORTED');

@@ -21,11 +21,18 @@ export interface Provider {
 /**
  * The providers of `social.providers`, built on first use: a generic OIDC provider needs its discovery document,
  * so a provider that is down does not stop the service from starting (its sign-ins fail until it answers).
+ * A failed build is remembered for `social.discoveryRetrySec`: meanwhile every route of that provider fails at
+ * once with no outbound call, so a provider that is down or hangs costs one attempt per wait, not one (or one
+ * timeout) per request.
  */
 export class ProviderRegistry {
   private readonly built = new Map<string, Promise<Provider>>();
+  private readonly failed = new Map<string, { error: unknown; retryAt: number }>();
 
-  constructor(private readonly config: Config) {}
+  constructor(
+    private readonly config: Config,
+    private readonly now: () => number,
+  ) {}
 
   has(id: string): boolean {
     return Object.hasOwn(this.config.social.providers, id);
@@ -35,14 +42,25 @@ export class ProviderRegistry {
     return Object.keys(this.config.social.providers);
   }
 
-  /** The provider, or null when `id` is not configured. A failed discovery is retried on the next call. */
+  /**
+   * The provider, or null when `id` is not configured. Concurrent first calls share one build; a failed build
+   * rejects again, unchanged, until its retry time, and the first call after that builds again.
+   */
   async get(id: string): Promise<Provider | null> {
     if (!this.has(id)) return null;
     let pending = this.built.get(id);
     if (!pending) {
+      const failure = this.failed.get(id);
+      if (failure && this.now() < failure.retryAt) throw failure.error;
       pending = this.build(id, this.config.social.providers[id]);
       this.built.set(id, pending);
-      pending.catch(() => this.built.delete(id));
+      pending.then(
+        () => this.failed.delete(id),
+        (error: unknown) => {
+          this.built.delete(id);
+          this.failed.set(id, { error, retryAt: this.now() + this.config.social.discoveryRetrySec * 1000 });
+        },
+      );
     }
     return pending;
   }
