@@ -94,7 +94,7 @@ describe('create (spec §7)', () => {
       as(owner.jar),
     );
     expectError(res, 400, 'FIELD_NOT_ALLOWED');
-    expectError(await post(t.app, '/organization/create', { name: 'X', slug: uniqueSlug() }), 401, 'UNAUTHORIZED');
+    expectError(await post(t.app, '/organization/create', { name: 'X', slug: uniqueSlug() }), 401, 'NOT_AUTHENTICATED');
   });
 
   it('refuses when creation is disabled, or over the per-user limit', async () => {
