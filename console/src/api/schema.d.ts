@@ -4975,6 +4975,8 @@ export interface paths {
                             userId: string;
                             /** @description spec §3: one or several comma-separated roles */
                             role: string;
+                            /** @description The team the membership was made with (an invitation with a teamId, or the default team) */
+                            teamId?: string;
                             /** Format: date-time */
                             createdAt: string;
                             user?: {
@@ -6821,6 +6823,8 @@ export interface paths {
                             userId: string;
                             /** @description spec §3: one or several comma-separated roles */
                             role: string;
+                            /** @description The team the membership was made with (an invitation with a teamId, or the default team) */
+                            teamId?: string;
                             /** Format: date-time */
                             createdAt: string;
                             user?: {
@@ -6994,6 +6998,8 @@ export interface paths {
                                 organizationId: string;
                                 userId: string;
                                 role: string;
+                                /** @description The team the membership was made with (an invitation with a teamId, or the default team) */
+                                teamId?: string;
                                 /** Format: date-time */
                                 createdAt: string;
                             };
@@ -7082,6 +7088,8 @@ export interface paths {
                             organizationId: string;
                             userId: string;
                             role: string;
+                            /** @description The team the membership was made with (an invitation with a teamId, or the default team) */
+                            teamId?: string;
                             /** Format: date-time */
                             createdAt: string;
                         };
@@ -7167,6 +7175,8 @@ export interface paths {
                             organizationId: string;
                             userId: string;
                             role: string;
+                            /** @description The team the membership was made with (an invitation with a teamId, or the default team) */
+                            teamId?: string;
                             /** Format: date-time */
                             createdAt: string;
                         };
@@ -8482,6 +8492,8 @@ export interface components {
             userId: string;
             /** @description spec §3: one or several comma-separated roles */
             role: string;
+            /** @description The team the membership was made with (an invitation with a teamId, or the default team) */
+            teamId?: string;
             /** Format: date-time */
             createdAt: string;
             user?: {

@@ -55,11 +55,13 @@ export class OrganizationService {
         const metadata = input.metadata ? JSON.stringify(input.metadata) : null;
         const org = { name: input.name, slug: input.slug, logo: input.logo ?? null, metadata };
         const organization = await this.d.orgs.insertOrganization(org, now, tx);
-        const member = await this.d.orgs.insertMember(organization.id, ownerId, this.access.creatorRole, now, tx);
-        if (settings.teams.enabled && settings.teams.defaultTeam) {
-          const team = await this.d.teams.insert(organization.id, organization.name, now, tx);
-          await this.d.teams.addMember(team.id, ownerId, now, tx);
-        }
+        const team =
+          settings.teams.enabled && settings.teams.defaultTeam
+            ? await this.d.teams.insert(organization.id, organization.name, now, tx)
+            : null;
+        const role = this.access.creatorRole;
+        const member = await this.d.orgs.insertMember(organization.id, ownerId, role, now, tx, team?.id ?? null);
+        if (team) await this.d.teams.addMember(team.id, ownerId, now, tx);
         return { organization, member };
       })
       .catch((error) => (isUniqueViolation(error) ? fail('ORGANIZATION_ALREADY_EXISTS') : Promise.reject(error)));

@@ -79,10 +79,19 @@ export class OrganizationRepository {
     return rows[0].n;
   }
 
-  async insertMember(organizationId: string, userId: string, role: string, now: Date, sql: Sql = this.sql) {
+  /** A membership; `teamId` is the team it is made with (the caller also gives the user that team place). */
+  async insertMember(
+    organizationId: string,
+    userId: string,
+    role: string,
+    now: Date,
+    sql: Sql = this.sql,
+    teamId: string | null = null,
+  ) {
     const rows = await sql.query(
-      'INSERT INTO members (id, organization_id, user_id, role, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING *',
-      [newId(), organizationId, userId, role, now],
+      `INSERT INTO members (id, organization_id, user_id, role, created_at, team_id)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+      [newId(), organizationId, userId, role, now, teamId],
     );
     return toMember(rows[0]);
   }

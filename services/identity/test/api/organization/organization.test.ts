@@ -45,12 +45,14 @@ describe('create (spec §7)', () => {
           organizationId: org.id,
           userId: owner.userId,
           role: 'owner',
+          teamId: expect.any(String),
           createdAt: expect.any(String),
         },
       ],
     });
-    const teams = await t.ctx.sql.query('SELECT name FROM teams WHERE organization_id = $1', [org.id]);
-    expect(teams).toEqual([{ name: 'Acme' }]);
+    const teams = await t.ctx.sql.query('SELECT id, name FROM teams WHERE organization_id = $1', [org.id]);
+    // The owner's membership carries the default team it was placed in.
+    expect(teams).toEqual([{ id: org.members[0].teamId, name: 'Acme' }]);
     // The session-cache cookie was re-issued: get-session (cookie cache first) sees the new active organization.
     expect(await activeOrganizationOf(t, owner)).toBe(org.id);
   });

@@ -225,7 +225,9 @@ describe('remove-team', () => {
     const c = await startOrgApp({ organization: { teams: { allowRemovingAllTeams: true, defaultTeam: false } } });
     try {
       const o = await user(c);
-      await createOrg(c, o);
+      const created = await createOrg(c, o);
+      // No default team: the owner's membership has no team.
+      expect(created.members[0]).not.toHaveProperty('teamId');
       const team = (await post(c.app, '/organization/create-team', { name: 'Only' }, as(o.jar))).json();
       const res = await post(c.app, '/organization/remove-team', { teamId: team.id }, as(o.jar));
       expect(res.json()).toEqual({ message: 'Team removed successfully.' });
