@@ -1,5 +1,6 @@
 import { isId, newId } from '../../crypto/random';
 import { escapeLike, type Sql } from '../../shared/sql';
+import { normalizeSlug } from './slug';
 import { type MemberUser, type MemberView, type OrganizationView, toMember, toOrganization } from './views';
 
 const MEMBER_WITH_USER = `SELECT m.*, u.name AS u_name, u.email AS u_email, u.image AS u_image
@@ -41,8 +42,9 @@ export class OrganizationRepository {
     return rows[0] ? toOrganization(rows[0]) : null;
   }
 
+  /** Slugs are stored normalized (slug.ts), so a lookup normalizes what it is given. */
   async findBySlug(slug: string): Promise<OrganizationView | null> {
-    const rows = await this.sql.query('SELECT * FROM organizations WHERE slug = $1', [slug]);
+    const rows = await this.sql.query('SELECT * FROM organizations WHERE slug = $1', [normalizeSlug(slug)]);
     return rows[0] ? toOrganization(rows[0]) : null;
   }
 
