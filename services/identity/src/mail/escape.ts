@@ -52,12 +52,9 @@ export function subjectText(value: unknown, max = 80): string {
     text = text.replace(CODE_ELEMENT, '').replace(TAG, '');
   }
   const chars = Array.from(text.replace(SPACE_OR_CONTROL_RUN, ' ').trim());
-  return chars.length > max
-    ? `${chars
-        .slice(0, max - 1)
-        .join('')
-        .trimEnd()}…`
-    : chars.join('');
+  if (chars.length <= max) return chars.join('');
+  const cut = chars.slice(0, max - 1).join('');
+  return `${cut.trimEnd()}…`;
 }
 
 /** A subject: the translated template with every value through subjectText, as one line. */
