@@ -1783,6 +1783,8 @@ export interface components {
             userId: string;
             /** @description spec §3: one or several comma-separated roles */
             role: string;
+            /** @description The team the membership was made with (an invitation with a teamId, or the default team) */
+            teamId?: string;
             /** Format: date-time */
             createdAt: string;
             user?: {
@@ -5820,6 +5822,8 @@ export interface operations {
                             organizationId: string;
                             userId: string;
                             role: string;
+                            /** @description The team the membership was made with (an invitation with a teamId, or the default team) */
+                            teamId?: string;
                             /** Format: date-time */
                             createdAt: string;
                         };
@@ -5874,6 +5878,8 @@ export interface operations {
                         organizationId: string;
                         userId: string;
                         role: string;
+                        /** @description The team the membership was made with (an invitation with a teamId, or the default team) */
+                        teamId?: string;
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -5925,6 +5931,8 @@ export interface operations {
                         organizationId: string;
                         userId: string;
                         role: string;
+                        /** @description The team the membership was made with (an invitation with a teamId, or the default team) */
+                        teamId?: string;
                         /** Format: date-time */
                         createdAt: string;
                     };

@@ -30,6 +30,40 @@ export function cleanValue(value: unknown, max = 200): string {
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
+// Elements whose content is code, not text: dropped whole.
+const CODE_ELEMENT = /<(script|style)\b[^>]*>[\s\S]*?(<\/\1\s*>|$)/gi;
+// A tag, comment or declaration (`<b>`, `</b>`, `<br/>`, `<!-- -->`), or one cut off at the end of the value.
+const TAG = /<[/!?]?[a-z][^<>]*(>|$)|<!--[\s\S]*?(-->|$)/gi;
+// Whitespace of any kind (NBSP, ideographic space, line and paragraph separators) and control characters.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: collapsing control characters is the point
+const SPACE_OR_CONTROL_RUN = /[\s\u0000-\u001f\u007f-\u009f]+/g;
+
+/**
+ * A user-supplied value (a user's, an inviter's or an organization's name) as it goes into a subject line: plain
+ * text. Markup is removed (repeatedly, so `<<b>script>` cannot reassemble a tag), control characters and
+ * whitespace runs become one space, and the result is cut at `max` characters (code points) with an ellipsis.
+ * Mail clients show subjects as text, so a tag there is at best noise and at worst a lure; the HTML part keeps
+ * escaping the full value instead (render.ts).
+ */
+export function subjectText(value: unknown, max = 80): string {
+  let text = String(value ?? '');
+  for (let previous = ''; previous !== text; ) {
+    previous = text;
+    text = text.replace(CODE_ELEMENT, '').replace(TAG, '');
+  }
+  const chars = Array.from(text.replace(SPACE_OR_CONTROL_RUN, ' ').trim());
+  if (chars.length <= max) return chars.join('');
+  const cut = chars.slice(0, max - 1).join('');
+  return `${cut.trimEnd()}…`;
+}
+
+/** A subject: the translated template with every value through subjectText, as one line. */
+export function subjectLine(template: string, vars: Vars): string {
+  return fill(template, vars, (value) => subjectText(value))
+    .replace(SPACE_OR_CONTROL_RUN, ' ')
+    .trim();
+}
+
 /**
  * Links are http(s) only: `javascript:`, `data:` and the like are refused, as is anything with whitespace or
  * control characters. Messages never include the link itself (it carries a token).

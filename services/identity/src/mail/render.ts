@@ -1,4 +1,4 @@
-import { assertHttpUrl, cleanValue, escapeHtml, fill, MailRenderError, type Vars } from './escape';
+import { assertHttpUrl, cleanValue, escapeHtml, fill, MailRenderError, subjectLine, type Vars } from './escape';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language, type MailJob } from './jobs';
 import { COMMON, LANGUAGE_TAGS, roleLabel, TEMPLATES } from './templates';
 import { layoutHtml, layoutText } from './templates/layout';
@@ -18,7 +18,8 @@ const EMPHASIS = new Set(['newEmail', 'organizationName', 'role']);
 
 /**
  * Pure: a job in, its subject, plain text and HTML out. Every job value is treated as hostile: escaped in HTML,
- * stripped of control characters everywhere, and the link must be http(s) (MailRenderError otherwise).
+ * reduced to plain text in the subject (subjectLine), stripped of control characters everywhere, and the link must
+ * be http(s) (MailRenderError otherwise).
  */
 export function render(job: MailJob): RenderedMail {
   const translations = Object.hasOwn(TEMPLATES, job.kind) ? TEMPLATES[job.kind] : undefined;
@@ -37,7 +38,7 @@ export function render(job: MailJob): RenderedMail {
       (v, key) => (EMPHASIS.has(key) ? `<strong>${escapeHtml(v)}</strong>` : escapeHtml(v)),
       escapeHtml,
     );
-  const subject = plain(copy.subject);
+  const subject = subjectLine(copy.subject, vars);
   const page = {
     lang: LANGUAGE_TAGS[language],
     subject,

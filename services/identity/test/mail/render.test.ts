@@ -1,3 +1,4 @@
+import { subjectText } from '../../src/mail/escape';
 import { LANGUAGE_NAMES, type Language, type MailJob, type MailKind } from '../../src/mail/jobs';
 import { idFor } from '../../src/mail/queue';
 import { MailRenderError, render } from '../../src/mail/render';
@@ -93,7 +94,7 @@ describe('render: hostile values', () => {
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; O&#39;Brien &amp; Sons');
     expect(html).toContain('&lt;img src=x onerror=&quot;alert(1)&quot;&gt;');
     expect(text).toContain(hostile);
-    expect(subject).toContain('<img src=x onerror="alert(1)">');
+    expect(subject).toBe('"Mallory" invited you to join');
   });
 
   it('strips line breaks from values (no header or line injection)', () => {
@@ -128,6 +129,47 @@ describe('render: hostile values', () => {
   it('refuses an unknown kind', () => {
     const job = { ...sampleJob('verify-email', 'a@example.test'), kind: 'weird' } as unknown as MailJob;
     expect(() => render(job)).toThrow(MailRenderError);
+  });
+});
+
+describe('subjectText: user values in a subject are plain text', () => {
+  it.each([
+    ['<b>Acme</b>\n\n  Corp <script>x</script>', 'Acme Corp'],
+    ['<i>Ivy</i>   Inviter', 'Ivy Inviter'],
+    ['<STYLE type="text/css">p{}</STYLE>Acme<br/> Corp', 'Acme Corp'],
+    ['Acme<!-- note -->Corp', 'AcmeCorp'],
+    ['<<b>script>alert(1)<</b>/script>Acme', 'Acme'],
+    ['Acme <img src=x onerror=alert(1)', 'Acme'],
+    ['Eve\r\nBcc: victim@x.test', 'Eve Bcc: victim@x.test'],
+    ['a\t\u0000b\u2028c\u00a0\u3000d', 'a b c d'],
+    ['  R&D < 5 > 3 and 1<2  ', 'R&D < 5 > 3 and 1<2'],
+    ['', ''],
+  ])('%j → %j', (value, expected) => {
+    expect(subjectText(value)).toBe(expected);
+  });
+
+  it('caps the length at 80 characters with an ellipsis, never splitting a character', () => {
+    expect(subjectText('x'.repeat(80))).toBe('x'.repeat(80));
+    expect(subjectText('x'.repeat(81))).toBe(`${'x'.repeat(79)}…`);
+    const emoji = subjectText('🚀'.repeat(100));
+    expect(Array.from(emoji)).toHaveLength(80);
+    expect(emoji).toBe(`${'🚀'.repeat(79)}…`);
+    expect(subjectText(`<b>${'y'.repeat(200)}</b>`, 10)).toBe(`${'y'.repeat(9)}…`);
+  });
+
+  it('is what every kind puts in its subject', () => {
+    for (const kind of KINDS) {
+      const job = { ...sampleJob(kind, 'a@example.test'), name: '<b>Ann</b>' } as MailJob;
+      const withMarkup = {
+        ...job,
+        organizationName: '<u>Acme</u>\n  Rockets',
+        inviterName: `<em>${'Bob '.repeat(40)}</em>`,
+      } as MailJob;
+      const { subject } = render(withMarkup);
+      expect([kind, /[<>]/.test(subject)]).toEqual([kind, false]);
+      if (kind === 'invitation')
+        expect(subject).toBe(`${subjectText('Bob '.repeat(40))} invited you to join Acme Rockets`);
+    }
   });
 });
 

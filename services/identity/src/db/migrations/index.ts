@@ -9,6 +9,8 @@ import { UserNameLower1795500000100 } from './1795500000100-user-name-lower';
 import { UserChanges1795600000100 } from './1795600000100-user-changes';
 import { UserWords1795600000200 } from './1795600000200-user-words';
 import { WordCounts1795700000100 } from './1795700000100-word-counts';
+import { MemberTeam1795800000410 } from './1795800000410-member-team';
+import { OrganizationSlugs1795800000420 } from './1795800000420-organization-slugs';
 
 /** Listed explicitly (ECOSYSTEM gotcha 11: a glob would also match .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -23,4 +25,6 @@ export const MIGRATIONS = [
   UserChanges1795600000100,
   UserWords1795600000200,
   WordCounts1795700000100,
+  MemberTeam1795800000410,
+  OrganizationSlugs1795800000420,
 ];

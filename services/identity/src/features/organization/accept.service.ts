@@ -31,15 +31,18 @@ export class AcceptService {
           (await this.d.invitations.settle(found.id, 'accepted', now, tx)) ?? fail('INVITATION_NOT_FOUND');
         const count = await this.d.orgs.countMembers(invitation.organizationId, tx);
         if (count >= this.d.config.organization.membershipLimit) fail('ORGANIZATION_MEMBERSHIP_LIMIT_REACHED');
+        const teamId =
+          invitation.teamId && this.d.config.organization.teams.enabled
+            ? await this.joinTeam(invitation, auth, now, tx)
+            : null;
         const member = await this.d.orgs.insertMember(
           invitation.organizationId,
           auth.user.id,
           invitation.role,
           now,
           tx,
+          teamId,
         );
-        if (invitation.teamId && this.d.config.organization.teams.enabled)
-          await this.joinTeam(invitation, auth, now, tx);
         return { invitation, member };
       })
       .catch((error) => (isUniqueViolation(error) ? fail('USER_IS_ALREADY_A_MEMBER') : Promise.reject(error)));
@@ -51,11 +54,13 @@ export class AcceptService {
     if (!(await this.d.orgs.findById(organizationId, tx, true))) fail('INVITATION_NOT_FOUND');
   }
 
-  private async joinTeam(invitation: InvitationView, auth: SessionWithUser, now: Date, tx: Sql): Promise<void> {
+  /** The invited team place; returns the team's id, which the membership records (spec §3 Member teamId). */
+  private async joinTeam(invitation: InvitationView, auth: SessionWithUser, now: Date, tx: Sql): Promise<string> {
     const team = await this.d.teams.findIn(invitation.organizationId, invitation.teamId!, tx, true);
     if (!team) return fail('TEAM_NOT_FOUND');
     const limit = teamMemberLimit(this.d.config.organization.teams, team.id);
     if (limit > 0 && (await this.d.teams.countMembers(team.id, tx)) >= limit) fail('TEAM_MEMBER_LIMIT_REACHED');
     await this.d.teams.addMember(team.id, auth.user.id, now, tx);
+    return team.id;
   }
 }

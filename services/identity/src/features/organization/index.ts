@@ -3,6 +3,7 @@ import type { AppContext } from '../../context';
 import { invitationRoutes } from './invitation.routes';
 import { memberRoutes } from './member.routes';
 import { organizationRoutes } from './organization.routes';
+import { requireOrganizationSession } from './session';
 import { teamRoutes } from './team.routes';
 
 /**
@@ -15,7 +16,7 @@ import { teamRoutes } from './team.routes';
  *   team.routes          create-team · update-team · remove-team · list-teams · add-team-member · remove-team-member
  */
 export async function organizationFeature(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const opts = { ctx, org: ctx.organization };
+  const opts = { ctx, org: ctx.organization, session: requireOrganizationSession(ctx) };
   await app.register(organizationRoutes, opts);
   await app.register(memberRoutes, opts);
   await app.register(invitationRoutes, opts);

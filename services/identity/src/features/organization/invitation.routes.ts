@@ -1,7 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
-import { requireSession } from '../../http/require-session';
 import {
   AcceptInvitation,
   CancelInvitation,
@@ -11,14 +9,12 @@ import {
   ListUserInvitations,
   RejectInvitation,
 } from './invitation.schemas';
-import { reissue, requireAuthenticated } from './reply';
-import type { OrganizationFeature } from './service';
+import { reissue } from './reply';
+import type { OrganizationRouteOptions } from './session';
 
-export async function invitationRoutes(fastify: FastifyInstance, opts: { ctx: AppContext; org: OrganizationFeature }) {
+export async function invitationRoutes(fastify: FastifyInstance, opts: OrganizationRouteOptions) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { ctx, org } = opts;
-  const preHandler = requireSession(ctx);
-  const authenticated = requireAuthenticated(ctx);
+  const { ctx, org, session: preHandler } = opts;
 
   app.post('/invite-member', { schema: InviteMember, preHandler }, async (request) =>
     org.invitations.invite(request.auth, request.body, request.headers['accept-language']),
@@ -38,15 +34,15 @@ export async function invitationRoutes(fastify: FastifyInstance, opts: { ctx: Ap
     org.invitations.cancel(request.auth, request.body.invitationId),
   );
 
-  app.get('/get-invitation', { schema: GetInvitation, preHandler: authenticated }, async (request) =>
+  app.get('/get-invitation', { schema: GetInvitation, preHandler }, async (request) =>
     org.invitations.get(request.auth, request.query.id),
   );
 
-  app.get('/list-invitations', { schema: ListInvitations, preHandler: authenticated }, async (request) =>
+  app.get('/list-invitations', { schema: ListInvitations, preHandler }, async (request) =>
     org.invitations.list(request.auth, request.query.organizationId),
   );
 
-  app.get('/list-user-invitations', { schema: ListUserInvitations, preHandler: authenticated }, async (request) =>
+  app.get('/list-user-invitations', { schema: ListUserInvitations, preHandler }, async (request) =>
     org.invitations.listForUser(request.auth),
   );
 }

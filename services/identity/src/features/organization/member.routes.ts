@@ -1,9 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { hasAnyPermission } from '../../access';
-import type { AppContext } from '../../context';
 import { fail } from '../../errors';
-import { requireSession } from '../../http/require-session';
 import {
   GetActiveMember,
   GetActiveMemberRole,
@@ -14,12 +12,11 @@ import {
   UpdateMemberRole,
 } from './member.schemas';
 import { reissue } from './reply';
-import type { OrganizationFeature } from './service';
+import type { OrganizationRouteOptions } from './session';
 
-export async function memberRoutes(fastify: FastifyInstance, opts: { ctx: AppContext; org: OrganizationFeature }) {
+export async function memberRoutes(fastify: FastifyInstance, opts: OrganizationRouteOptions) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { ctx, org } = opts;
-  const preHandler = requireSession(ctx);
+  const { ctx, org, session: preHandler } = opts;
 
   app.get('/list-members', { schema: ListMembers, preHandler }, async (request) =>
     org.reads.listMembers(request.auth, request.query),

@@ -1,11 +1,12 @@
 import { Type } from 'typebox';
-import { IdField, MemberSchema, RoleField, route, SlugField, strict } from './schemas';
+import { IdField, MemberSchema, MemberTeamId, RoleField, route, SlugField, strict } from './schemas';
 
 const MemberWithoutUser = Type.Object({
   id: Type.String(),
   organizationId: Type.String(),
   userId: Type.String(),
   role: Type.String(),
+  teamId: Type.Optional(MemberTeamId),
   createdAt: Type.String({ format: 'date-time' }),
 });
 

@@ -1,7 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
-import { requireSession } from '../../http/require-session';
 import {
   CheckSlug,
   CreateOrganization,
@@ -12,15 +10,11 @@ import {
   UpdateOrganization,
 } from './organization.schemas';
 import { reissue } from './reply';
-import type { OrganizationFeature } from './service';
+import type { OrganizationRouteOptions } from './session';
 
-export async function organizationRoutes(
-  fastify: FastifyInstance,
-  opts: { ctx: AppContext; org: OrganizationFeature },
-) {
+export async function organizationRoutes(fastify: FastifyInstance, opts: OrganizationRouteOptions) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { ctx, org } = opts;
-  const preHandler = requireSession(ctx);
+  const { ctx, org, session: preHandler } = opts;
 
   app.post('/create', { schema: CreateOrganization, preHandler }, async (request, reply) => {
     const { result, session } = await org.organizations.create(request.auth, request.body);

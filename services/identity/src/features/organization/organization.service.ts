@@ -2,6 +2,7 @@ import { fail } from '../../errors';
 import { isUniqueViolation } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
 import { isOperator, type OrganizationAccess, type OrganizationDeps } from './access';
+import { slugOf } from './slug';
 import type { MemberView, OrganizationView } from './views';
 
 export interface CreateInput {
@@ -38,6 +39,7 @@ export class OrganizationService {
   async create(auth: SessionWithUser, input: CreateInput) {
     const operator = isOperator(auth);
     const ownerId = (operator && input.userId) || auth.user.id;
+    const slug = slugOf(input.slug, 'body.slug');
     // A userId in a body never lets one user act for another (DESIGN §3).
     if (!operator && input.userId !== undefined && input.userId !== ownerId) fail('FIELD_NOT_ALLOWED');
     const settings = this.d.config.organization;
@@ -48,18 +50,20 @@ export class OrganizationService {
       if (settings.organizationLimit > 0 && (await this.d.orgs.countForUser(ownerId)) >= settings.organizationLimit)
         fail('ORGANIZATION_LIMIT_REACHED');
     }
-    if (await this.d.orgs.findBySlug(input.slug)) fail('ORGANIZATION_ALREADY_EXISTS');
+    if (await this.d.orgs.findBySlug(slug)) fail('ORGANIZATION_ALREADY_EXISTS');
     const now = new Date(this.d.clock.now());
     const { organization, member } = await this.d.sql
       .transaction(async (tx) => {
         const metadata = input.metadata ? JSON.stringify(input.metadata) : null;
-        const org = { name: input.name, slug: input.slug, logo: input.logo ?? null, metadata };
+        const org = { name: input.name, slug, logo: input.logo ?? null, metadata };
         const organization = await this.d.orgs.insertOrganization(org, now, tx);
-        const member = await this.d.orgs.insertMember(organization.id, ownerId, this.access.creatorRole, now, tx);
-        if (settings.teams.enabled && settings.teams.defaultTeam) {
-          const team = await this.d.teams.insert(organization.id, organization.name, now, tx);
-          await this.d.teams.addMember(team.id, ownerId, now, tx);
-        }
+        const team =
+          settings.teams.enabled && settings.teams.defaultTeam
+            ? await this.d.teams.insert(organization.id, organization.name, now, tx)
+            : null;
+        const role = this.access.creatorRole;
+        const member = await this.d.orgs.insertMember(organization.id, ownerId, role, now, tx, team?.id ?? null);
+        if (team) await this.d.teams.addMember(team.id, ownerId, now, tx);
         return { organization, member };
       })
       .catch((error) => (isUniqueViolation(error) ? fail('ORGANIZATION_ALREADY_EXISTS') : Promise.reject(error)));
@@ -71,7 +75,7 @@ export class OrganizationService {
   }
 
   async checkSlug(slug: string): Promise<{ status: true }> {
-    if (await this.d.orgs.findBySlug(slug)) fail('SLUG_IS_TAKEN');
+    if (await this.d.orgs.findBySlug(slugOf(slug, 'body.slug'))) fail('SLUG_IS_TAKEN');
     return { status: true };
   }
 
@@ -79,15 +83,17 @@ export class OrganizationService {
     const organizationId = this.access.organizationId(input.organizationId, auth, 'ORGANIZATION_NOT_FOUND');
     const member = await this.access.member(organizationId, auth.user.id, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
     this.access.require(member, { organization: ['update'] }, 'NOT_ALLOWED_TO_UPDATE_ORGANIZATION');
-    const { slug, metadata, ...rest } = input.data;
+    const { metadata, ...rest } = input.data;
+    const slug = input.data.slug === undefined ? undefined : slugOf(input.data.slug, 'body.data.slug');
+    // A taken slug answers as on create (spec §5 "Organization already exists"); check-slug alone says "slug is taken".
     if (slug !== undefined) {
       const holder = await this.d.orgs.findBySlug(slug);
-      if (holder && holder.id !== organizationId) fail('SLUG_IS_TAKEN');
+      if (holder && holder.id !== organizationId) fail('ORGANIZATION_ALREADY_EXISTS');
     }
     const data = { ...rest, slug, metadata: metadata ? JSON.stringify(metadata) : undefined };
     const updated = await this.d.orgs
       .updateOrganization(organizationId, data)
-      .catch((error) => (isUniqueViolation(error) ? fail('SLUG_IS_TAKEN') : Promise.reject(error)));
+      .catch((error) => (isUniqueViolation(error) ? fail('ORGANIZATION_ALREADY_EXISTS') : Promise.reject(error)));
     return updated ?? fail('ORGANIZATION_NOT_FOUND');
   }
 

@@ -1,5 +1,6 @@
 import { isId, newId } from '../../crypto/random';
 import { escapeLike, type Sql } from '../../shared/sql';
+import { normalizeSlug } from './slug';
 import { type MemberUser, type MemberView, type OrganizationView, toMember, toOrganization } from './views';
 
 const MEMBER_WITH_USER = `SELECT m.*, u.name AS u_name, u.email AS u_email, u.image AS u_image
@@ -41,8 +42,9 @@ export class OrganizationRepository {
     return rows[0] ? toOrganization(rows[0]) : null;
   }
 
+  /** Slugs are stored normalized (slug.ts), so a lookup normalizes what it is given. */
   async findBySlug(slug: string): Promise<OrganizationView | null> {
-    const rows = await this.sql.query('SELECT * FROM organizations WHERE slug = $1', [slug]);
+    const rows = await this.sql.query('SELECT * FROM organizations WHERE slug = $1', [normalizeSlug(slug)]);
     return rows[0] ? toOrganization(rows[0]) : null;
   }
 
@@ -79,10 +81,19 @@ export class OrganizationRepository {
     return rows[0].n;
   }
 
-  async insertMember(organizationId: string, userId: string, role: string, now: Date, sql: Sql = this.sql) {
+  /** A membership; `teamId` is the team it is made with (the caller also gives the user that team place). */
+  async insertMember(
+    organizationId: string,
+    userId: string,
+    role: string,
+    now: Date,
+    sql: Sql = this.sql,
+    teamId: string | null = null,
+  ) {
     const rows = await sql.query(
-      'INSERT INTO members (id, organization_id, user_id, role, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING *',
-      [newId(), organizationId, userId, role, now],
+      `INSERT INTO members (id, organization_id, user_id, role, created_at, team_id)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+      [newId(), organizationId, userId, role, now, teamId],
     );
     return toMember(rows[0]);
   }

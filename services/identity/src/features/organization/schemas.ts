@@ -30,6 +30,11 @@ export const OrganizationSchema = Type.Object(
   { $id: 'Organization', title: 'Organization' },
 );
 
+/** spec §3 Member's optional teamId: absent for a membership made without a team. */
+export const MemberTeamId = Type.String({
+  description: 'The team the membership was made with (an invitation with a teamId, or the default team)',
+});
+
 const MemberUserSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -43,6 +48,7 @@ export const MemberSchema = Type.Object(
     organizationId: Type.String(),
     userId: Type.String(),
     role: Type.String({ description: 'spec §3: one or several comma-separated roles' }),
+    teamId: Type.Optional(MemberTeamId),
     createdAt: DateTime,
     user: Type.Optional(MemberUserSchema),
   },

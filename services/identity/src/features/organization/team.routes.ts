@@ -1,15 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
-import { requireSession } from '../../http/require-session';
-import type { OrganizationFeature } from './service';
+import type { OrganizationRouteOptions } from './session';
 import { AddTeamMember, CreateTeam, ListTeams, RemoveTeam, RemoveTeamMember, UpdateTeam } from './team.schemas';
 
 /** Registered only when teams are enabled (organization.teams.enabled). */
-export async function teamRoutes(fastify: FastifyInstance, opts: { ctx: AppContext; org: OrganizationFeature }) {
+export async function teamRoutes(fastify: FastifyInstance, opts: OrganizationRouteOptions) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { ctx, org } = opts;
-  const preHandler = requireSession(ctx);
+  const { org, session: preHandler } = opts;
 
   app.post('/create-team', { schema: CreateTeam, preHandler }, async (request) =>
     org.teams.create(request.auth, request.body),

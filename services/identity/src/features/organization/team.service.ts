@@ -38,12 +38,14 @@ export class TeamService {
     this.access.require(member, { team: ['delete'] }, 'NOT_ALLOWED_TO_DELETE_TEAMS');
     await this.d.sql.transaction(async (tx) => {
       const team = (await this.d.teams.findIn(organizationId, body.teamId, tx, true)) ?? fail('TEAM_NOT_FOUND');
-      if (await this.d.teams.findMember(team.id, auth.user.id, tx)) fail('NOT_ALLOWED_TO_DELETE_TEAM');
+      // The last-team rule first: whoever may delete teams hears why the last one stays, also when it is theirs.
       if (
         !this.d.config.organization.teams.allowRemovingAllTeams &&
         (await this.d.teams.count(organizationId, tx)) <= 1
       )
         fail('UNABLE_TO_REMOVE_LAST_TEAM');
+      // "Their own team" (spec §5): a team the caller is a member of (team_members), whatever the active one.
+      if (await this.d.teams.findMember(team.id, auth.user.id, tx)) fail('NOT_ALLOWED_TO_DELETE_TEAM');
       await this.d.teams.delete(team.id, tx);
     });
     return { message: MESSAGES.TEAM_REMOVED };

@@ -84,11 +84,15 @@ export class TeamRepository {
     return (await this.findMember(teamId, userId, sql))!;
   }
 
+  /** Removes the team place; a membership made with this team no longer names it (members.team_id). */
   async removeMember(teamId: string, userId: string): Promise<boolean> {
-    const rows = await this.sql.query('DELETE FROM team_members WHERE team_id = $1 AND user_id = $2 RETURNING id', [
-      teamId,
-      userId,
-    ]);
+    const rows = await this.sql.query(
+      `WITH gone AS (DELETE FROM team_members WHERE team_id = $1 AND user_id = $2 RETURNING id),
+         cleared AS (UPDATE members SET team_id = NULL
+                     WHERE team_id = $1 AND user_id = $2 AND EXISTS (SELECT 1 FROM gone) RETURNING id)
+       SELECT id FROM gone`,
+      [teamId, userId],
+    );
     return rows.length > 0;
   }
 }

@@ -24,6 +24,8 @@ export interface MemberView {
   organizationId: string;
   userId: string;
   role: string;
+  /** spec §3: the team the membership was made with; absent when there is none. */
+  teamId?: string;
   createdAt: string;
   user?: MemberUser;
 }
@@ -85,6 +87,7 @@ export function toMember(r: Row): MemberView {
     role: r.role as string,
     createdAt: iso(r.created_at),
   };
+  if (r.team_id) member.teamId = r.team_id as string;
   if (r.u_email !== undefined)
     member.user = {
       id: r.user_id as string,

@@ -126,7 +126,11 @@ describe('with API_KEY_SESSIONS=false and a custom header', () => {
   it('keys are not sessions, and the service credential is read from the configured header', async () => {
     const u = await signUp(off.app);
     const k = await createKey(off, {}, u);
-    expectError(await get(off.app, '/organization/list', { headers: { 'x-service-key': k.key } }), 401, 'UNAUTHORIZED');
+    expectError(
+      await get(off.app, '/organization/list', { headers: { 'x-service-key': k.key } }),
+      401,
+      'NOT_AUTHENTICATED',
+    );
     const res = await post(
       off.app,
       '/api-key/verify',

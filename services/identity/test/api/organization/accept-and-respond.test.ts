@@ -48,6 +48,50 @@ describe('accept-invitation', () => {
     expect(await activeOrganizationOf(t, invitee)).toBe(org.id);
   });
 
+  it("the member record carries the invitation's teamId: in the answer, list-members and get-active-member", async () => {
+    const owner = await user(t);
+    const org = await createOrg(t, owner);
+    const team = (await post(t.app, '/organization/create-team', { name: 'Green' }, as(owner.jar))).json();
+    const teamed = await user(t);
+    const inv = (await invite(owner, { email: teamed.email, role: 'member', teamId: team.id })).json();
+    const answer = (await accept(teamed, inv.id)).json().member;
+    expect(answer).toEqual({
+      id: expect.any(String),
+      organizationId: org.id,
+      userId: teamed.userId,
+      role: 'member',
+      teamId: team.id,
+      createdAt: expect.any(String),
+    });
+    const plain = await user(t);
+    const plainInv = (await invite(owner, { email: plain.email, role: 'member' })).json();
+    const plainAnswer = (await accept(plain, plainInv.id)).json().member;
+    expect(plainAnswer).not.toHaveProperty('teamId');
+
+    const listed = (await get(t.app, `/organization/list-members?organizationId=${org.id}`, as(owner.jar))).json();
+    const byUser = (id: string) => listed.members.find((m: { userId: string }) => m.userId === id);
+    expect(byUser(teamed.userId)).toMatchObject({ id: answer.id, teamId: team.id });
+    expect(byUser(plain.userId)).not.toHaveProperty('teamId');
+    const active = (await get(t.app, '/organization/get-active-member', as(teamed.jar))).json();
+    expect(active).toEqual({ ...answer, user: expect.objectContaining({ id: teamed.userId }) });
+    expect((await get(t.app, '/organization/get-active-member', as(plain.jar))).json()).not.toHaveProperty('teamId');
+
+    // The field follows the team place: leaving that team, or the team's removal, clears it.
+    const removed = await post(
+      t.app,
+      '/organization/remove-team-member',
+      { teamId: team.id, userId: teamed.userId },
+      as(owner.jar),
+    );
+    expect(removed.statusCode).toBe(200);
+    expect((await get(t.app, '/organization/get-active-member', as(teamed.jar))).json()).not.toHaveProperty('teamId');
+    const other = await user(t);
+    const otherInv = (await invite(owner, { email: other.email, role: 'member', teamId: team.id })).json();
+    expect((await accept(other, otherInv.id)).json().member.teamId).toBe(team.id);
+    expect((await post(t.app, '/organization/remove-team', { teamId: team.id }, as(owner.jar))).statusCode).toBe(200);
+    expect((await get(t.app, '/organization/get-active-member', as(other.jar))).json()).not.toHaveProperty('teamId');
+  });
+
   it('treats accepted, canceled, expired and unknown invitations as not found', async () => {
     const owner = await user(t);
     const org = await createOrg(t, owner);

@@ -45,12 +45,14 @@ describe('create (spec §7)', () => {
           organizationId: org.id,
           userId: owner.userId,
           role: 'owner',
+          teamId: expect.any(String),
           createdAt: expect.any(String),
         },
       ],
     });
-    const teams = await t.ctx.sql.query('SELECT name FROM teams WHERE organization_id = $1', [org.id]);
-    expect(teams).toEqual([{ name: 'Acme' }]);
+    const teams = await t.ctx.sql.query('SELECT id, name FROM teams WHERE organization_id = $1', [org.id]);
+    // The owner's membership carries the default team it was placed in.
+    expect(teams).toEqual([{ id: org.members[0].teamId, name: 'Acme' }]);
     // The session-cache cookie was re-issued: get-session (cookie cache first) sees the new active organization.
     expect(await activeOrganizationOf(t, owner)).toBe(org.id);
   });
@@ -94,7 +96,7 @@ describe('create (spec §7)', () => {
       as(owner.jar),
     );
     expectError(res, 400, 'FIELD_NOT_ALLOWED');
-    expectError(await post(t.app, '/organization/create', { name: 'X', slug: uniqueSlug() }), 401, 'UNAUTHORIZED');
+    expectError(await post(t.app, '/organization/create', { name: 'X', slug: uniqueSlug() }), 401, 'NOT_AUTHENTICATED');
   });
 
   it('refuses when creation is disabled, or over the per-user limit', async () => {
@@ -179,7 +181,8 @@ describe('update', () => {
       org.id,
       () => post(t.app, '/organization/update', { organizationId: org.id, data: { slug: other.slug } }, as(owner.jar)),
       400,
-      'SLUG_IS_TAKEN',
+      'ORGANIZATION_ALREADY_EXISTS',
+      'Organization already exists',
     );
     const none = await user(t);
     expectError(
@@ -187,6 +190,98 @@ describe('update', () => {
       404,
       'ORGANIZATION_NOT_FOUND',
     );
+  });
+});
+
+describe('slugs are normalized: Unicode NFKC, lower case, trimmed', () => {
+  const fullwidth = (text: string) =>
+    text.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0x21 + 0xff01));
+
+  it('stores the normalized slug, so look-alikes collide on create, update and check-slug', async () => {
+    const owner = await user(t);
+    const base = uniqueSlug('acme');
+    const created = await post(
+      t.app,
+      '/organization/create',
+      { name: 'Acme', slug: ` ${base.toUpperCase()} ` },
+      as(owner.jar),
+    );
+    expect([created.statusCode, created.json().slug]).toEqual([200, base]);
+    expect(await t.ctx.sql.query('SELECT slug FROM organizations WHERE id = $1', [created.json().id])).toEqual([
+      { slug: base },
+    ]);
+    const other = await createOrg(t, owner, { keepCurrentActiveOrganization: true });
+    for (const lookAlike of [base.toUpperCase(), fullwidth(base), `\u3000${fullwidth(base.toUpperCase())}\t`]) {
+      await refusedWithoutChange(
+        t,
+        created.json().id,
+        () => post(t.app, '/organization/create', { name: 'Twin', slug: lookAlike }, as(owner.jar)),
+        400,
+        'ORGANIZATION_ALREADY_EXISTS',
+        'Organization already exists',
+      );
+      await refusedWithoutChange(
+        t,
+        other.id,
+        () =>
+          post(t.app, '/organization/update', { organizationId: other.id, data: { slug: lookAlike } }, as(owner.jar)),
+        400,
+        'ORGANIZATION_ALREADY_EXISTS',
+        'Organization already exists',
+      );
+      expectError(
+        await post(t.app, '/organization/check-slug', { slug: lookAlike }, as(owner.jar)),
+        400,
+        'SLUG_IS_TAKEN',
+        'slug is taken',
+      );
+    }
+    expect(await t.ctx.sql.query('SELECT count(*)::int AS n FROM organizations WHERE slug = $1', [base])).toEqual([
+      { n: 1 },
+    ]);
+    // Its own slug in another form is no conflict: the update stores the normalized form.
+    const same = await post(
+      t.app,
+      '/organization/update',
+      { organizationId: created.json().id, data: { slug: fullwidth(base.toUpperCase()) } },
+      as(owner.jar),
+    );
+    expect([same.statusCode, same.json().slug]).toEqual([200, base]);
+    const renamed = uniqueSlug('renamed');
+    const moved = await post(
+      t.app,
+      '/organization/update',
+      { organizationId: other.id, data: { slug: fullwidth(renamed.toUpperCase()) } },
+      as(owner.jar),
+    );
+    expect([moved.statusCode, moved.json().slug]).toEqual([200, renamed]);
+    // Lookups by slug normalize too.
+    const active = await post(
+      t.app,
+      '/organization/set-active',
+      { organizationSlug: base.toUpperCase() },
+      as(owner.jar),
+    );
+    expect(active.json()).toMatchObject({ id: created.json().id, slug: base });
+  });
+
+  it('refuses a slug that is empty once normalized, and changes nothing', async () => {
+    const owner = await user(t);
+    const org = await createOrg(t, owner);
+    for (const slug of ['   ', '\u3000\t']) {
+      const res = await post(t.app, '/organization/create', { name: 'Blank', slug }, as(owner.jar));
+      expectError(res, 400, 'VALIDATION_ERROR');
+      expect(res.json().details).toEqual([{ field: 'body.slug', problem: expect.any(String) }]);
+      expectError(await post(t.app, '/organization/check-slug', { slug }, as(owner.jar)), 400, 'VALIDATION_ERROR');
+      await refusedWithoutChange(
+        t,
+        org.id,
+        () => post(t.app, '/organization/update', { organizationId: org.id, data: { slug } }, as(owner.jar)),
+        400,
+        'VALIDATION_ERROR',
+      );
+    }
+    expect(await t.ctx.sql.query("SELECT 1 FROM organizations WHERE slug = ''")).toEqual([]);
   });
 });
 

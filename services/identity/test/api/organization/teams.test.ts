@@ -203,11 +203,31 @@ describe('remove-team', () => {
     );
   });
 
+  it('the last-team rule is decided before the own-team rule: the owner in the only team hears "last team"', async () => {
+    const { org, owner, admin } = await world();
+    const only = await defaultTeamOf(org.id);
+    // The owner was placed in the default team at creation: it is their own team and the organization's last.
+    expect(
+      await t.ctx.sql.query('SELECT 1 FROM team_members WHERE team_id = $1 AND user_id = $2', [only, owner.userId]),
+    ).toHaveLength(1);
+    for (const caller of [owner, admin])
+      await refusedWithoutChange(
+        t,
+        org.id,
+        () => call(caller, 'remove-team', { teamId: only, organizationId: org.id }),
+        400,
+        'UNABLE_TO_REMOVE_LAST_TEAM',
+        'Unable to remove last team',
+      );
+  });
+
   it('the last team can go when allowRemovingAllTeams is set', async () => {
     const c = await startOrgApp({ organization: { teams: { allowRemovingAllTeams: true, defaultTeam: false } } });
     try {
       const o = await user(c);
-      await createOrg(c, o);
+      const created = await createOrg(c, o);
+      // No default team: the owner's membership has no team.
+      expect(created.members[0]).not.toHaveProperty('teamId');
       const team = (await post(c.app, '/organization/create-team', { name: 'Only' }, as(o.jar))).json();
       const res = await post(c.app, '/organization/remove-team', { teamId: team.id }, as(o.jar));
       expect(res.json()).toEqual({ message: 'Team removed successfully.' });
