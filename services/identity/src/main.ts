@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createContext } from './context';
-import { createLogger, logStartFailure, routeProcessWarnings } from './infra/logger';
+import { createLogger, logStartFailure, routeProcessOutput } from './infra/logger';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   // One JSON logger for the whole process: start-up notes, mail notes and request lines, with one redaction.
   const log = createLogger(config);
-  routeProcessWarnings(log);
+  routeProcessOutput(log);
   if (config.secretIsDevelopmentDefault)
     log.warn(
       'AUTH_SECRET is not set: using the DEVELOPMENT secret. Cookies and tokens are forgeable. ' +

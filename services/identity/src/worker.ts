@@ -1,6 +1,6 @@
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { type Config, ConfigError, loadConfig } from './config';
-import { createLogger, logStartFailure, routeProcessWarnings } from './infra/logger';
+import { createLogger, logStartFailure, routeProcessOutput } from './infra/logger';
 import type { MailJob } from './mail/jobs';
 import { type MailLogger, recipientDomain } from './mail/log';
 import { failureFields, isPermanentFailure, safeErrorMessage, sendMail } from './mail/processor';
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   // JSON lines with the API's redaction; synchronous, so a line logged just before process.exit is kept.
   const logger = createLogger(config, { base: { service: 'mail-worker' } });
-  routeProcessWarnings(logger);
+  routeProcessOutput(logger);
   let stopping = false;
   let stop: () => Promise<void> = async () => {};
   const onSignal = (signal: string) => {

@@ -1,3 +1,4 @@
+import { format } from 'node:util';
 import type { FastifyServerOptions } from 'fastify';
 import pino, { type LoggerOptions, type Logger as PinoLogger } from 'pino';
 import type { Config } from '../config';
@@ -53,12 +54,22 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'apiKey'>, option
   return logger;
 }
 
-/** Node prints its warnings as plain text on stderr: a service process logs them as JSON lines instead. */
-export function routeProcessWarnings(logger: PinoLogger): void {
+/**
+ * What else would print plain text in a service process goes through its logger as JSON lines: Node's warnings
+ * (printed on stderr by default) and libraries that write with console.* (ioredis's unhandled error events,
+ * BullMQ's Redis eviction-policy notice).
+ */
+export function routeProcessOutput(logger: PinoLogger): void {
   process.removeAllListeners('warning');
   process.on('warning', (warning) =>
     logger.warn({ warning: { name: warning.name, message: warning.message } }, 'process warning'),
   );
+  const line = (args: unknown[]) => format(...args);
+  console.log = (...args: unknown[]) => logger.info(line(args));
+  console.info = (...args: unknown[]) => logger.info(line(args));
+  console.debug = (...args: unknown[]) => logger.debug(line(args));
+  console.warn = (...args: unknown[]) => logger.warn(line(args));
+  console.error = (...args: unknown[]) => logger.error(line(args));
 }
 
 /**

@@ -145,3 +145,26 @@ it.each([
   const [line] = expectJsonLines(run.stdout + run.stderr);
   expect(line.msg).toBe('Configuration error: PORT="abc": expected a whole number');
 });
+
+it("Node's warnings and libraries' console output become JSON lines in a service process", () => {
+  const script = `
+    const { createLogger, routeProcessOutput } = require('./dist/infra/logger');
+    routeProcessOutput(createLogger({ logLevel: 'debug', apiKey: { header: 'x-api-key' } }));
+    console.log('plain %s', 'log');
+    console.warn('[lib] careful');
+    console.error(new Error('library failure'));
+    process.emitWarning('something odd', 'DeprecationWarning');
+    setTimeout(() => {}, 50);
+  `;
+  const run = spawnSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8', timeout: 20_000 });
+  expect(run.status).toBe(0);
+  const lines = expectJsonLines(run.stdout + run.stderr);
+  expect(lines.map((l) => l.msg)).toEqual(
+    expect.arrayContaining([
+      'plain log',
+      '[lib] careful',
+      expect.stringContaining('library failure'),
+      'process warning',
+    ]),
+  );
+});
