@@ -23,7 +23,18 @@ $(STAMP): $(MANIFESTS) | $(NODE_TOOL)
 	$(NPM_CI)
 	@touch $(STAMP)
 
-.PHONY: help install build run dev test lint format typecheck migrate worker openapi bench clean screenshots
+.PHONY: help install build console run dev test lint format typecheck migrate worker openapi bench clean screenshots
+
+# The console bundle is rebuilt when any of its sources (or the access model it imports) is newer than its
+# index.html, which vite rewrites on every build: make's own timestamps are the staleness check, so a second
+# `make run` costs nothing and the service never runs a build tool itself.
+CONSOLE_SOURCES := $(shell find console/src services/identity/src/access -type f 2>/dev/null) \
+  console/index.html console/vite.config.ts console/tsconfig.json console/package.json
+CONSOLE_BUNDLE := console/dist/index.html
+$(CONSOLE_BUNDLE): $(STAMP) $(CONSOLE_SOURCES)
+	npm run build -w console
+# `CONSOLE_ENABLED=true make run` serves the console at /console: build it first when missing or stale.
+CONSOLE_FOR_RUN := $(if $(filter true 1 yes on TRUE YES ON,$(CONSOLE_ENABLED)),$(CONSOLE_BUNDLE))
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -33,7 +44,9 @@ install: $(STAMP) ## Install dependencies (only when the manifests changed)
 build: $(STAMP) ## Compile the service to services/identity/dist
 	npm run build
 
-run: build ## Run the API (embedded PostgreSQL and in-process stores when DATABASE_URL/REDIS_URL are unset)
+console: $(CONSOLE_BUNDLE) ## Build the admin console to console/dist (only when its sources changed)
+
+run: build $(CONSOLE_FOR_RUN) ## Run the API (embedded PostgreSQL and in-process stores when DATABASE_URL/REDIS_URL are unset)
 	npm start
 
 dev: $(STAMP) ## Run the API with reload on change

@@ -3,8 +3,9 @@
 # on :8080 with an SPA fallback to index.html. Build from the repository root once console/ exists:
 #   docker build -f deploy/console.Dockerfile -t identity-console .
 # The console calls the API on the same origin (/api/auth): route /api/auth to the identity Service and / to this
-# one (the chart's Ingress does so when console.enabled), or build with VITE_API_URL and list the console origin in
-# TRUSTED_ORIGINS.
+# one (the chart's Ingress does so when console.enabled; docker compose mounts deploy/nginx/api-proxy.conf into
+# /etc/nginx/console.d/ so this nginx does it), or build with VITE_API_URL=https://<api>/api/auth and list the
+# console origin in TRUSTED_ORIGINS.
 
 FROM node:22.21.1-bookworm-slim AS build
 WORKDIR /app
@@ -14,21 +15,24 @@ ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
 COPY package.json package-lock.json ./
 COPY services/identity/package.json services/identity/
 COPY console/package.json console/
-RUN npm install --workspace console --ignore-scripts
+RUN npm ci --workspace console --ignore-scripts
 COPY openapi.yaml ./
 COPY console console
-# Empty: the console calls /api/auth on its own origin. Set it (--build-arg VITE_API_URL=https://id.example.com/api/auth)
-# to call the API on another origin, which must then list this console's origin in TRUSTED_ORIGINS (CORS).
+# Empty or a path (/api/auth): the console calls the API on its own origin. A URL
+# (--build-arg VITE_API_URL=https://id.example.com/api/auth) calls the API on another origin, which must then list
+# this console's origin in TRUSTED_ORIGINS (CORS).
 ARG VITE_API_URL=""
 RUN VITE_API_URL="$VITE_API_URL" npm run build -w console
 
 FROM nginxinc/nginx-unprivileged:1.28.0-alpine AS runtime
 COPY deploy/nginx/console.conf /etc/nginx/conf.d/default.conf
-# The CSP's connect-src names the API's origin when the console calls another one (scheme://host[:port] only).
+# The CSP's connect-src names the API's origin when the console calls another one (scheme://host[:port] only;
+# nothing for a path on this origin). console.d/ holds optional extra locations (compose: the API proxy).
 ARG VITE_API_URL=""
 USER root
-RUN api_origin="$(printf '%s' "$VITE_API_URL" | sed -E 's#^(https?://[^/]+).*$#\1#')" \
- && sed -i "s#__API_ORIGIN__#${api_origin}#g" /etc/nginx/conf.d/default.conf
+RUN api_origin="$(printf '%s' "$VITE_API_URL" | sed -nE 's#^(https?://[^/]+).*$#\1#p')" \
+ && sed -i "s#__API_ORIGIN__#${api_origin}#g" /etc/nginx/conf.d/default.conf \
+ && mkdir -p /etc/nginx/console.d
 COPY --from=build /app/console/dist /usr/share/nginx/html
 # uid 101 is the image's unprivileged nginx user; nginx writes only under /tmp (an emptyDir in the chart).
 USER 101:101

@@ -1,5 +1,5 @@
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context';
 import { deriveKey } from './crypto/keys';
 import { registerErrorHandler } from './errors/handler';
@@ -34,13 +34,17 @@ function trustProxyOption(value: AppContext['config']['trustProxy']): FastifySer
 
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
+  /** The process's own pino logger (src/main.ts), so request lines and start-up notes share one stream. */
+  loggerInstance?: FastifyBaseLogger;
 }
 
 /** The composition root: plugins in order, then the feature route tables under the base path. */
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config } = ctx;
   const app = Fastify({
-    logger: options.logger ?? loggerOptions(config),
+    ...(options.loggerInstance
+      ? { loggerInstance: options.loggerInstance }
+      : { logger: options.logger ?? loggerOptions(config) }),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
     requestIdHeader: 'x-request-id',

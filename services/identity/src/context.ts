@@ -6,7 +6,7 @@ import { PasswordHasher } from './crypto/password';
 import { Sealer } from './crypto/sealed';
 import { VerificationTokens } from './crypto/verification-token';
 import { createDataSource } from './db/data-source';
-import { startEmbeddedPostgres } from './db/embedded';
+import { openEmbeddedPostgres } from './db/embedded';
 import { ApiError } from './errors';
 import { AccountService } from './features/account/account.service';
 import { DeletionService } from './features/account/deletion.service';
@@ -35,20 +35,25 @@ import { type Clock, SessionService } from './features/session/session.service';
 import { createSocialFeature, type SocialFeature } from './features/social/service';
 import { TrustedOrigins } from './http/origins';
 import { SessionCookies } from './http/session-cookies';
+import { createLogger } from './infra/logger';
 import { Metrics } from './infra/metrics';
 import { CappedMailQueue } from './mail/capped-queue';
 import type { MailQueue } from './mail/jobs';
-import { messageLogger } from './mail/log';
+import type { MailLogger } from './mail/log';
 import { createMailQueue } from './mail/queue';
 import { BackgroundTasks } from './shared/background';
 import { drainBatches } from './shared/drain-batches';
 import { type Sql, sqlFor } from './shared/sql';
 import { type KeyValueStore, MemoryStore, RedisStore } from './store';
 
+/** pino's shape (a message, or fields and a message): the process's pino logger fits as is. */
 export interface Logger {
   info(msg: string): void;
+  info(fields: object, msg: string): void;
   warn(msg: string): void;
+  warn(fields: object, msg: string): void;
   error(msg: string): void;
+  error(fields: object, msg: string): void;
 }
 
 /** Everything the feature plugins use, built once by plain wiring (DESIGN §4.9: no DI container). */
@@ -102,14 +107,9 @@ export interface ContextOptions {
   migrate?: boolean;
 }
 
-const consoleLogger: Logger = {
-  info: (m) => console.log(m),
-  warn: (m) => console.warn(m),
-  error: (m) => console.error(m),
-};
-
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
-  const log = options.logger ?? consoleLogger;
+  // Without a logger (the CLI): JSON lines on stderr, so stdout holds only the command's answer.
+  const log = options.logger ?? createLogger(config, { fd: 2 });
   const clock = options.clock ?? { now: () => Date.now() };
   const closers: Array<() => Promise<unknown>> = [];
   try {
@@ -121,12 +121,14 @@ export async function createContext(config: Config, options: ContextOptions = {}
     const hasher = new PasswordHasher(config.argon2, (op, seconds) => metrics.passwordHash.observe({ op }, seconds));
     const sessions = new SessionService(new SessionRepository(sql), sessionCache, config.session, clock);
     const repo = new AccountRepository(sql);
-    const queue = options.offline ? offlineMail : createMailQueue(config, redis, messageLogger(log));
+    const queue = options.offline ? offlineMail : createMailQueue(config, redis, mailLogger(log));
     closers.unshift(() => queue.close());
     // Every mail of the API goes through this one cap (account mails and invitations alike).
     const mail = new CappedMailQueue(queue, store, config.mail.maxPerAddressPerHour, clock.now, (m) => log.warn(m));
     watchDependencies(metrics, dataSource, mail);
-    const background = new BackgroundTasks((error, label) => log.error(`${label} failed: ${(error as Error).message}`));
+    const background = new BackgroundTasks((error, label) =>
+      log.error({ error: (error as Error).message }, `${label} failed`),
+    );
     closers.unshift(() => background.drain());
     const tokens = new TokenRepository(sql);
     const mailer = new AccountMailer(mail, config);
@@ -180,7 +182,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       new Sealer(deriveKey(config.secret, 'jwks-private-keys')),
       clock,
       redis ? redisKeyEvents(redis, config.redisPrefix) : null,
-      log.warn,
+      (m) => log.warn(m),
     );
     closers.unshift(() => keys.stop());
     const sessionTokens = new SessionTokens(keys, config, clock, memberRoleLookup(config, organization));
@@ -218,7 +220,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       apiKeys,
       jwt: { keys, tokens: sessionTokens },
       introspection: new IntrospectionService(sessions, sessionTokens),
-      captcha: provider ? new CaptchaVerifier(provider, config.captcha, log.warn) : null,
+      captcha: provider ? new CaptchaVerifier(provider, config.captcha, (m) => log.warn(m)) : null,
       background,
       lifecycle: { draining: false },
       sweepExpired: async () => ({
@@ -269,6 +271,15 @@ interface PoolCounts {
   waitingCount: number;
 }
 
+/** The mail module's `(fields, message)` logger over the context's (bound: pino's methods need their `this`). */
+function mailLogger(log: Logger): MailLogger {
+  return {
+    info: (fields, message) => log.info(fields, message),
+    warn: (fields, message) => log.warn(fields, message),
+    error: (fields, message) => log.error(fields, message),
+  };
+}
+
 /** OpenAPI generation wires the app without connecting: nothing may be sent. */
 const offlineMail: MailQueue = {
   enqueue: () => Promise.reject(new Error('offline: no mail')),
@@ -282,7 +293,7 @@ async function connect(config: Config, options: ContextOptions, log: Logger, clo
   }
   let url = config.databaseUrl;
   if (!url) {
-    const embedded = await startEmbeddedPostgres(config.dataDir, log.info);
+    const embedded = await openEmbeddedPostgres(config.dataDir, (m) => log.info(m));
     closers.unshift(() => embedded.stop());
     url = embedded.url;
   }

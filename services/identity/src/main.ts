@@ -2,20 +2,24 @@ import 'reflect-metadata';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createContext } from './context';
+import { createLogger, logStartFailure, routeProcessOutput } from './infra/logger';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 /** HTTP entry: loadConfig → createContext → buildApp → listen; graceful close on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // One JSON logger for the whole process: start-up notes, mail notes and request lines, with one redaction.
+  const log = createLogger(config);
+  routeProcessOutput(log);
   if (config.secretIsDevelopmentDefault)
-    console.warn(
-      '\n  !!! AUTH_SECRET is not set: using the DEVELOPMENT secret. Cookies and tokens are forgeable. !!!\n' +
-        '  !!! Set AUTH_SECRET to a random value of at least 32 characters before any real use.       !!!\n',
+    log.warn(
+      'AUTH_SECRET is not set: using the DEVELOPMENT secret. Cookies and tokens are forgeable. ' +
+        'Set AUTH_SECRET to a random value of at least 32 characters before any real use.',
     );
   const migrate = process.env.MIGRATE_ON_START ? process.env.MIGRATE_ON_START === 'true' : config.env !== 'production';
-  const ctx = await createContext(config, { migrate });
-  const app = await buildApp(ctx);
+  const ctx = await createContext(config, { migrate, logger: log });
+  const app = await buildApp(ctx, { loggerInstance: log });
   // Expired sessions and tokens are also deleted when presented; the sweep removes the ones nobody presents again.
   const sweep = setInterval(() => {
     ctx
@@ -44,11 +48,13 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`identity API on ${config.publicUrl}${config.basePath} (reference at ${config.basePath}/reference)`);
+  app.log.info(
+    { publicUrl: config.publicUrl, basePath: config.basePath },
+    `identity API on ${config.publicUrl}${config.basePath} (reference at ${config.basePath}/reference)`,
+  );
 }
 
 main().catch((error) => {
-  if (error instanceof ConfigError) console.error(`Configuration error: ${error.message}`);
-  else console.error(error);
+  logStartFailure(error, { configError: error instanceof ConfigError });
   process.exit(1);
 });

@@ -1,6 +1,6 @@
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
-import pino from 'pino';
 import { type Config, ConfigError, loadConfig } from './config';
+import { createLogger, logStartFailure, routeProcessOutput } from './infra/logger';
 import type { MailJob } from './mail/jobs';
 import { type MailLogger, recipientDomain } from './mail/log';
 import { failureFields, isPermanentFailure, safeErrorMessage, sendMail } from './mail/processor';
@@ -85,8 +85,9 @@ function doneFields(job: Job<MailJob>) {
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  // Synchronous writes: a line logged just before process.exit is neither lost nor reordered (one line a mail).
-  const logger = pino({ level: config.logLevel, base: { service: 'mail-worker' } }, pino.destination({ sync: true }));
+  // JSON lines with the API's redaction; synchronous, so a line logged just before process.exit is kept.
+  const logger = createLogger(config, { base: { service: 'mail-worker' } });
+  routeProcessOutput(logger);
   let stopping = false;
   let stop: () => Promise<void> = async () => {};
   const onSignal = (signal: string) => {
@@ -137,8 +138,7 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((error) => {
-    if (error instanceof ConfigError) console.error(`Configuration error: ${error.message}`);
-    else console.error(error);
+    logStartFailure(error, { base: { service: 'mail-worker' }, configError: error instanceof ConfigError });
     process.exit(1);
   });
 }

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { REPO_ROOT } from './paths';
 import type { Config } from './schema';
 
 /** Development-only secret: loadConfig refuses it in production and warns loudly elsewhere. */
@@ -8,6 +10,7 @@ export function defaultConfig(): Config {
     env: 'development',
     port: 3000,
     host: '0.0.0.0',
+    // Replaced at load: PUBLIC_URL, else (outside production) the address the service listens on.
     publicUrl: 'http://localhost:3000',
     basePath: '/api/auth',
     secret: DEVELOPMENT_SECRET,
@@ -17,9 +20,9 @@ export function defaultConfig(): Config {
     redisPrefix: 'identity:',
     mailFrom: 'Identity <no-reply@localhost>',
     logLevel: 'info',
-    dataDir: '.data',
+    dataDir: join(REPO_ROOT, '.data'),
     consoleEnabled: false,
-    consoleDir: 'console/dist',
+    consoleDir: join(REPO_ROOT, 'console', 'dist'),
     shutdownDrainMs: 5000,
     metricsEnabled: true,
     session: {
@@ -46,7 +49,13 @@ export function defaultConfig(): Config {
     changeEmail: { enabled: true },
     deleteUser: { enabled: true, tokenExpiresInSec: 86400 },
     // README "Security mechanics", mail flooding: one inbox gets at most 5 mails of one kind an hour, whoever asks
-    mail: { attempts: 5, backoffMs: 2000, concurrency: 5, outboxDir: '.data/outbox', maxPerAddressPerHour: 5 },
+    mail: {
+      attempts: 5,
+      backoffMs: 2000,
+      concurrency: 5,
+      outboxDir: join(REPO_ROOT, '.data', 'outbox'),
+      maxPerAddressPerHour: 5,
+    },
     advanced: { disableOriginCheck: false },
     rateLimit: {
       enabled: true,

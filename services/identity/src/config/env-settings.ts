@@ -28,7 +28,12 @@ export const ENV_SETTINGS: EnvSetting[] = [
   s('NODE_ENV', 'env', 'env', 'production, development or test; production refuses the development secret'),
   s('PORT', 'port', 'int', 'HTTP port'),
   s('HOST', 'host', 'string', 'Listen address'),
-  s('PUBLIC_URL', 'publicUrl', 'origin', 'Public origin; every link and redirect URI is built from it'),
+  s(
+    'PUBLIC_URL',
+    'publicUrl',
+    'origin',
+    'Public origin; every link and redirect URI is built from it. Required in production; else the listen address',
+  ),
   s('AUTH_BASE_PATH', 'basePath', 'path', 'Base path of the API'),
   s('AUTH_SECRET', 'secret', 'string', 'Signs cookies and tokens (at least 32 characters); required in production'),
   s(
@@ -43,7 +48,12 @@ export const ENV_SETTINGS: EnvSetting[] = [
     'trustProxy',
     'Comma-separated proxy addresses/CIDRs, or a hop count, whose X-Forwarded-For is honoured',
   ),
-  s('DATABASE_URL', 'databaseUrl', 'url', 'PostgreSQL URL; unset: an embedded PostgreSQL under DATA_DIR'),
+  s(
+    'DATABASE_URL',
+    'databaseUrl',
+    'url',
+    'PostgreSQL URL; required in production; unset elsewhere: an embedded PostgreSQL under DATA_DIR',
+  ),
   s(
     'REDIS_URL',
     'redisUrl',
@@ -54,7 +64,12 @@ export const ENV_SETTINGS: EnvSetting[] = [
   s('SMTP_URL', 'smtpUrl', 'url', 'SMTP server for mail; unset: mail goes to a dev outbox'),
   s('MAIL_FROM', 'mailFrom', 'string', 'From address of mail'),
   s('LOG_LEVEL', 'logLevel', 'logLevel', 'fatal, error, warn, info, debug, trace or silent'),
-  s('DATA_DIR', 'dataDir', 'string', 'Directory of the embedded PostgreSQL data and the dev outbox'),
+  s(
+    'DATA_DIR',
+    'dataDir',
+    'string',
+    'Directory of the embedded PostgreSQL data and the dev outbox; default .data in the repository',
+  ),
   s(
     'SERVICE_API_KEY',
     'serviceApiKey',
@@ -66,7 +81,7 @@ export const ENV_SETTINGS: EnvSetting[] = [
     'CONSOLE_DIR',
     'consoleDir',
     'string',
-    'Directory of the built console (index.html, assets/) served at /console; relative to the working directory',
+    'Directory of the built console (index.html, assets/) served at /console; default console/dist in the repository',
   ),
   s(
     'CONFIG_FILE',

@@ -69,6 +69,12 @@ describe('loadConfig', () => {
     [{ AUTH_SECRET: 'short' }, /AUTH_SECRET: setting "secret" must have at least 32 characters|AUTH_SECRET.*32/],
     [{ NODE_ENV: 'production' }, /^AUTH_SECRET: required in production/],
     [{ NODE_ENV: 'production', AUTH_SECRET: SECRET, ORIGIN_CHECK_DISABLED: 'true' }, /^ORIGIN_CHECK_DISABLED/],
+    [
+      { NODE_ENV: 'production', AUTH_SECRET: SECRET, DATABASE_URL: 'postgres://db/x' },
+      /^PUBLIC_URL: required in production/,
+    ],
+    [{ NODE_ENV: 'production', AUTH_SECRET: SECRET, PUBLIC_URL: 'https://id.example.com' }, /^DATABASE_URL: required/],
+    [{ PORT: '0' }, /^PUBLIC_URL: required when PORT is 0/],
     [{ PASSWORD_MIN_LENGTH: '200' }, /^PASSWORD_MIN_LENGTH/],
     [{ ARGON2_MEMORY_KIB: '1024' }, /ARGON2_MEMORY_KIB: setting "argon2.memoryKiB"/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL: setting "logLevel"/],
@@ -76,6 +82,27 @@ describe('loadConfig', () => {
   ])('refuses %j with a message naming the setting', (env, message) => {
     expect(() => loadConfig(env as Record<string, string>)).toThrow(ConfigError);
     expect(() => loadConfig(env as Record<string, string>)).toThrow(message);
+  });
+
+  it('outside production, PUBLIC_URL defaults to the address the service listens on', () => {
+    expect(loadConfig({ PORT: '3100' }).publicUrl).toBe('http://localhost:3100');
+    expect(loadConfig({ PORT: '3100', HOST: '127.0.0.1' }).publicUrl).toBe('http://localhost:3100');
+    expect(loadConfig({ PORT: '3100', HOST: '::' }).publicUrl).toBe('http://localhost:3100');
+    expect(loadConfig({ PORT: '3100', HOST: '192.0.2.7' }).publicUrl).toBe('http://192.0.2.7:3100');
+    expect(loadConfig({ PORT: '3100', HOST: 'fd00::7' }).publicUrl).toBe('http://[fd00::7]:3100');
+    expect(loadConfig({ PORT: '3100', PUBLIC_URL: 'https://id.example.com' }).publicUrl).toBe('https://id.example.com');
+    expect(loadConfig({}, { port: 3200 }).publicUrl).toBe('http://localhost:3200');
+  });
+
+  it('resolves the default data, outbox and console directories from the repository, not the working directory', () => {
+    const root = resolve(__dirname, '../../../..');
+    const c = loadConfig({});
+    expect(c.dataDir).toBe(join(root, '.data'));
+    expect(c.mail.outboxDir).toBe(join(root, '.data', 'outbox'));
+    expect(c.consoleDir).toBe(join(root, 'console', 'dist'));
+    // The outbox follows DATA_DIR unless it is set itself.
+    expect(loadConfig({ DATA_DIR: '/tmp/identity' }).mail.outboxDir).toBe(join('/tmp/identity', 'outbox'));
+    expect(loadConfig({ DATA_DIR: '/tmp/identity', MAIL_OUTBOX_DIR: '/tmp/mail' }).mail.outboxDir).toBe('/tmp/mail');
   });
 
   it('names the file and the key for a bad value in the config file', () => {

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { join } from 'node:path';
 import { Value } from 'typebox/value';
 import { parse as parseYaml } from 'yaml';
 import {
@@ -44,7 +46,26 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
   // The drain only helps behind a load balancer; on a laptop (and with the embedded database, whose own exit hook
   // stops it at once) SIGTERM and Ctrl-C should stop at once.
   if (!origin.has('shutdownDrainMs') && merged.env !== 'production') merged.shutdownDrainMs = 0;
-  return finish(validate(merged, origin), env);
+  const config = validate(merged, origin);
+  // The outbox lives in DATA_DIR unless it is set itself (README: DATA_DIR holds the database and the outbox).
+  if (!origin.has('mail.outboxDir')) config.mail.outboxDir = join(config.dataDir, 'outbox');
+  const publicUrlSet = origin.has('publicUrl');
+  if (!publicUrlSet) config.publicUrl = listenOrigin(config);
+  return finish(config, env, publicUrlSet);
+}
+
+/**
+ * The origin a browser on this machine reaches the service at: `PORT=3100 make run` gives links, origin checks
+ * and the console on http://localhost:3100. A wildcard or loopback listen address is reached as `localhost`.
+ */
+function listenOrigin(config: Config): string {
+  if (config.port === 0)
+    throw new ConfigError('PUBLIC_URL: required when PORT is 0 (the port is only chosen at listen)');
+  const host = config.host.trim().replace(/^\[|\]$/g, '');
+  const local =
+    host === '' || host === 'localhost' || /^(0\.0\.0\.0|::|::1|127(\.\d+){3}|::ffff:127(\.\d+){3})$/.test(host);
+  const name = local ? 'localhost' : isIP(host) === 6 ? `[${host}]` : host;
+  return `http://${name}:${config.port}`;
 }
 
 function readConfigFile(path: string): Plain {
@@ -133,7 +154,7 @@ function validate(value: Plain, origin: Map<string, string>): Config {
   throw new ConfigError(`${source ? `${source}: ` : ''}setting "${path || '(root)'}" ${first.message}${extra}`);
 }
 
-function finish(config: Config, env: Env): Config {
+function finish(config: Config, env: Env, publicUrlSet: boolean): Config {
   const bad = (why: string) => new ConfigError(why);
   config.publicUrl = toOrigin(config.publicUrl, (why) => bad(`PUBLIC_URL: ${why}`));
   config.trustedOrigins = [
@@ -160,6 +181,11 @@ function finish(config: Config, env: Env): Config {
     ...config.admin.adminRoles.map((r) => ['adminRoles', r] as [string, string]),
   ]);
   finishSocial(config, env, bad);
+  if (config.env === 'production' && !publicUrlSet)
+    throw bad('PUBLIC_URL: required in production (the origin clients reach the service at; links are built from it)');
+  // The embedded PostgreSQL is a development convenience, not installed in the production image.
+  if (config.env === 'production' && !config.databaseUrl)
+    throw bad('DATABASE_URL: required in production (the embedded PostgreSQL is for development only)');
   return config;
 }
 

@@ -46,7 +46,7 @@ export async function registerConsole(app: FastifyInstance, config: Config): Pro
   const root = resolve(config.consoleDir);
   const indexFile = join(root, 'index.html');
   if (!existsSync(indexFile))
-    throw new Error(`CONSOLE_DIR: ${root} has no index.html (build the console first: npm run build -w console)`);
+    throw new Error(`CONSOLE_DIR: ${root} has no index.html (build the console first: make console)`);
   const index = consoleIndex(readFileSync(indexFile, 'utf8'), config.basePath);
   const sendIndex = (reply: FastifyReply) =>
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);

@@ -8,7 +8,7 @@ export {
   type MailKind,
   type MailQueue,
 } from './jobs';
-export { type MailLogger, messageLogger, silentLogger } from './log';
+export { type MailLogger, silentLogger } from './log';
 export { checkJob, failureFields, isPermanentFailure, sendMail } from './processor';
 export { bullPrefix, createMailQueue, idFor, MAIL_QUEUE_NAME } from './queue';
 export { MailRenderError, type RenderedMail, render } from './render';

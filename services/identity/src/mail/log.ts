@@ -8,20 +8,6 @@ export interface MailLogger {
   error(fields: object, message: string): void;
 }
 
-/** Adapts a message-only logger (AppContext's `Logger`) by appending the fields as JSON. */
-export function messageLogger(log: {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-}): MailLogger {
-  const line = (fields: object, message: string) => `${message} ${JSON.stringify(fields)}`;
-  return {
-    info: (fields, message) => log.info(line(fields, message)),
-    warn: (fields, message) => log.warn(line(fields, message)),
-    error: (fields, message) => log.error(line(fields, message)),
-  };
-}
-
 export const silentLogger: MailLogger = { info() {}, warn() {}, error() {} };
 
 /** The part of an address after the last `@`: enough to see which provider refuses, without the person. */

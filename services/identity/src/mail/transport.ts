@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createTransport as nodemailerTransport } from 'nodemailer';
 import type { Config } from '../config';
@@ -80,7 +80,9 @@ function outboxTransport(config: TransportConfig, logger: MailLogger): MailTrans
       const info = await composer.sendMail(message);
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = join(dir, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
-      await writeFile(file, info.message as Buffer, { mode: 0o600 });
+      // Written aside, then renamed: whoever watches the directory (a mail client, a test) never reads half a mail.
+      await writeFile(`${file}.part`, info.message as Buffer, { mode: 0o600 });
+      await rename(`${file}.part`, file);
       logger.info({ to: message.to, subject: message.subject, file }, 'mail written to the dev outbox');
       return { messageId: info.messageId, file };
     },

