@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 export const LINGER_MS = 10_000;
 
 type ClosableSocket = Socket & { destroySoon?: () => void };
-const lingering = new WeakSet<Socket>();
+/** The request a socket's close waits for: the latest one answered before its body was complete. */
+const unfinished = new WeakMap<Socket, IncomingMessage>();
 
 /**
  * A body over the limit is refused before it is read: with 413 at once when its Content-Length says so, or as
@@ -30,18 +31,21 @@ export function registerLingeringClose(app: FastifyInstance): void {
 function lingerOnClose(request: IncomingMessage): void {
   const socket = request.socket as ClosableSocket | null;
   // destroySoon is how Node's HTTP server closes a connection after its last answer (resOnFinish).
-  if (!socket || typeof socket.destroySoon !== 'function' || lingering.has(socket)) return;
-  lingering.add(socket);
+  if (!socket || typeof socket.destroySoon !== 'function') return;
+  const installed = unfinished.has(socket);
+  unfinished.set(socket, request);
+  if (installed) return;
   const closeNow = socket.destroySoon;
   socket.destroySoon = () => {
-    if (request.complete) return closeNow.call(socket);
+    const pending = unfinished.get(socket);
+    if (!pending || pending.complete) return closeNow.call(socket);
     const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
     socket.once('close', () => clearTimeout(timer));
-    request.once('end', () => {
+    pending.once('end', () => {
       clearTimeout(timer);
       closeNow.call(socket);
     });
-    // Node dumps an unread body when the answer is done; make sure the rest flows (and is dropped) either way.
-    request.resume();
+    // Node dumps an unread body once the answer is done; make sure the rest flows (and is dropped) either way.
+    pending.resume();
   };
 }
