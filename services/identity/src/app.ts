@@ -19,6 +19,7 @@ import { healthRoutes } from './features/system/health.routes';
 import { systemRoutes } from './features/system/system.routes';
 import { registerBodylessCalls } from './http/bodyless-calls';
 import { registerCors } from './http/cors';
+import { registerExpectContinue } from './http/expect-continue';
 import { registerLingeringClose } from './http/lingering-close';
 import { registerOriginCheck } from './http/origin-check';
 import { registerConsole } from './infra/console';
@@ -56,6 +57,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // Before any other onRoute hook (rate limits, OpenAPI), so the GET twins get those hooks once, as routes of their own.
   registerBodylessCalls(app, validation, config.basePath);
   registerLingeringClose(app);
+  registerExpectContinue(app);
   registerSecurityHeaders(app, docsPath(config));
   await app.register(cookie, { secret: deriveKey(config.secret, 'cookie'), hook: 'onRequest' });
   registerCors(app, ctx.trusted, config.basePath);

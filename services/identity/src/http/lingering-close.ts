@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { noBodyComing } from './expect-continue';
 
 /** How long a closing connection keeps reading (and dropping) the rest of a refused body, at most. */
 export const LINGER_MS = 10_000;
@@ -23,7 +24,7 @@ const unfinished = new WeakMap<Socket, IncomingMessage>();
  */
 export function registerLingeringClose(app: FastifyInstance): void {
   app.addHook('onSend', (request, _reply, payload, done) => {
-    if (!request.raw.complete) lingerOnClose(request.raw);
+    if (!request.raw.complete && !noBodyComing.has(request.raw)) lingerOnClose(request.raw);
     done(null, payload);
   });
 }

@@ -74,6 +74,19 @@ describe('a body over the limit', () => {
     expect(waited).toBeLessThan(LINGER_MS + 5_000);
   }, 30_000);
 
+  it('announced with Expect: 100-continue: 413 instead of 100 Continue, and the body is never asked for', async () => {
+    const started = Date.now();
+    const asked = await exchange(headers(`Content-Length: ${16 * MiB}\r\nExpect: 100-continue\r\n`), []);
+    expect413(asked);
+    expect(asked.response).not.toContain('100 Continue');
+    expect(Date.now() - started).toBeLessThan(LINGER_MS / 2); // closed at once: no body to wait for
+    // A body that fits is still asked for.
+    const fits = await exchange(headers('Content-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n'), [
+      Buffer.from('{}'),
+    ]);
+    expect(fits.response.split('\r\n')[0]).toBe('HTTP/1.1 100 Continue');
+  }, 30_000);
+
   it("through Node's fetch: a 413 answer, not a failed request", async () => {
     for (let i = 0; i < 3; i++) {
       const res = await fetch(`${api.base}/sign-up/email`, {
