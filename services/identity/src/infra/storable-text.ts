@@ -3,25 +3,45 @@
  * first makes the query fail, the second is stored as U+FFFD (or fails inside jsonb). Such input is refused
  * before it reaches a route, wherever it sits: a value, an object key, any depth.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is the character refused
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+type WellFormed = { isWellFormed(): boolean };
 
-export const isStorableText = (value: string): boolean => !UNSTORABLE.test(value);
+/** `isWellFormed` (ES2024, Node >= 20) finds a lone surrogate natively: this check runs on every request's headers. */
+export const isStorableText = (value: string): boolean =>
+  !value.includes('\u0000') && (value as unknown as WellFormed).isWellFormed();
 
-/**
- * The dotted path of the first string (or object key) in `value` that PostgreSQL cannot store, or null. A walk
- * with its own stack: a 64 KiB body can nest far deeper than the call stack allows.
- */
+/** The dotted path of the first string (or object key) in `value` that PostgreSQL cannot store, or null. */
 export function unstorableField(value: unknown, path: string): string | null {
-  const stack: Array<[unknown, string]> = [[value, path]];
+  const found = find(value, 0);
+  return found === null ? null : [path, ...found].join('.');
+}
+
+/** Recursion this deep, then a walk with its own stack: a 64 KiB body can nest deeper than the call stack allows. */
+const MAX_DEPTH = 200;
+
+/** The path (below `value`) of the first unstorable text; built only when there is one (a per-request check). */
+function find(value: unknown, depth: number): string[] | null {
+  if (typeof value === 'string') return isStorableText(value) ? null : [];
+  if (value === null || typeof value !== 'object') return null;
+  if (depth > MAX_DEPTH) return findDeep(value);
+  // Plain objects only (parsed JSON, headers, cookies): no inherited enumerable keys to skip.
+  for (const key in value) {
+    if (!isStorableText(key)) return [];
+    const below = find((value as Record<string, unknown>)[key], depth + 1);
+    if (below) return [key, ...below];
+  }
+  return null;
+}
+
+function findDeep(value: object): string[] | null {
+  const stack: Array<[unknown, string[]]> = [[value, []]];
   while (stack.length > 0) {
     const [item, at] = stack.pop()!;
     if (typeof item === 'string') {
       if (!isStorableText(item)) return at;
     } else if (item !== null && typeof item === 'object') {
-      for (const [key, child] of Object.entries(item)) {
+      for (const key in item) {
         if (!isStorableText(key)) return at;
-        stack.push([child, `${at}.${key}`]);
+        stack.push([(item as Record<string, unknown>)[key], [...at, key]]);
       }
     }
   }
