@@ -32,16 +32,26 @@ function find(value: unknown, depth: number): string[] | null {
   return null;
 }
 
+interface Step {
+  key: string;
+  parent: Step | null;
+}
+
 function findDeep(value: object): string[] | null {
-  const stack: Array<[unknown, string[]]> = [[value, []]];
+  const pathOf = (step: Step | null): string[] => {
+    const keys: string[] = [];
+    for (let at = step; at; at = at.parent) keys.push(at.key);
+    return keys.reverse();
+  };
+  const stack: Array<[unknown, Step | null]> = [[value, null]];
   while (stack.length > 0) {
-    const [item, at] = stack.pop()!;
+    const [item, step] = stack.pop()!;
     if (typeof item === 'string') {
-      if (!isStorableText(item)) return at;
+      if (!isStorableText(item)) return pathOf(step);
     } else if (item !== null && typeof item === 'object') {
       for (const key in item) {
-        if (!isStorableText(key)) return at;
-        stack.push([(item as Record<string, unknown>)[key], [...at, key]]);
+        if (!isStorableText(key)) return pathOf(step);
+        stack.push([(item as Record<string, unknown>)[key], { key, parent: step }]);
       }
     }
   }
