@@ -12,13 +12,16 @@ export const isStorableText = (value: string): boolean =>
 /** The dotted path of the first string (or object key) in `value` that PostgreSQL cannot store, or null. */
 export function unstorableField(value: unknown, path: string): string | null {
   const found = find(value, 0);
-  return found === null ? null : [path, ...found].join('.');
+  return found === null ? null : [path, ...found.reverse()].join('.');
 }
 
 /** Recursion this deep, then a walk with its own stack: a 64 KiB body can nest deeper than the call stack allows. */
 const MAX_DEPTH = 200;
 
-/** The path (below `value`) of the first unstorable text; built only when there is one (a per-request check). */
+/**
+ * The path (below `value`, innermost key first) of the first unstorable text; built only when there is one (a
+ * per-request check), one push per level.
+ */
 function find(value: unknown, depth: number): string[] | null {
   if (typeof value === 'string') return isStorableText(value) ? null : [];
   if (value === null || typeof value !== 'object') return null;
@@ -27,7 +30,10 @@ function find(value: unknown, depth: number): string[] | null {
   for (const key in value) {
     if (!isStorableText(key)) return [];
     const below = find((value as Record<string, unknown>)[key], depth + 1);
-    if (below) return [key, ...below];
+    if (below) {
+      below.push(key);
+      return below;
+    }
   }
   return null;
 }
@@ -41,7 +47,7 @@ function findDeep(value: object): string[] | null {
   const pathOf = (step: Step | null): string[] => {
     const keys: string[] = [];
     for (let at = step; at; at = at.parent) keys.push(at.key);
-    return keys.reverse();
+    return keys;
   };
   const stack: Array<[unknown, Step | null]> = [[value, null]];
   while (stack.length > 0) {
