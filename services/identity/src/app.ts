@@ -17,7 +17,10 @@ import { sessionRoutes } from './features/session/session.routes';
 import { socialFeature } from './features/social';
 import { healthRoutes } from './features/system/health.routes';
 import { systemRoutes } from './features/system/system.routes';
+import { registerBodylessCalls } from './http/bodyless-calls';
 import { registerCors } from './http/cors';
+import { registerExpectContinue } from './http/expect-continue';
+import { registerLingeringClose } from './http/lingering-close';
 import { registerOriginCheck } from './http/origin-check';
 import { registerConsole } from './infra/console';
 import { loggerOptions } from './infra/logger';
@@ -53,8 +56,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
   // Only JSON bodies: a text/plain or form POST (a "simple" request that skips CORS preflight) is refused.
   app.removeContentTypeParser(['text/plain']);
-  registerValidation(app);
+  const validation = registerValidation(app);
   registerErrorHandler(app);
+  // Before any other onRoute hook (rate limits, OpenAPI), so the GET twins get those hooks once, as routes of their own.
+  registerBodylessCalls(app, validation, config.basePath);
+  registerLingeringClose(app);
+  registerExpectContinue(app);
   registerSecurityHeaders(app, docsPath(config));
   await app.register(cookie, { secret: deriveKey(config.secret, 'cookie'), hook: 'onRequest' });
   registerCors(app, ctx.trusted, config.basePath);

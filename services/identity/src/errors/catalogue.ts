@@ -143,6 +143,8 @@ export const EXTRA_ERRORS = {
   PAYLOAD_TOO_LARGE: e(413, 'Request body too large'),
   UNSUPPORTED_MEDIA_TYPE: e(415, 'Unsupported content type'),
   NOT_FOUND: e(404, 'Not found'),
+  /** spec §7: a call without a body arrives as GET; on a route that changes state a GET may not act (CSRF). */
+  METHOD_NOT_ALLOWED: e(405, 'Use POST for this call'),
   /**
    * issue 6: the operator calls the spec does not show (get-user, update-user, list-organizations); issue 7: an
    * operator acting on organizations they are not a member of (admin/organization/*).

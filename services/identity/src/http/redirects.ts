@@ -4,34 +4,53 @@ import type { TrustedOrigins } from './origins';
 
 const BASE = 'http://relative.invalid';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const ENCODED_SEPARATOR = /%2f|%5c/i;
+/** How many layers of percent-encoding are looked through (`%252e` is `%2e` is `.`); deeper nesting is refused. */
+const DECODE_LAYERS = 4;
+
 /**
- * spec §5: a redirect target is a relative path or a URL on a trusted origin. A relative path is accepted only
- * when no browser could read it as another host: `//evil`, `/\evil`, encoded slashes or backslashes, control
- * characters and anything that resolves off the placeholder origin are refused.
+ * spec §5: a redirect target is a relative path or a URL on a trusted origin. A relative value is accepted only
+ * as a plain path, so that neither a browser nor the application behind the path can read it as another host or
+ * another path: it starts with a single `/`; it holds no backslash and no control character, written or
+ * percent-encoded, anywhere; and its path (before `?` or `#`) holds no encoded separator (`%2F`, `%5C`) and no dot
+ * segment (`.` or `..`), whether written or encoded (`%2e%2e`, `%252e`). The query may carry encoded slashes
+ * (`?next=%2Fhome`), as it does not move the path.
  */
 export function isSafeRedirect(target: string, trusted: TrustedOrigins): boolean {
   if (target.length === 0 || target.length > 2048) return false;
   if (!target.startsWith('/')) return trusted.has(target) && /^https?:\/\//i.test(target);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  if (/[\\\u0000-\u001f\u007f]/.test(target)) return false;
-  let decoded = target;
-  for (let i = 0; i < 3; i++) {
-    let next: string;
-    try {
-      next = decodeURIComponent(decoded);
-    } catch {
-      return false;
-    }
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: as above, after decoding
-    if (/^\/[/\\]|[\\\u0000-\u001f\u007f]/.test(next)) return false;
-    if (next === decoded) break;
-    decoded = next;
+  return isPlainPath(target);
+}
+
+function isPlainPath(target: string): boolean {
+  const end = target.search(/[?#]/);
+  let path = end === -1 ? target : target.slice(0, end);
+  let whole = target;
+  for (let layer = 0; ; layer++) {
+    if (/^\/[/\\]/.test(whole) || whole.includes('\\') || CONTROL.test(whole)) return false;
+    if (ENCODED_SEPARATOR.test(path) || path.split('/').some((s) => s === '.' || s === '..')) return false;
+    const next = decoded(whole);
+    const nextPath = decoded(path);
+    if (next === null || nextPath === null) return false;
+    if (next === whole && nextPath === path) break;
+    if (layer === DECODE_LAYERS) return false;
+    whole = next;
+    path = nextPath;
   }
-  if (/^\/[/\\]/.test(target)) return false;
   try {
     return new URL(target, BASE).origin === BASE;
   } catch {
     return false;
+  }
+}
+
+function decoded(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
   }
 }
 

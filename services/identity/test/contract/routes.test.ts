@@ -98,6 +98,6 @@ describe('spec §2 routes', () => {
     expect(FOUNDATION.filter((r) => !registered(t, r))).toEqual([]);
     // The check itself can say no.
     expect(registered(t, 'GET /no-such-route')).toBe(false);
-    expect(registered(t, 'GET /sign-up/email')).toBe(false);
+    expect(registered(t, 'PUT /sign-up/email')).toBe(false);
   });
 });

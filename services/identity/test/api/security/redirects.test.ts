@@ -12,6 +12,8 @@ const ACCEPTED = [
   `${PUBLIC_URL}/x`,
   `${TRUSTED_ORIGIN}/welcome`,
   '/.well/known?next=//x',
+  '/a/..b/c.d/.e',
+  '/cb?next=%2Fhome&up=../x',
 ];
 
 const REFUSED = [
@@ -41,6 +43,26 @@ const REFUSED = [
   ' //evil.com',
   '',
   `/${'a'.repeat(2999)}`,
+  // Dot segments, written or encoded, and encoded separators in the path (a plain path only).
+  '/a/../b',
+  '/./x',
+  '/a/.',
+  '/..',
+  '/a/%2e%2e/b',
+  '/app/%2E%2E/%2e%2e/evil?token=',
+  '/a/.%2e/b',
+  '/a/%2e/b',
+  '/a/%252e%252e/b',
+  '/a/%25252e%25252e/b',
+  '/a%2fb',
+  '/a%2Fb',
+  '/a/%5cb',
+  '/a/%255Cb',
+  // Control characters anywhere, written or encoded (C1 included).
+  '/a?x=%00',
+  '/a\u0085b',
+  '/a%C2%85b',
+  '/a?x=%7f',
 ];
 
 describe('isSafeRedirect (unit)', () => {
