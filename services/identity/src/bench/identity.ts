@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchInfra } from './infra';
 import { assertNodePid, freePort, spawnServer, waitReady } from './proc';
@@ -19,11 +20,26 @@ export interface Credentials {
   password: string;
 }
 
+/**
+ * The Node.js flags the API runs with in production: those of the package's start script, which the image's CMD
+ * and the chart's command repeat (test/deploy checks they agree), so the bench measures the server as deployed.
+ */
+export function apiNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const [node, ...rest] = pkg.scripts.start.split(/\s+/);
+  if (node !== 'node' || rest.at(-1) !== 'dist/main.js')
+    throw new Error(`unexpected start script: ${pkg.scripts.start}`);
+  return rest.slice(0, -1);
+}
+
 /** Starts dist/main.js on the server core against the bench database and waits for /api/auth/ok. */
 export async function startIdentity(infra: BenchInfra, secret: string, extraEnv: Record<string, string> = {}) {
   const port = await freePort();
   const origin = `http://localhost:${port}`;
   const child = spawnServer(join(__dirname, '..', 'main.js'), {
+    nodeArgs: apiNodeFlags(),
     env: {
       DATABASE_URL: infra.databaseUrl,
       REDIS_URL: infra.redisUrl,

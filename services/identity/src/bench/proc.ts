@@ -27,6 +27,8 @@ export function pinSelf(): boolean {
 export interface SpawnOptions {
   env: Record<string, string>;
   ipc?: boolean;
+  /** Node.js flags before the script (the API's own, from its start script). */
+  nodeArgs?: string[];
 }
 
 /**
@@ -36,7 +38,7 @@ export interface SpawnOptions {
 export function spawnServer(script: string, options: SpawnOptions): ChildProcess {
   // e.g. BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile every server child
   const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const node = [process.execPath, ...extra, script];
+  const node = [process.execPath, ...(options.nodeArgs ?? []), ...extra, script];
   const [command, ...args] = pinned ? ['taskset', '-c', SERVER_CORE, ...node] : node;
   const child = spawn(command, args, {
     env: { PATH: process.env.PATH ?? '', ...options.env },
