@@ -116,6 +116,40 @@ describe('better-auth organizationClient over HTTP', () => {
     expect(deleted.data).toMatchObject({ id: orgId });
   });
 
+  it("listUserTeams: the caller's teams across their organizations, or in one", async () => {
+    const ownerA = await signedUp('OwnerA');
+    const ownerB = await signedUp('OwnerB');
+    const u = await signedUp('Teamed');
+    const a = (await ownerA.client.organization.create({ name: 'Teams A', slug: `teams-a-${Date.now()}` })).data!;
+    const b = (await ownerB.client.organization.create({ name: 'Teams B', slug: `teams-b-${Date.now()}` })).data!;
+    const red = (await ownerA.client.organization.createTeam({ name: 'Red' })).data!;
+    const blue = (await ownerA.client.organization.createTeam({ name: 'Blue' })).data!;
+    await ownerA.client.organization.createTeam({ name: 'Green' });
+    const yellow = (await ownerB.client.organization.createTeam({ name: 'Yellow' })).data!;
+    const toA = await ownerA.client.organization.inviteMember({ email: u.email, role: 'member' });
+    expect((await u.client.organization.acceptInvitation({ invitationId: toA.data!.id })).error).toBeNull();
+    for (const team of [red, blue]) {
+      const added = await ownerA.client.organization.addTeamMember({ teamId: team.id, userId: u.userId });
+      expect(added.error).toBeNull();
+    }
+    const toB = await ownerB.client.organization.inviteMember({ email: u.email, role: 'member', teamId: yellow.id });
+    expect((await u.client.organization.acceptInvitation({ invitationId: toB.data!.id })).error).toBeNull();
+
+    const byId = (teams: Array<{ id: string }>) => [...teams].sort((x, y) => x.id.localeCompare(y.id));
+    const all = await u.client.organization.listUserTeams();
+    expect(all.error).toBeNull();
+    expect(byId(all.data!)).toEqual(byId([red, blue, yellow]));
+    const inA = await u.client.organization.listUserTeams({ query: { organizationId: a.id } });
+    expect(byId(inA.data!)).toEqual(byId([red, blue]));
+    const ofU = await ownerB.client.organization.listUserTeams({ query: { userId: u.userId, organizationId: b.id } });
+    expect(ofU.data).toEqual([yellow]);
+
+    const loner = await signedUp('Loner');
+    expect((await loner.client.organization.listUserTeams()).data).toEqual([]);
+    const anonymous = await browser().organization.listUserTeams();
+    expect(anonymous.error).toMatchObject({ status: 401, code: 'NOT_AUTHENTICATED', message: 'Not authenticated' });
+  });
+
   it('surfaces catalogue errors through the client', async () => {
     const u = await signedUp('Lonely');
     const res = await u.client.organization.acceptInvitation({ invitationId: '00000000-0000-4000-8000-000000000000' });

@@ -19,6 +19,7 @@ const NOT_SHOWN = [
   'POST has-permission',
   'GET get-active-member-role',
   'GET list-user-invitations',
+  'GET list-user-teams',
 ];
 
 function specCalls(): string[] {

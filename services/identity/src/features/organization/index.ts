@@ -13,7 +13,8 @@ import { teamRoutes } from './team.routes';
  *   organization.routes  create · check-slug · update · delete · list · get-full-organization · set-active
  *   member.routes        list-members · get-active-member(-role) · remove-member · update-member-role · leave · has-permission
  *   invitation.routes    invite-member · accept-invitation · reject-invitation ·  cancel-invitation · get-invitation · list-invitations · list-user-invitations
- *   team.routes          create-team · update-team · remove-team · list-teams · add-team-member · remove-team-member
+ *   team.routes          create-team · update-team · remove-team · list-teams · list-user-teams · add-team-member ·
+ *                        remove-team-member
  */
 export async function organizationFeature(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const opts = { ctx, org: ctx.organization, session: requireOrganizationSession(ctx) };

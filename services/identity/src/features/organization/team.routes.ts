@@ -1,7 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { OrganizationRouteOptions } from './session';
-import { AddTeamMember, CreateTeam, ListTeams, RemoveTeam, RemoveTeamMember, UpdateTeam } from './team.schemas';
+import {
+  AddTeamMember,
+  CreateTeam,
+  ListTeams,
+  ListUserTeams,
+  RemoveTeam,
+  RemoveTeamMember,
+  UpdateTeam,
+} from './team.schemas';
 
 /** Registered only when teams are enabled (organization.teams.enabled). */
 export async function teamRoutes(fastify: FastifyInstance, opts: OrganizationRouteOptions) {
@@ -19,6 +27,9 @@ export async function teamRoutes(fastify: FastifyInstance, opts: OrganizationRou
   );
   app.get('/list-teams', { schema: ListTeams, preHandler }, async (request) =>
     org.teams.list(request.auth, request.query.organizationId),
+  );
+  app.get('/list-user-teams', { schema: ListUserTeams, preHandler }, async (request) =>
+    org.teams.listForUser(request.auth, request.query),
   );
   app.post('/add-team-member', { schema: AddTeamMember, preHandler }, async (request) =>
     org.teams.addMember(request.auth, request.body),

@@ -33,6 +33,14 @@ export const ListTeams = route(
   Type.Array(TeamSchema),
 );
 
+export const ListUserTeams = route(
+  "A user's teams (the caller's by default, in every organization they belong to); another member's need member update",
+  {
+    querystring: Type.Object({ userId: Type.Optional(IdField), organizationId: Type.Optional(IdField) }),
+  },
+  Type.Array(TeamSchema),
+);
+
 const TeamMemberBody = {
   body: Type.Object({ teamId: IdField, userId: IdField, organizationId: Type.Optional(IdField) }, strict),
 };

@@ -57,6 +57,26 @@ export class TeamService {
     return this.d.teams.list(id);
   }
 
+  /**
+   * better-auth's listUserTeams: the caller's own teams (in every organization they belong to, or in the one
+   * named), or, with another `userId`, that member's teams in the named or active organization, which needs
+   * member update there.
+   */
+  async listForUser(auth: SessionWithUser, query: { userId?: string; organizationId?: string }): Promise<TeamView[]> {
+    const { userId = auth.user.id } = query;
+    if (userId === auth.user.id) {
+      // A self-query is not narrowed to the active organization (better-auth), only to one named.
+      if (query.organizationId)
+        await this.access.member(query.organizationId, auth.user.id, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
+      return this.d.teams.listForUser(auth.user.id, query.organizationId);
+    }
+    const organizationId = this.access.organizationId(query.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
+    const caller = await this.access.caller(organizationId, auth, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
+    this.access.require(caller, { member: ['update'] }, 'NOT_ALLOWED_TO_UPDATE_MEMBER');
+    await this.access.member(organizationId, userId, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
+    return this.d.teams.listForUser(userId, organizationId);
+  }
+
   async addMember(
     auth: SessionWithUser,
     body: { teamId: string; userId: string; organizationId?: string },

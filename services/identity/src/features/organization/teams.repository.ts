@@ -31,6 +31,22 @@ export class TeamRepository {
     return rows.map(toTeam);
   }
 
+  /**
+   * The teams `userId` has a place in, only in organizations they are still a member of (better-auth's
+   * listUserTeams drops the rest), in one organization when given; oldest first.
+   */
+  async listForUser(userId: string, organizationId?: string): Promise<TeamView[]> {
+    if (!isId(userId) || (organizationId !== undefined && !isId(organizationId))) return [];
+    const rows = await this.sql.query(
+      `SELECT t.* FROM team_members tm JOIN teams t ON t.id = tm.team_id
+       WHERE tm.user_id = $1 AND ($2::uuid IS NULL OR t.organization_id = $2)
+         AND EXISTS (SELECT 1 FROM members m WHERE m.organization_id = t.organization_id AND m.user_id = $1)
+       ORDER BY t.created_at, t.id`,
+      [userId, organizationId ?? null],
+    );
+    return rows.map(toTeam);
+  }
+
   /** Every team membership in an organization (operators: the console's organization page). */
   async membersIn(organizationId: string): Promise<TeamMemberView[]> {
     const rows = await this.sql.query(

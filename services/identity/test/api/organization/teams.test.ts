@@ -364,6 +364,7 @@ describe('teams disabled', () => {
       const org = await createOrg(c, o);
       expect(await c.ctx.sql.query('SELECT 1 FROM teams WHERE organization_id = $1', [org.id])).toEqual([]);
       expect((await post(c.app, '/organization/create-team', { name: 'X' }, as(o.jar))).statusCode).toBe(404);
+      expect((await get(c.app, '/organization/list-user-teams', as(o.jar))).statusCode).toBe(404);
       const full = await get(c.app, '/organization/get-full-organization', as(o.jar));
       expect(full.json().teams).toBeUndefined();
     } finally {

@@ -34,6 +34,7 @@ const REQUESTS: Record<string, { query?: string; body?: Record<string, unknown> 
   'POST /organization/update-team': { body: { teamId: ID, data: { name: 'Blue', organizationId: ID } } },
   'POST /organization/remove-team': { body: { teamId: ID, organizationId: ID } },
   'GET /organization/list-teams': { query: `organizationId=${ID}` },
+  'GET /organization/list-user-teams': {},
   'POST /organization/add-team-member': { body: { teamId: ID, userId: ID, organizationId: ID } },
   'POST /organization/remove-team-member': { body: { teamId: ID, userId: ID, organizationId: ID } },
 };
