@@ -1,11 +1,11 @@
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../setup/app';
 import { browserClient } from '../setup/browser-client';
 import { PASSWORD, uniqueEmail } from '../setup/fixtures';
 import { type MailStack, startMailStack } from '../setup/mail-stack';
 
 /**
- * Issue 3's flows driven by the published better-auth client over real HTTP, with the real mail worker process
- * and an SMTP sink: what a product frontend does, link by link.
+ * The password, email and deletion flows driven by the published better-auth client over real HTTP, with the
+ * real mail worker process and an SMTP sink: what a product frontend does, link by link.
  */
 let t: MailStack;
 let baseURL: string;
@@ -13,8 +13,7 @@ const browser = () => browserClient(baseURL);
 
 beforeAll(async () => {
   t = await startMailStack();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  baseURL = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/auth`;
+  baseURL = await listenOnLoopback(t.app);
 }, 60_000);
 afterAll(() => t?.close());
 

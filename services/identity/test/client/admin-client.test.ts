@@ -1,7 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import { createAuthClient } from 'better-auth/client';
 import { adminClient } from 'better-auth/client/plugins';
-import { startTestApp, type TestApp } from '../setup/app';
+import { listenOnLoopback, startTestApp, type TestApp } from '../setup/app';
 import { browserFetch } from '../setup/browser-client';
 import { PASSWORD, uniqueEmail } from '../setup/fixtures';
 
@@ -11,8 +10,7 @@ let baseURL: string;
 
 beforeAll(async () => {
   t = await startTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  baseURL = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/auth`;
+  baseURL = await listenOnLoopback(t.app);
 });
 afterAll(() => t?.close());
 

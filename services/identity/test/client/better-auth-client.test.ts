@@ -1,5 +1,4 @@
-import type { AddressInfo } from 'node:net';
-import { startTestApp, type TestApp } from '../setup/app';
+import { listenOnLoopback, startTestApp, type TestApp } from '../setup/app';
 import { browserClient } from '../setup/browser-client';
 import { DATA_COOKIE, PASSWORD, TOKEN_COOKIE, uniqueEmail } from '../setup/fixtures';
 
@@ -13,8 +12,7 @@ let a: ReturnType<typeof browser>; // the main browser, created once the server 
 
 beforeAll(async () => {
   t = await startTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  baseURL = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/auth`;
+  baseURL = await listenOnLoopback(t.app);
   a = browser();
 });
 // app.close() also closes the listening server.

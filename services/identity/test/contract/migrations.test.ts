@@ -1,26 +1,12 @@
-import { Client } from 'pg';
 import { createDataSource } from '../../src/db/data-source';
+import { scratchDatabase } from '../setup/scratch-database';
 
 /** The checked-in migrations and the entities describe the same schema (DESIGN §4.7). */
 describe('migrations ↔ entities', () => {
-  const dbName = `${process.env.TEST_DATABASE_NAME}_migrations`;
-  const admin = new Client({ connectionString: process.env.TEST_ADMIN_DATABASE_URL });
-  let url: string;
-
-  beforeAll(async () => {
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${dbName}"`);
-    const u = new URL(process.env.TEST_ADMIN_DATABASE_URL!);
-    u.pathname = `/${dbName}`;
-    url = u.toString();
-  });
-  afterAll(async () => {
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await admin.end();
-  });
+  const databaseUrl = scratchDatabase('migrations');
 
   it('leaves nothing for the schema builder to change after all migrations ran, and reverts cleanly', async () => {
-    const ds = createDataSource({ url });
+    const ds = createDataSource({ url: databaseUrl() });
     await ds.initialize();
     try {
       expect(await ds.showMigrations()).toBe(true);
@@ -39,7 +25,7 @@ describe('migrations ↔ entities', () => {
   });
 
   it('indexes every lookup the routes make', async () => {
-    const ds = createDataSource({ url });
+    const ds = createDataSource({ url: databaseUrl() });
     await ds.initialize();
     try {
       await ds.runMigrations({ transaction: 'all' });

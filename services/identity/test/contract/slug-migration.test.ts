@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../../src/db/data-source';
 import { OrganizationSlugs1795800000420 } from '../../src/db/migrations/1795800000420-organization-slugs';
 import { normalizeSlug } from '../../src/features/organization/slug';
+import { scratchDatabase } from '../setup/scratch-database';
 
 /**
  * Migration 1795800000420 brings stored organization slugs to their normalized form (NFKC, lower case, trimmed).
@@ -11,25 +11,11 @@ import { normalizeSlug } from '../../src/features/organization/slug';
  */
 /** Fullwidth letters: NFKC makes them plain ASCII. */
 const WIDE = 'ａｃｍｅ';
-const dbName = `${process.env.TEST_DATABASE_NAME}_slugs`;
-const admin = new Client({ connectionString: process.env.TEST_ADMIN_DATABASE_URL });
-let url: string;
-
-beforeAll(async () => {
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${dbName}"`);
-  const u = new URL(process.env.TEST_ADMIN_DATABASE_URL!);
-  u.pathname = `/${dbName}`;
-  url = u.toString();
-});
-afterAll(async () => {
-  await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-  await admin.end();
-});
+const databaseUrl = scratchDatabase('slugs');
 
 /** The schema as it was before the slug migration: every other migration applied. */
 async function schemaBefore(): Promise<DataSource> {
-  const all = createDataSource({ url });
+  const all = createDataSource({ url: databaseUrl() });
   const before = new DataSource({
     ...all.options,
     migrations: (all.options.migrations as Array<new () => unknown>).filter(
@@ -39,7 +25,7 @@ async function schemaBefore(): Promise<DataSource> {
   await before.initialize();
   await before.runMigrations({ transaction: 'all' });
   await before.destroy();
-  const ds = createDataSource({ url });
+  const ds = createDataSource({ url: databaseUrl() });
   await ds.initialize();
   return ds;
 }

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
 import { type Config, type ConfigOverrides, loadConfig } from '../../src/config';
@@ -65,4 +66,10 @@ export async function startTestApp(
       await ctx.close();
     },
   };
+}
+
+/** Listens on a free loopback port (for clients that need real HTTP) and answers the API's base URL there. */
+export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/auth`;
 }
