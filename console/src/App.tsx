@@ -6,7 +6,7 @@ import organizations from './organizations';
 import { authProvider, dataProvider } from './providers';
 import users from './users';
 
-/** The admin console (issue 7). The app bar's theme button switches light/dark (react-admin default themes). */
+/** The admin console. The app bar's theme button switches light/dark (react-admin default themes). */
 export function App() {
   return (
     <Admin

@@ -1,4 +1,4 @@
-// The one server import the console allows (issue 7): the access-control model is pure (no I/O, no framework),
+// The one server import the console allows: the access-control model is pure (no I/O, no framework),
 // so canAccess reuses the service's own admin role table instead of copying it.
 import {
   ADMIN_DEFAULT_ROLES,

@@ -53,7 +53,7 @@ export interface AdminMethods {
   listUserOrganizations(userId: string): Promise<UserMembership[]>;
 }
 
-/** Operator actions on an organization (admin/organization/*: no membership needed; issue 7). */
+/** Operator actions on an organization (admin/organization/*: no membership needed). */
 export interface OrganizationMethods {
   inviteMember(organizationId: string, email: string, role: string, resend?: boolean): Promise<Invitation>;
   cancelInvitation(invitationId: string): Promise<Invitation>;

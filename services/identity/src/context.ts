@@ -77,14 +77,14 @@ export interface AppContext {
   signInThrottle: SignInThrottle;
   /** Organizations, members, invitations and teams (routes registered only when features.organization). */
   organization: OrganizationFeature;
-  /** Social sign-in: providers, OAuth callback, id tokens, linking and provider tokens (issue 4). */
+  /** Social sign-in: providers, OAuth callback, id tokens, linking and provider tokens. */
   social: SocialFeature;
   mail: MailQueue;
   /** The admin feature's services when `features.admin` is on (its hooks are then installed), else null. */
   admin: AdminServices | null;
-  /** API keys (issue 9 §1): management, verification, sessions for keys and service keys. */
+  /** API keys: management, verification, sessions for keys and service keys. */
   apiKeys: ApiKeyService;
-  /** Signed session tokens (issue 9): the in-process signing keys and the token issuer/verifier. */
+  /** Signed session tokens: the in-process signing keys and the token issuer/verifier. */
   jwt: { keys: SigningKeys; tokens: SessionTokens };
   introspection: IntrospectionService;
   /** The bot check when `captcha.provider` is set, else null. */

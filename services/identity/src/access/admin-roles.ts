@@ -2,10 +2,10 @@ import type { Permissions, Statements } from './model';
 
 /**
  * spec §6 "Admin roles". `get` and `update` on user serve the operator calls the spec does not show
- * (admin get-user and update-user, issue 6); `organization: list` serves the console's organization list and pages,
+ * (admin get-user and update-user); `organization: list` serves the console's organization list and pages,
  * `organization: manage` lets an operator act on any organization's members, invitations and teams without being
- * a member (issue 7, organization/access.ts); `apiKey: manage` lets an operator manage every API key and set their
- * quotas and permissions (issue 9).
+ * a member (organization/access.ts); `apiKey: manage` lets an operator manage every API key and set their
+ * quotas and permissions.
  */
 export const ADMIN_STATEMENTS = {
   user: ['create', 'list', 'set-role', 'ban', 'impersonate', 'delete', 'set-password', 'get', 'update'],

@@ -1,4 +1,4 @@
 import type { Permissions } from './model';
 
-/** The API key permission that makes a key a service credential (DESIGN §3 server-only routes, issue 9). */
+/** The API key permission that makes a key a service credential (server-only routes). */
 export const SERVICE_PERMISSION: Permissions = { service: ['act'] };

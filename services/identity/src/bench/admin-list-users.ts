@@ -1,5 +1,5 @@
 /**
- * `npm run bench:admin` (issue 6): admin list-users against 200,000 users. A contains search on email or name,
+ * `npm run bench:admin`: admin list-users against 200,000 users. A contains search on email or name,
  * a sort and a page of 100, over real HTTP: p50/p99 with 1 client and with 16 concurrent clients, then the
  * EXPLAIN ANALYZE plans of the statements the route runs. Prints figures; asserts nothing. The clients run in a
  * child process (`admin-list-users.js load`), so the server's event loop is its own. A search answered by the

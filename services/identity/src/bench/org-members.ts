@@ -1,5 +1,5 @@
 /**
- * `npm run bench:org`: list-members of an organization with 10,000 members (issue 5: under 20 ms p99 here).
+ * `npm run bench:org`: list-members of an organization with 10,000 members (under 20 ms p99 here).
  * The server runs in a child process (`org-members.js serve`: scratch database, seed, listen) so the load
  * generator does not share its event loop; the parent measures pages at random offsets sequentially (one request
  * at a time: latency) and with autocannon (10 connections: throughput, latency includes queueing).

@@ -75,7 +75,7 @@ export function defaultConfig(): Config {
         '/change-email': { windowSec: 60, max: 5 },
         '/change-password': { windowSec: 60, max: 10 },
         '/delete-user': { windowSec: 60, max: 5 },
-        // every invitation may send a mail (issue 5): bounded per address like the other mail routes
+        // every invitation may send a mail: bounded per address like the other mail routes
         '/organization/invite-member': { windowSec: 60, max: 30 },
       },
     },
@@ -90,9 +90,9 @@ export function defaultConfig(): Config {
       providers: {},
     },
     features: { organization: true, admin: true },
-    // issue 9: short-lived signed session tokens (better-auth's jwt plugin: EdDSA, 15 min).
+    // short-lived signed session tokens (better-auth's jwt plugin: EdDSA, 15 min).
     jwt: { alg: 'EdDSA', expiresInSec: 900, keyRefreshSec: 60, keyRotationSec: 0 },
-    // issue 9: off until a provider is set; better-auth's captcha plugin endpoints (+ the reset alias).
+    // off until a provider is set; better-auth's captcha plugin endpoints (+ the reset alias).
     captcha: {
       minScore: 0.5,
       endpoints: ['/sign-up/email', '/sign-in/email', '/request-password-reset', '/forget-password'],

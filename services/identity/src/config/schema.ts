@@ -9,7 +9,7 @@ const strict = { additionalProperties: false } as const;
 const Rule = Type.Object({ windowSec: Int(1, 'window length'), max: Int(1, 'requests per window') }, strict);
 const Url = (description: string) => Type.Optional(Type.String({ minLength: 1, description }));
 
-/** One social provider (issue 4): a named one (spec §1) or any other id as a generic OIDC / OAuth 2 provider. */
+/** One social provider: a named one (spec §1) or any other id as a generic OIDC / OAuth 2 provider. */
 const SocialProvider = Type.Object(
   {
     clientId: Type.String({ minLength: 1 }),

@@ -24,7 +24,7 @@ describe('Sealer (AES-256-GCM at rest)', () => {
     expect(sealer.open('v1..', 'github:1')).toBeNull();
   });
 
-  it('round-trips a signing key (issue 9) and refuses another key, another row and an altered byte', () => {
+  it('round-trips a signing key and refuses another key, another row and an altered byte', () => {
     const a = sealer.seal('{"d":"secret"}', 'row-1');
     const b = sealer.seal('{"d":"secret"}', 'row-1');
     expect(a).not.toEqual(b);

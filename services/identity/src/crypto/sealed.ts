@@ -3,7 +3,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 const VERSION = 'v1';
 
 /**
- * AES-256-GCM for values kept at rest (provider tokens, issue 4 §5): `v1.<iv>.<ciphertext+tag>` in base64url.
+ * AES-256-GCM for values kept at rest (provider tokens): `v1.<iv>.<ciphertext+tag>` in base64url.
  * The associated data binds a value to its row, so a sealed token copied into another row does not open there.
  */
 export class Sealer {

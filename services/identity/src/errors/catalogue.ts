@@ -120,7 +120,7 @@ export const EXTRA_ERRORS = {
   /** spec §5: verification mail only to the signed-in user's own, unverified email. */
   EMAIL_MISMATCH: e(400, 'Email mismatch'),
   EMAIL_ALREADY_VERIFIED: e(400, 'Email is already verified'),
-  /** issue 3 §4: account deletion refused when the feature is off. */
+  /** account deletion refused when the feature is off. */
   DELETE_USER_DISABLED: e(400, 'Delete user is disabled'),
   /** spec §5: "Invalid callbackURL (or the matching name)" for the other redirect parameters. */
   INVALID_REDIRECT_TO: e(403, 'Invalid redirectTo'),
@@ -131,7 +131,7 @@ export const EXTRA_ERRORS = {
   /** spec §5 origin check on cookie-carrying POSTs (SECURITY.md cross-site requests). */
   INVALID_ORIGIN: e(403, 'Invalid origin'),
   MISSING_OR_NULL_ORIGIN: e(403, 'Missing or null Origin'),
-  /** configured "sign-up disabled" (issue 2 §2). */
+  /** configured "sign-up disabled". */
   SIGN_UP_DISABLED: e(400, 'Sign up is disabled'),
   /** Server-only routes (spec §2 set-password) refuse requests without the service credential. */
   SERVER_ONLY: e(403, 'This endpoint is only available to trusted servers'),
@@ -146,7 +146,7 @@ export const EXTRA_ERRORS = {
   /** spec §7: a call without a body arrives as GET; on a route that changes state a GET may not act (CSRF). */
   METHOD_NOT_ALLOWED: e(405, 'Use POST for this call'),
   /**
-   * issue 6: the operator calls the spec does not show (get-user, update-user, list-organizations); issue 7: an
+   * the operator calls the spec does not show (get-user, update-user, list-organizations); an
    * operator acting on organizations they are not a member of (admin/organization/*).
    */
   NOT_ALLOWED_TO_GET_USER: e(403, 'You are not allowed to get user'),
@@ -154,7 +154,7 @@ export const EXTRA_ERRORS = {
   NOT_ALLOWED_TO_LIST_ORGANIZATIONS: e(403, 'You are not allowed to list organizations'),
   NOT_ALLOWED_TO_MANAGE_ORGANIZATIONS: e(403, 'You are not allowed to manage organizations'),
   NO_DATA_TO_UPDATE: e(400, 'No data to update'),
-  /** issue 6 §5: admins cannot impersonate other admins unless configured. */
+  /** admins cannot impersonate other admins unless configured. */
   CANNOT_IMPERSONATE_ADMINS: e(403, 'You cannot impersonate admins'),
   /** An operator cannot delete their own account through remove-user (better-auth's rule). */
   CANNOT_REMOVE_YOURSELF: e(400, 'You cannot remove yourself'),
@@ -165,7 +165,7 @@ export const EXTRA_ERRORS = {
   SERVICE_UNAVAILABLE: e(503, 'Service temporarily unavailable'),
   INTERNAL_SERVER_ERROR: e(500, 'Internal server error'),
   /**
-   * Organization refusals the spec's rules imply but §8 does not list (issue 5 §3); texts and codes as
+   * Organization refusals the spec's rules imply but §8 does not list; texts and codes as
    * better-auth's organization plugin has them, so its client's error codes match.
    */
   NOT_ALLOWED_TO_INVITE_USERS: e(403, 'You are not allowed to invite users to this organization'),
@@ -186,7 +186,7 @@ export const EXTRA_ERRORS = {
   NOT_ALLOWED_TO_REMOVE_TEAM_MEMBER: e(403, 'You are not allowed to remove a team member'),
   USER_IS_NOT_A_MEMBER_OF_THE_TEAM: e(400, 'User is not a member of the team'),
   /**
-   * issue 9 §1 API keys: better-auth's api-key refusals the spec does not list. Quotas, rate limits and
+   * API keys: better-auth's api-key refusals the spec does not list. Quotas, rate limits and
    * permissions are set by trusted callers only (a service credential or an admin), as better-auth's
    * server-only properties; an organization's keys are managed by members who may update it.
    */
@@ -195,14 +195,14 @@ export const EXTRA_ERRORS = {
   /** A route that needs a real session (README "API keys"), or a key that is no user's (organization, service). */
   API_KEY_SESSION_NOT_ALLOWED: e(403, 'API keys are not accepted for this action'),
   /**
-   * issue 9 bot checks, better-auth's captcha plugin texts. 400: the request lacks the token; 403: the provider
+   * Bot checks, better-auth's captcha plugin texts. 400: the request lacks the token; 403: the provider
    * refused it; 503 (not better-auth's 500): the provider could not answer in time, nothing broke here and a
    * retry may pass (fail closed unless captcha.failOpen).
    */
   MISSING_CAPTCHA_RESPONSE: e(400, 'Missing CAPTCHA response'),
   CAPTCHA_VERIFICATION_FAILED: e(403, 'Captcha verification failed'),
   CAPTCHA_UNAVAILABLE: e(503, 'Something went wrong'),
-  /** issue 5 §2: deletion "can be disabled" (better-auth answers 404 with this text). */
+  /** deletion "can be disabled" (better-auth answers 404 with this text). */
   ORGANIZATION_DELETION_DISABLED: e(404, 'Organization deletion is disabled'),
 } as const;
 

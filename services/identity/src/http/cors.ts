@@ -8,7 +8,7 @@ const ALLOWED_HEADERS = new Set(['content-type', 'authorization', 'x-request-id'
 const PREFLIGHT_MAX_AGE_SEC = '600';
 
 /**
- * CORS with credentials for trusted origins only (issue 7 §5: a console on another trusted origin works with
+ * CORS with credentials for trusted origins only (a console on another trusted origin works with
  * cookies). An answer to a trusted Origin names that origin (never `*`, which credentials forbid); an untrusted
  * Origin gets no CORS header, so the browser keeps the answer from the page, and its preflight is refused with
  * INVALID_ORIGIN. Only the API under the base path takes part. The origin check (origin-check.ts) still guards

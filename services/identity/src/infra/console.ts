@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
 
-/** Where the identity service serves the admin console (issue 7 §5), when `consoleEnabled`. */
+/** Where the identity service serves the admin console, when `consoleEnabled`. */
 export const CONSOLE_PATH = '/console';
 
 /**

@@ -4,7 +4,7 @@ import { RouteHistogram } from './route-histogram';
 export type SessionPath = 'cookie' | 'redis' | 'database' | 'none';
 
 /**
- * What SREs watch (issue 8): HTTP latency by route and status, sign-in outcomes, get-session by cache path,
+ * What SREs watch: HTTP latency by route and status, sign-in outcomes, get-session by cache path,
  * password-hash time, pool usage, mail queue depth, rate-limit rejections. One registry per app instance, so
  * several apps in one process (tests) never share counters.
  */

@@ -53,12 +53,12 @@ describe('migrations ↔ entities', () => {
           column,
           true,
         ]);
-      // issue 6: list-users searches the lowercase columns through trigram indexes.
+      // list-users searches the lowercase columns through trigram indexes.
       for (const column of ['email', 'name_lower'])
         expect(defs).toContain(
           `CREATE INDEX users_${column}_trgm_idx ON public.users USING gin (${column} gin_trgm_ops)`,
         );
-      // issue 5 §6: one pending invitation per organization and (lowercase-stored) email.
+      // one pending invitation per organization and (lowercase-stored) email.
       expect(defs).toContain(
         "CREATE UNIQUE INDEX invitations_pending_email_key ON public.invitations USING btree (organization_id, email) WHERE (status = 'pending'::text)",
       );

@@ -11,7 +11,7 @@ const NOT_SHOWN = [
   'POST set-active',
   'POST create-team',
   'POST add-team-member',
-  // better-auth's names for the rest of issue 5 §2
+  // better-auth's names for the routes the spec does not show
   'POST update-member-role',
   'GET list-members',
   'GET get-full-organization',
@@ -44,7 +44,7 @@ it('registers every organization call (spec §7) and the not-shown ones with bet
 });
 
 /**
- * issue 5 "Done when": every spec §8 organization message a request can trigger is asserted by an API test.
+ * Every spec §8 organization message a request can trigger is asserted by an API test.
  * Two are never raised here: the reason is given for each.
  */
 const NEVER_RAISED: Record<string, string> = {

@@ -13,7 +13,7 @@ import { Organization } from './organization.entity';
 import { User } from './user.entity';
 
 /**
- * API keys (issue 9 §1, better-auth's api-key fields). Only a SHA-256 of the key is stored (`keyHash`, a key is
+ * API keys (better-auth's api-key fields). Only a SHA-256 of the key is stored (`keyHash`, a key is
  * high-entropy random, not a password) plus its first characters (`start`) for display. A key belongs to exactly
  * one owner: a user or an organization. Durations are milliseconds, as in better-auth.
  */

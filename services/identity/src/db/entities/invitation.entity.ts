@@ -15,7 +15,7 @@ import { User } from './user.entity';
 
 /**
  * spec §3 Invitation. Emails are stored lowercase, so the partial unique index on (organization_id, email)
- * is one pending invitation per organization and case-insensitive address (issue 5 §6).
+ * is one pending invitation per organization and case-insensitive address.
  */
 @Entity('invitations')
 @Check('invitations_email_lowercase', '"email" = lower("email")')

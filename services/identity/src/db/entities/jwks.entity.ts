@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * spec §3 key-pair record (id, publicKey, privateKey, createdAt): the keys that sign `GET /token` JWTs (issue 9).
+ * spec §3 key-pair record (id, publicKey, privateKey, createdAt): the keys that sign `GET /token` JWTs.
  * `id` is the JWT `kid`. The private key is stored encrypted (AES-256-GCM, key derived from AUTH_SECRET).
  * The active key is the one not retired; a retired key stays published in `/jwks` until every token it signed
  * has expired, then the row is deleted.

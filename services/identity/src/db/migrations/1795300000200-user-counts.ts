@@ -22,7 +22,7 @@ export const USER_COUNTS_APPLY = `
       END `;
 
 /**
- * An exact user count without counting rows (issue 6: admin list-users' unfiltered total took ~20 ms of both
+ * An exact user count without counting rows (admin list-users' unfiltered total took ~20 ms of both
  * cores at 200,000 users). Statement-level triggers with transition tables add and subtract once per
  * statement (a bulk insert is one update, not one per row), on a random slot; the count is sum(n). Starting
  * value: the rows present, counted while writes to users are held off (SHARE lock until the migration commits).

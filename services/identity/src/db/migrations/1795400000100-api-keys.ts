@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** issue 9 §1: API keys (one owner: a user or an organization; only the key's SHA-256 is stored). */
+/** API keys (one owner: a user or an organization; only the key's SHA-256 is stored). */
 export class ApiKeys1795400000100 implements MigrationInterface {
   name = 'ApiKeys1795400000100';
 

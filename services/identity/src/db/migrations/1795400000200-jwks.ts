@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * issue 9: the key-pair record (spec §3) for signed session tokens. Never more than a handful of rows (the
+ * the key-pair record (spec §3) for signed session tokens. Never more than a handful of rows (the
  * active key and retired keys until their tokens expire): no index beyond the primary key.
  */
 export class Jwks1795400000200 implements MigrationInterface {

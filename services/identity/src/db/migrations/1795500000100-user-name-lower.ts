@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * admin list-users (issue 6): a search is case-insensitive. On a UTF-8 database `name ILIKE p` lowers both sides
+ * admin list-users: a search is case-insensitive. On a UTF-8 database `name ILIKE p` lowers both sides
  * on every row it checks (PostgreSQL's ILIKE is `lower(name) LIKE lower(p)` there), and that per-row `lower` was
  * half the cost of a broad search (10,000 of 200,000 names: 11.3 ms → 6.1 ms as `name_lower LIKE`, pgbench).
  * `name_lower` holds `lower(name)` once, kept by PostgreSQL itself, and the trigram index moves to it. Emails are

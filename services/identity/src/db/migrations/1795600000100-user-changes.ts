@@ -32,7 +32,7 @@ export const countAndChanges = (
 export const COUNT_AND_CHANGES = countAndChanges(`floor(random() * ${SLOTS})`);
 
 /**
- * A change stamp for users (issue 6: admin list-users reuses a search's exact total while no user changed).
+ * A change stamp for users (admin list-users reuses a search's exact total while no user changed).
  * `sum(changes)` over the counter's slots grows by at least one in every transaction that inserts, updates,
  * deletes or truncates users, inside that transaction, so two statements that read the same sum saw the same
  * users. The same statement-level triggers keep it (one more: AFTER UPDATE); an UPDATE of no row changes nothing.

@@ -34,7 +34,7 @@ export const USER_WORDS_APPLY = `
       END `;
 
 /**
- * Each user's words (issue 6: admin list-users counts a one-word search without reading every matching user).
+ * Each user's words (admin list-users counts a one-word search without reading every matching user).
  * A word is a run of letters and digits (`[[:alnum:]]` by the database's own character classes) of the email
  * (stored lowercase) or of lower(name): "Olivia Smith 12" has olivia, smith and 12. A search text made only of such
  * characters can only occur inside one word, so the users whose email or name contains it are exactly the users

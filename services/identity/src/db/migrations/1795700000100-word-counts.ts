@@ -81,7 +81,7 @@ async function wordIndexes(queryRunner: QueryRunner): Promise<void> {
 }
 
 /**
- * Each word's number of users, kept beside the word (issue 6: admin list-users answered the total of a one-word
+ * Each word's number of users, kept beside the word (admin list-users answered the total of a one-word
  * search by reading its users' entries in `user_words`: 10,000 entries for "olivia", every user for "example").
  * `search_words` gets `n`, split over the counter's slots like `user_counts` (primary key (field, word, slot)): the
  * triggers add to the slot of their transaction, so concurrent sign-ups holding a common word ("gmail") update

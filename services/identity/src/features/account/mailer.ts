@@ -12,7 +12,7 @@ import { idFor } from '../../mail/queue';
 /** Accept-Language primary subtag → language of the spec §1 enumeration. */
 const BY_SUBTAG = new Map(LANGUAGE_NAMES.map((name) => [LANGUAGE_TAGS[name], name]));
 
-/** The user's stored language, else the best Accept-Language match, else ENG (issue 3 §5). */
+/** The user's stored language, else the best Accept-Language match, else ENG. */
 export function mailLanguage(stored: string | null | undefined, acceptLanguage?: string): Language {
   if (stored && (LANGUAGE_NAMES as string[]).includes(stored)) return stored as Language;
   const ranked = (acceptLanguage ?? '')

@@ -16,7 +16,7 @@ type AdminConfig = Config['admin'];
 /**
  * spec §6 "Admin roles" as the admin feature applies them: admin and user by default, custom roles from the
  * configuration, a role text may hold several comma-separated roles (any one that grants is enough), and the
- * configured admin user ids always pass. An impersonation session never passes (issue 6 §5).
+ * configured admin user ids always pass. An impersonation session never passes.
  */
 export class AdminAccess {
   readonly roles: Record<string, Role>;

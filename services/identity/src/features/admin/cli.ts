@@ -2,7 +2,7 @@ import type { AppContext } from '../../context';
 import { ApiError } from '../../errors';
 import type { UserView } from '../../shared/views';
 
-/** Operations commands (issue 6 §6): run with the database credentials, so they need no session. */
+/** Operations commands: run with the database credentials, so they need no session. */
 export const ADMIN_USAGE = `  create-admin --email E --password P --name N   create the first admin (role: the first configured admin role)
   set-role --email E --role R                      set a role (comma-separated for several)
   list-users [--search TEXT] [--limit N]           list users (email or name contains TEXT)

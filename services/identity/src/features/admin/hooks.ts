@@ -8,7 +8,7 @@ import type { AdminRepository } from './repository';
 
 /**
  * spec §4 Ban, as a check any sign-in path runs before a session is made (email sign-in today; the OAuth
- * callback of issue 4 calls `check` too and redirects with the error instead). `check` trusts the caller's copy
+ * callback calls `check` too and redirects with the error instead). `check` trusts the caller's copy
  * of the user (every caller has just read it from PostgreSQL); a ban that commits after that read is caught by
  * `recheck`, once the session row exists.
  */

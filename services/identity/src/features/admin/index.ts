@@ -15,7 +15,7 @@ import { adminUserRoutes } from './users.routes';
  * sessions:      list-user-sessions, revoke-user-session, revoke-user-sessions, ban-user, unban-user
  * impersonation: impersonate-user, stop-impersonating
  * permissions:   has-permission, list-organizations
- * organizations: list-user-accounts, list-user-organizations, and as an operator on any organization (issue 7):
+ * organizations: list-user-accounts, list-user-organizations, and as an operator on any organization:
  *                organization/get · create · invite-member · cancel-invitation · update-member-role ·
  *                remove-member · create-team · update-team · remove-team · add-team-member · remove-team-member
  */

@@ -19,7 +19,7 @@ import {
 } from './organizations.schemas';
 import type { AdminServices } from './wiring';
 
-/** Operators on any organization (issue 7; organization/access.ts), and a user's accounts and organizations. */
+/** Operators on any organization (organization/access.ts), and a user's accounts and organizations. */
 export async function adminOrganizationRoutes(fastify: FastifyInstance, ctx: AppContext & { admin: AdminServices }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const preHandler = requireSession(ctx);

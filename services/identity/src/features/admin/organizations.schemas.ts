@@ -16,7 +16,7 @@ import {
 } from '../organization/schemas';
 
 /**
- * Operator calls on any organization (issue 7), under admin/organization/: the organization routes' names and
+ * Operator calls on any organization, under admin/organization/: the organization routes' names and
  * shapes, with organizationId required (an operator has no active organization to fall back on).
  */
 const tags = ['admin'];

@@ -10,7 +10,7 @@ import type { AdminDeps } from './deps';
 type Need = 'list' | 'manage';
 
 /**
- * Operators on organizations they need not belong to (issue 7): each call checks the admin permission, then runs
+ * Operators on organizations they need not belong to: each call checks the admin permission, then runs
  * the organization feature's own service as an operator (organization/access.ts), so its rules (the last owner,
  * no foreign ids, limits, the invitation mail) hold exactly as for an owner.
  */

@@ -13,7 +13,7 @@ import {
 } from '../../shared/schemas';
 import { LanguageField } from '../account/schemas';
 
-/** better-auth admin plugin names and shapes (issue 6: its admin client works unchanged), spec §7. */
+/** better-auth admin plugin names and shapes (its admin client works unchanged), spec §7. */
 const strict = { additionalProperties: false } as const;
 const tags = ['admin'];
 const UserId = Type.String({ minLength: 1, maxLength: 64, description: 'The user id' });

@@ -63,7 +63,7 @@ const TRUSTED: Array<keyof TrustedFields> = [
   'permissions',
 ];
 
-/** issue 9 §1: create, read, list, update and delete API keys; a key belongs to a user or an organization. */
+/** create, read, list, update and delete API keys; a key belongs to a user or an organization. */
 export class ApiKeyService {
   constructor(private readonly d: ApiKeyDeps) {}
 

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { apiKeyRoutes } from './api-key.routes';
 
 /**
- * The API key feature's route table (issue 9 §1, better-auth's api-key plugin paths):
+ * The API key feature's route table (better-auth's api-key plugin paths):
  *
  *   api-key.routes   api-key/create · api-key/get · api-key/list · api-key/update · api-key/delete · api-key/verify
  *

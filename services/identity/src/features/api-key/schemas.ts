@@ -1,7 +1,7 @@
 import { type TSchema, Type } from 'typebox';
 import { errorResponses } from '../../shared/schemas';
 
-/** better-auth's api-key shapes (issue 9 §1); they double as OpenAPI components. */
+/** better-auth's api-key shapes; they double as OpenAPI components. */
 const strict = { additionalProperties: false } as const;
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);

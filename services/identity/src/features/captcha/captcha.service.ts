@@ -5,7 +5,7 @@ import { type CaptchaProvider, passed, SITE_VERIFY_URLS, type SiteVerifyAnswer, 
 export type CaptchaOutcome = 'passed' | 'missing' | 'failed' | 'unavailable';
 
 /**
- * Bot checks (issue 9): the token from the client is verified by a server-side call to the provider.
+ * Bot checks: the token from the client is verified by a server-side call to the provider.
  * missing → 400 MISSING_CAPTCHA_RESPONSE; refused → 403 CAPTCHA_VERIFICATION_FAILED; provider unreachable,
  * 5xx, unreadable or slower than `timeoutMs` → 503 CAPTCHA_UNAVAILABLE (fail closed) unless `failOpen`.
  */

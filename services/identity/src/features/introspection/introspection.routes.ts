@@ -5,7 +5,7 @@ import { requireServiceCredential } from '../../http/service-auth';
 import { Introspect, IntrospectBatch } from './schemas';
 
 /**
- * Session introspection for internal services (issue 9), server only:
+ * Session introspection for internal services, server only:
  * POST /introspect        { token }      → RFC 7662 answer
  * POST /introspect/batch  { tokens: [] } → { results: [...] } in the same order
  */

@@ -27,7 +27,7 @@ const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const looksLikeJwt = (token: string) => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(token);
 
 /**
- * Session introspection for internal services (issue 9). A session token or a `/token` JWT is looked up on the
+ * Session introspection for internal services. A session token or a `/token` JWT is looked up on the
  * session service's fast path (Redis, then PostgreSQL; never the cookie cache), so a revocation, which deletes
  * the Redis entry first, shows at once. For a JWT the signature, issuer, audience and expiry are checked, then
  * its `sid` must name a live session of its `sub`. The session's current user role, active organization and

@@ -5,7 +5,7 @@ import { requireSession } from '../../http/require-session';
 import { GetJwks, GetToken } from './schemas';
 
 /**
- * Signed session tokens (issue 9, better-auth's jwt plugin routes and shapes):
+ * Signed session tokens (better-auth's jwt plugin routes and shapes):
  * GET /token  a JWT for the caller's session, `{ token }`
  * GET /jwks   the public keys, `{ keys }`; public, answered from memory
  */

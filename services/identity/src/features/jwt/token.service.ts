@@ -26,7 +26,7 @@ export type MemberRoleLookup = (organizationId: string, userId: string) => Promi
 const ALGORITHMS = ['EdDSA', 'ES256', 'RS256'];
 
 /**
- * Short-lived signed session tokens (issue 9, better-auth's jwt plugin): an internal service verifies them with
+ * Short-lived signed session tokens (better-auth's jwt plugin): an internal service verifies them with
  * the public keys of `/jwks` and no call to this service. They are not revocable offline: they live
  * `jwt.expiresInSec` (15 min) at most, never past the session's own expiry; `/introspect` checks the session.
  */

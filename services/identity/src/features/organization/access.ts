@@ -19,7 +19,7 @@ import type { TeamRepository } from './teams.repository';
 import type { MemberUser, MemberView } from './views';
 
 /**
- * The operator rule (issue 7): a platform admin, authorised by the admin feature's access model, acts on any
+ * The operator rule: a platform admin, authorised by the admin feature's access model, acts on any
  * organization as its creator role would, without being a member. Only the admin feature's routes mark a caller
  * so (`asOperator`, after their own permission check); the organization routes never do, so for them membership
  * stays the rule (spec §6).

@@ -67,7 +67,7 @@ export class InvitationService {
   /** spec §4: cancel does not check that the invitation is pending. */
   async cancel(auth: SessionWithUser, invitationId: string): Promise<InvitationView> {
     const invitation = (await this.d.invitations.findById(invitationId)) ?? fail('INVITATION_NOT_FOUND');
-    // Someone outside the invitation's organization learns nothing about it (issue 5 §4).
+    // Someone outside the invitation's organization learns nothing about it.
     const member = await this.access.caller(invitation.organizationId, auth, 'INVITATION_NOT_FOUND');
     this.access.require(member, { invitation: ['cancel'] }, 'NOT_ALLOWED_TO_CANCEL_INVITATION');
     return (await this.d.invitations.cancel(invitation.id)) ?? fail('INVITATION_NOT_FOUND');

@@ -18,7 +18,7 @@ export class MemberService {
   ): Promise<WithSession<{ member: MemberView }>> {
     const organizationId = this.access.organizationId(body.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
     const caller = await this.access.caller(organizationId, auth, 'MEMBER_NOT_FOUND');
-    // Foreign member ids and emails of non-members find nothing in this organization (issue 5 §4).
+    // Foreign member ids and emails of non-members find nothing in this organization.
     const target = (await this.d.orgs.findMemberIn(organizationId, body.memberIdOrEmail)) ?? fail('MEMBER_NOT_FOUND');
     this.access.require(caller, { member: ['delete'] }, 'NOT_ALLOWED_TO_DELETE_MEMBER');
     if (this.access.isCreator(target.role) && !this.access.isCreator(caller.role)) fail('NOT_ALLOWED_TO_DELETE_MEMBER');

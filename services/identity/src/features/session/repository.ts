@@ -87,7 +87,7 @@ export class SessionRepository {
     return (await this.byToken.load(token)) ?? null;
   }
 
-  /** By session id (a JWT's `sid`, issue 9 introspection); `id` must be a UUID (isId). */
+  /** By session id (a JWT's `sid`, for introspection); `id` must be a UUID (isId). */
   async findWithUserById(id: string): Promise<SessionWithUser | null> {
     return (await this.byId.load(id)) ?? null;
   }

@@ -146,7 +146,7 @@ export class SessionService {
   }
 
   /**
-   * By session id (a signed session token's `sid`, issue 9), on the same fast path: the Redis entry is keyed
+   * By session id (a signed session token's `sid`), on the same fast path: the Redis entry is keyed
    * by the token's hash, so each instance remembers which key belongs to an id (fixed for a session's life)
    * after one PostgreSQL read. A revocation deletes that entry, so a revoked session is never answered.
    */

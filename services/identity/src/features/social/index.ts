@@ -4,7 +4,7 @@ import { accountsRoutes } from './accounts.routes';
 import { signInRoutes } from './sign-in.routes';
 
 /**
- * The social feature's route table (spec §7, issue 4):
+ * The social feature's route table (spec §7):
  *
  *   sign-in.routes   sign-in/social · callback/:providerId (GET, POST) · link-social
  *   accounts.routes  list-accounts · unlink-account · get-access-token · refresh-token · account-info

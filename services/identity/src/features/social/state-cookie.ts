@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
 
 /**
- * Binds an OAuth state to the browser that started the flow (issue 4 §2): a signed, HttpOnly cookie holding the
+ * Binds an OAuth state to the browser that started the flow: a signed, HttpOnly cookie holding the
  * state, sent only to the callback path. SameSite=Lax: the provider's redirect back is a top-level GET.
  */
 export class StateCookie {

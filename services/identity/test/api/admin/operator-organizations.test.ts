@@ -16,7 +16,7 @@ import {
 import { signUpAdmin } from './helpers';
 
 /**
- * Issue 7: an operator (admin role, not a member) acts on any organization through admin/organization/*, which
+ * an operator (admin role, not a member) acts on any organization through admin/organization/*, which
  * run the organization feature's own rules; nobody else gains that power, and the organization routes keep
  * requiring membership.
  */

@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../../setup/app';
 import { get, post, signUp } from '../../setup/fixtures';
 import { adminGet, expectError, signUpAdmin } from './helpers';
 
-/** Issue 7: the console's user page reads a user's linked accounts and organizations (admin only). */
+/** the console's user page reads a user's linked accounts and organizations (admin only). */
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();
@@ -16,7 +16,7 @@ describe('admin list-user-accounts', () => {
   it('lists provider, account id, scopes and dates, never a token or the password hash', async () => {
     const admin = await signUpAdmin(t);
     const u = await signUp(t.app);
-    // A social login as issue 4 will store it: tokens at rest must never come back.
+    // A social login as the social feature stores it: tokens at rest must never come back.
     await t.ctx.sql.query(
       `INSERT INTO accounts (id, provider_id, account_id, user_id, access_token, refresh_token, id_token, scope)
        VALUES ($1, 'github', 'gh-42', $2, 'secret-access', 'secret-refresh', 'secret-id', 'read:user, user:email')`,

@@ -3,7 +3,7 @@ import { post, signUp } from '../../setup/fixtures';
 import { createKey, keyRow, SERVICE_KEY, server } from './helpers';
 
 /**
- * issue 9 §1: usage limits and rate limits hold under concurrency and across instances: two API instances on the
+ * usage limits and rate limits hold under concurrency and across instances: two API instances on the
  * same PostgreSQL and Redis, each request sent to one of them in turn, all at once.
  */
 let a: TestApp;

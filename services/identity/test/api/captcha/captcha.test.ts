@@ -5,7 +5,7 @@ import { PASSWORD, uniqueEmail } from '../../setup/fixtures';
 import { VerifierServer } from './verifier-server';
 
 /**
- * issue 9 item 4: bot checks for the three provider kinds against a local verifier server that answers success,
+ * Bot checks for the three provider kinds against a local verifier server that answers success,
  * failure and errors. A refused request changes nothing (no user, no session, no reset token).
  */
 const SECRET = 'provider-secret-key';

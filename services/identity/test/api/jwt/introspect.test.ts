@@ -2,7 +2,7 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { PUBLIC_URL, startTestApp, type TestApp } from '../../setup/app';
 import { get, post, signIn, signUp } from '../../setup/fixtures';
 
-/** issue 9 item 3: POST /introspect and /introspect/batch for internal services (service credential). */
+/** POST /introspect and /introspect/batch for internal services (service credential). */
 const SERVICE_KEY = 'service-key-0123456789-abcdefghijklmnopqrstuvwxyz';
 let t: TestApp;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { runCli } from '../../setup/cli-process';
 import { get, post, signUp } from '../../setup/fixtures';
 
 /**
- * issue 9 item 2: a JWT from GET /token verifies with jose against GET /jwks only, over real HTTP on a loopback
+ * A JWT from GET /token verifies with jose against GET /jwks only, over real HTTP on a loopback
  * port, before and after a key rotation; the old key stays published until its tokens have expired.
  */
 let t: TestApp;

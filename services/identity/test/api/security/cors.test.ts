@@ -2,7 +2,7 @@ import { startTestApp, type TestApp, TRUSTED_ORIGIN } from '../../setup/app';
 import { PASSWORD, signUp } from '../../setup/fixtures';
 
 /**
- * Issue 7 §5: CORS with credentials for trusted origins only, so a console on another trusted origin works with
+ * CORS with credentials for trusted origins only, so a console on another trusted origin works with
  * its cookies; an untrusted origin gets no CORS header and its preflight is refused. Real HTTP: the browser's
  * view of CORS is headers on the wire.
  */

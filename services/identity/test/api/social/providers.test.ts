@@ -7,7 +7,7 @@ import { CATALOG } from '../../../src/features/social/providers/catalog';
 import { PUBLIC_URL, startTestApp, type TestApp } from '../../setup/app';
 import { CookieJar, post } from '../../setup/fixtures';
 
-/** Each named provider's documented authorization endpoint and default scopes (spec §1, issue 4 §1). */
+/** Each named provider's documented authorization endpoint and default scopes (spec §1). */
 const DOCUMENTED: Record<
   string,
   { endpoint: string; scopes: string[]; clientParam?: string; extra?: Record<string, string> }

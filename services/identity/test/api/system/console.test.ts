@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CONSOLE_CSP } from '../../../src/infra/console';
 import { startTestApp, type TestApp } from '../../setup/app';
 
-/** Issue 7 §5: the identity service serves the built console at /console when enabled (off by default). */
+/** the identity service serves the built console at /console when enabled (off by default). */
 const dir = mkdtempSync(join(tmpdir(), 'console-dist-'));
 mkdirSync(join(dir, 'assets'));
 writeFileSync(

@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../../setup/app';
 import { get, PASSWORD, post, signIn, signUp } from '../../setup/fixtures';
 
 /**
- * Issue 8 / SECURITY.md: the request log (pino JSON with request ids) never holds a token, a cookie, a password,
+ * The request log (pino JSON with request ids) never holds a token, a cookie, a password,
  * an Authorization or x-api-key header, or a token-bearing URL (reset, verify and delete links).
  */
 let t: TestApp;

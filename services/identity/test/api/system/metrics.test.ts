@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../setup/app';
 import { get, PASSWORD, post, signIn, signUp } from '../../setup/fixtures';
 
-/** GET /metrics (issue 8): each series moves when the thing it counts happens. */
+/** GET /metrics: each series moves when the thing it counts happens. */
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp(

@@ -3,7 +3,7 @@ import { PUBLIC_URL } from '../../setup/app';
 import { PASSWORD, uniqueEmail } from '../../setup/fixtures';
 
 /**
- * SIGTERM under load (issue 8): the instance keeps serving while readiness says "draining" (the balancer's cue to
+ * SIGTERM under load: the instance keeps serving while readiness says "draining" (the balancer's cue to
  * stop sending), then finishes the requests in flight and exits 0. No request the balancer sent fails.
  */
 let api: ApiProcess;

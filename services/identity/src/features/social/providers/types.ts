@@ -1,4 +1,4 @@
-/** What a provider's profile document maps to (issue 4 §1): the user fields the service keeps. */
+/** What a provider's profile document maps to: the user fields the service keeps. */
 export interface Profile {
   id: string;
   email: string | null;
