@@ -52,7 +52,7 @@ run: build $(CONSOLE_FOR_RUN) ## Run the API (embedded PostgreSQL and in-process
 dev: $(STAMP) ## Run the API with reload on change
 	npm run dev
 
-test: $(STAMP) ## Lint, type-check and run the whole test suite (needs PostgreSQL and Redis: see README)
+test: $(STAMP) ## Lint, type-check and run the whole test suite (needs PostgreSQL and Redis: see the README)
 	npm run lint
 	npm run typecheck -w services/identity
 	npm run typecheck -w console
@@ -81,7 +81,7 @@ bench: build ## Benchmark get-session, sign-in and their floors (prints a table)
 	npm run bench
 
 SHOTS := users-list user-show user-organizations organization-show organization-show-narrow
-screenshots: $(STAMP) ## Run the console e2e and copy its screenshots to console/e2e/screenshots/ (the README's)
+screenshots: $(STAMP) ## Run the console e2e and copy its screenshots to console/e2e/screenshots/ (those docs/console.md shows)
 	npm run test:e2e -w console
 	for s in $(SHOTS); do cp console/e2e/output/$$s.png console/e2e/screenshots/$$s.png; done
 

@@ -8,7 +8,7 @@ import { ADMIN, start, type World } from './harness';
  * The console against the real identity service in headless Chromium. The scenarios share one world and run
  * in order (later ones use users the earlier ones made); each checks the outcome through the API as well.
  */
-/** Written by every run; git-ignored. `make screenshots` copies the README's ones to e2e/screenshots/. */
+/** Written by every run; git-ignored. `make screenshots` copies the ones docs/console.md shows to e2e/screenshots/. */
 const SHOTS = join(import.meta.dirname, 'output');
 const PASSWORD = 'User-pass-123!';
 const people = {

@@ -12,7 +12,7 @@ export const NOT_ADMIN = 'console.auth.not_admin';
 export const SIGNED_OUT = 'console.auth.signed_out';
 
 /**
- * Cookie-session auth against the identity service (README "Sessions"): sign-in/email sets the session cookie,
+ * Cookie-session auth against the identity service (docs/sessions.md): sign-in/email sets the session cookie,
  * get-session tells who is signed in, sign-out ends it. Only users holding an admin role get past the sign-in
  * screen; a session that impersonates someone (session.impersonatedBy) is let in so the banner can stop it.
  */

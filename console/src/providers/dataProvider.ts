@@ -82,7 +82,7 @@ function unsupported(what: string): never {
   throw new Error(`console: ${what} is not supported`);
 }
 
-/** react-admin's getList params → list-users' query (README "Admin"). */
+/** react-admin's getList params → list-users' query (docs/admin.md). */
 export function listUsersQuery(params: GetListParams) {
   const { page = 1, perPage = 25 } = params.pagination ?? {};
   const query: Record<string, string | number | boolean> = { limit: perPage, offset: (page - 1) * perPage };

@@ -1,5 +1,5 @@
 /**
- * The ways an internal service validates a session (README "Validating sessions from internal services"), on the
+ * The ways an internal service validates a session (docs/sessions.md), on the
  * identity server of the get-session rows: `POST /introspect` over HTTP, and a `/token` JWT verified in the
  * caller's process with jose against keys fetched once from `/jwks` (no call to the service per check).
  */

@@ -48,7 +48,7 @@ export function defaultConfig(): Config {
     emailVerification: { sendOnSignUp: false, autoSignInAfterVerification: false, expiresInSec: 3600 },
     changeEmail: { enabled: true },
     deleteUser: { enabled: true, tokenExpiresInSec: 86400 },
-    // README "Security mechanics", mail flooding: one inbox gets at most 5 mails of one kind an hour, whoever asks
+    // docs/security.md, mail flooding: one inbox gets at most 5 mails of one kind an hour, whoever asks
     mail: {
       attempts: 5,
       backoffMs: 2000,

@@ -191,7 +191,7 @@ export const ENV_SETTINGS: EnvSetting[] = [
     'API_KEY_SESSIONS',
     'apiKey.sessionForApiKeys',
     'bool',
-    'A valid API key in the header signs a request in as its owner (except the routes listed in the README)',
+    'A valid API key in the header signs a request in as its owner (except the routes listed in docs/api-keys.md)',
   ),
   s(
     'SOCIAL_ID_TOKEN_MAX_AGE_SEC',

@@ -111,8 +111,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ CONFIG_FILE: file })).toThrow(/CONFIG_FILE \(.*\): setting "session/);
   });
 
-  it('documents every environment variable in the README settings table', () => {
-    const readme = readFileSync(resolve(__dirname, '../../../../README.md'), 'utf8');
+  it('documents every environment variable in the settings table (docs/configuration.md)', () => {
+    const readme = readFileSync(resolve(__dirname, '../../../../docs/configuration.md'), 'utf8');
     for (const setting of ENV_SETTINGS)
       expect([setting.name, readme.includes(`\`${setting.name}\``)]).toEqual([setting.name, true]);
   });

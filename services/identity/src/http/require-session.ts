@@ -29,7 +29,7 @@ async function authenticate(ctx: AppContext, request: FastifyRequest, reply: Fas
 }
 
 /**
- * Routes an API key may not use as a session (README "API keys"): credentials, email and deletion (account
+ * Routes an API key may not use as a session (docs/api-keys.md): credentials, email and deletion (account
  * takeover needs a person), linking and unlinking social accounts, the session list and revocations (the key's
  * session is not a stored one), and the calls that change or make sessions (impersonation, active organization,
  * a /token JWT). Paths are relative to the base path.

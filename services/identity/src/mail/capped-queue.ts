@@ -10,7 +10,7 @@ const STORE_TIMEOUT_MS = 250;
 const LOCAL_CAPACITY = 50_000;
 
 /**
- * A rate limit on mail (README "Security mechanics", mail flooding): at most `maxPerHour` mails of one kind to one
+ * A rate limit on mail (docs/security.md, mail flooding): at most `maxPerHour` mails of one kind to one
  * address per hour, whoever asks and from whichever client addresses. Every mail the API sends is queued here
  * (reset, verification, change of email, deletion, invitation), so the cap holds for all of them. A mail past the
  * cap is dropped without a trace in the answer: the caller answers exactly as when it is queued, so the cap tells

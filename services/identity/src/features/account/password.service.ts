@@ -112,8 +112,8 @@ export class PasswordService {
   }
 
   /**
-   * A new password ends the per-account sign-in throttle (SECURITY.md rate limits): the guesses it counted were
-   * at the old password, and the owner who just set a new one must get in at once, not after the window.
+   * A new password ends the per-account sign-in throttle (docs/security.md, per-account failure counter): the
+   * guesses it counted were at the old password, and the owner who just set a new one must get in at once.
    */
   private async forgetSignInFailures(userId: string): Promise<void> {
     const user = await this.deps.repo.findUserById(userId);

@@ -18,7 +18,7 @@ export interface Introspection {
   impersonatedBy?: string | null;
 }
 
-/** `/introspect/batch` answers at most this many tokens per call (documented in the README). */
+/** `/introspect/batch` answers at most this many tokens per call (documented in docs/sessions.md). */
 export const INTROSPECT_BATCH_MAX = 100;
 
 const INACTIVE: Introspection = { active: false };

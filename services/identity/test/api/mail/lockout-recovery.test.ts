@@ -5,7 +5,7 @@ import { type MailStack, startMailStack } from '../../setup/mail-stack';
 import { signUpAdmin } from '../admin/helpers';
 
 /**
- * SECURITY.md rate limits: the per-account failure counter is no lockout of the owner. Setting a new password (a
+ * The per-account failure counter (docs/security.md) is no lockout of the owner. Setting a new password (a
  * completed reset, an operator's set-user-password, the server-only set-password) clears it, so the new password
  * works at once, while the window would still refuse every other attempt.
  */

@@ -3,7 +3,7 @@ import { post, signUp } from '../../setup/fixtures';
 import { type MailStack, startMailStack } from '../../setup/mail-stack';
 
 /**
- * A rate limit on mail (README "Security mechanics", mail flooding): at most `mail.maxPerAddressPerHour` mails of
+ * A rate limit on mail (docs/security.md, mail flooding): at most `mail.maxPerAddressPerHour` mails of
  * one kind to one address per hour, whichever client addresses ask. Past the cap the request answers exactly as
  * before and nothing is sent.
  */
