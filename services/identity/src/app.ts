@@ -1,7 +1,7 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context';
-import { deriveKey } from './crypto/keys';
 import { registerErrorHandler } from './errors/handler';
 import { accountRoutes } from './features/account/account.routes';
 import { deletionRoutes } from './features/account/deletion.routes';
@@ -13,6 +13,7 @@ import { registerCaptcha } from './features/captcha';
 import { introspectionRoutes } from './features/introspection/introspection.routes';
 import { tokenRoutes } from './features/jwt/token.routes';
 import { organizationFeature } from './features/organization';
+import { cookieFastPath } from './features/session/cookie-fast-path';
 import { sessionRoutes } from './features/session/session.routes';
 import { socialFeature } from './features/social';
 import { healthRoutes } from './features/system/health.routes';
@@ -27,7 +28,7 @@ import { loggerOptions } from './infra/logger';
 import { registerMetrics } from './infra/metrics-route';
 import { docsPath, registerOpenApi } from './infra/openapi';
 import { registerRateLimit } from './infra/rate-limit';
-import { registerSecurityHeaders } from './infra/security-headers';
+import { API_HEADERS, registerSecurityHeaders } from './infra/security-headers';
 import { registerValidation } from './infra/validation';
 
 /** A hop count trusts that many proxies nearest to us; a list trusts those addresses/CIDRs; false trusts none. */
@@ -39,18 +40,50 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** The process's own pino logger (src/main.ts), so request lines and start-up notes share one stream. */
   loggerInstance?: FastifyBaseLogger;
+  /** Answer get-session from a valid cache cookie before routing (default); false sends every request to Fastify. */
+  cookieFastPath?: boolean;
+}
+
+type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+const REQUEST_ID_HEADER = 'x-request-id';
+/** Request ids as Fastify makes them by default (`req-<n>` in base 36), shared with the cookie fast path. */
+function requestIds(): () => string {
+  let next = 0;
+  return () => {
+    next = (next + 1) & 0x7fffffff;
+    return `req-${next.toString(36)}`;
+  };
 }
 
 /** The composition root: plugins in order, then the feature route tables under the base path. */
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config } = ctx;
+  const nextRequestId = requestIds();
+  // The HTTP server Fastify would make (lib/server.js: the same timeouts), with one step before Fastify's
+  // handler: get-session's cookie fast path, bound once the app is built. Until then every request goes on.
+  let fastPath: FastPath | null = null;
+  const serverFactory = (handler: RequestListener, opts: FastifyServerOptions) => {
+    const server = createServer((request, response) => {
+      if (fastPath?.(request, response)) return;
+      handler(request, response);
+    });
+    if (opts.keepAliveTimeout !== undefined) server.keepAliveTimeout = opts.keepAliveTimeout;
+    if (opts.requestTimeout !== undefined) server.requestTimeout = opts.requestTimeout;
+    server.setTimeout(opts.connectionTimeout ?? 0);
+    if (opts.maxRequestsPerSocket) server.maxRequestsPerSocket = opts.maxRequestsPerSocket;
+    return server;
+  };
   const app = Fastify({
+    serverFactory,
+    genReqId: nextRequestId,
     ...(options.loggerInstance
       ? { loggerInstance: options.loggerInstance }
       : { logger: options.logger ?? loggerOptions(config) }),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
-    requestIdHeader: 'x-request-id',
+    requestIdHeader: REQUEST_ID_HEADER,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 512 },
     ajv: { customOptions: { removeAdditional: false } },
   });
@@ -63,7 +96,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerLingeringClose(app);
   registerExpectContinue(app);
   registerSecurityHeaders(app, docsPath(config));
-  await app.register(cookie, { secret: deriveKey(config.secret, 'cookie'), hook: 'onRequest' });
+  await app.register(cookie, { secret: ctx.cookies.signer, hook: 'onRequest' });
   registerCors(app, ctx.trusted, config.basePath);
   registerOriginCheck(app, ctx.trusted, config.advanced.disableOriginCheck);
   if (config.metricsEnabled) registerMetrics(app, ctx.metrics);
@@ -91,5 +124,25 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     },
     { prefix: config.basePath },
   );
+  if (options.cookieFastPath !== false && config.session.cookieCacheMaxAgeSec > 0) {
+    let closing = false;
+    app.addHook('preClose', (done) => {
+      closing = true;
+      done();
+    });
+    fastPath = cookieFastPath({
+      cookies: ctx.cookies,
+      parseCookie: (header) => app.parseCookie(header),
+      now: ctx.clock.now,
+      route: `${config.basePath}/get-session`,
+      headers: API_HEADERS,
+      metrics: config.metricsEnabled ? ctx.metrics : null,
+      log: app.log,
+      requestIdHeader: REQUEST_ID_HEADER,
+      nextRequestId,
+      trustProxy: config.trustProxy !== false,
+      open: () => !closing && !ctx.lifecycle.draining,
+    });
+  }
   return app;
 }

@@ -206,7 +206,11 @@ export async function createContext(config: Config, options: ContextOptions = {}
       hasher,
       metrics,
       trusted: new TrustedOrigins([config.publicUrl, ...config.trustedOrigins]),
-      cookies: new SessionCookies(config, deriveKey(config.secret, 'session-cache')),
+      cookies: new SessionCookies(
+        config,
+        deriveKey(config.secret, 'session-cache'),
+        deriveKey(config.secret, 'cookie'),
+      ),
       sessions,
       accounts,
       passwords,

@@ -1,4 +1,4 @@
-import type { CookieSerializeOptions } from '@fastify/cookie';
+import { type CookieSerializeOptions, Signer } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { type CachedSession, decodeCookieCache, encodeCookieCache, isUsable } from '../features/session/cookie-cache';
@@ -34,10 +34,15 @@ export class SessionCookies {
   private readonly decoded = new BoundedMap<string, { cookie: string; session: CachedSession }>(MEMO_ENTRIES);
   private readonly encoded = new BoundedMap<string, Encoded>(MEMO_ENTRIES);
 
+  /** Signs and verifies the token cookie; the cookie plugin is registered with this same signer (app.ts). */
+  readonly signer: Signer;
+
   constructor(
     private readonly config: Config,
     private readonly cacheKey: Buffer,
+    cookieKey: Buffer,
   ) {
+    this.signer = new Signer(cookieKey, 'sha256');
     const secure = config.publicUrl.startsWith('https://');
     const prefix = `${secure ? '__Secure-' : ''}${config.session.cookiePrefix}`;
     this.tokenName = `${prefix}.session_token`;
@@ -48,19 +53,33 @@ export class SessionCookies {
   /** The session token from the signed cookie, or from `Authorization: Bearer` (internal services). */
   readToken(request: FastifyRequest): string | null {
     const cookie = request.cookies[this.tokenName];
-    if (cookie) return this.unsign(request, cookie);
+    if (cookie) return this.unsign(cookie);
     const auth = request.headers.authorization;
     if (auth && auth.length < 512 && auth.startsWith('Bearer ')) {
       const token = auth.slice(7).trim();
       if (!token.includes('.')) return /^[A-Za-z0-9]{16,128}$/.test(token) ? token : null;
-      return this.unsign(request, token); // a client may forward the signed cookie value
+      return this.unsign(token); // a client may forward the signed cookie value
     }
     return null;
   }
 
   /** The cache cookie's body when it is valid for `token` now. */
   readCache(request: FastifyRequest, token: string, now: number): CachedSession | null {
-    const cookie = request.cookies[this.dataName];
+    return this.cacheFrom(request.cookies, token, now);
+  }
+
+  /**
+   * The token cookie's value when its signature verifies. `cookies` is the parsed Cookie header, as the cookie
+   * plugin parses it: the request's own, or the get-session fast path's (cookie-fast-path.ts).
+   */
+  tokenFrom(cookies: Record<string, string | undefined>): string | null {
+    const cookie = cookies[this.tokenName];
+    return cookie ? this.unsign(cookie) : null;
+  }
+
+  /** The cache cookie of a parsed Cookie header, when it is valid for `token` now. */
+  cacheFrom(cookies: Record<string, string | undefined>, token: string, now: number): CachedSession | null {
+    const cookie = cookies[this.dataName];
     if (!cookie) return null;
     // Keyed by the signature (43 characters) rather than the whole cookie (about 1,000): a Map lookup hashes its
     // key on every request. The memo holds the whole cookie, so a different cookie with the same signature is
@@ -123,10 +142,10 @@ export class SessionCookies {
     return session.rememberMe ? { ...this.base, maxAge: maxAgeSec } : this.base;
   }
 
-  private unsign(request: FastifyRequest, signed: string): string | null {
+  private unsign(signed: string): string | null {
     const known = this.tokens.get(signed);
     if (known !== undefined) return known;
-    const unsigned = request.unsignCookie(signed);
+    const unsigned = this.signer.unsign(signed);
     if (!unsigned.valid || unsigned.value === null) return null;
     this.tokens.set(signed, unsigned.value);
     return unsigned.value;
