@@ -86,4 +86,4 @@ screenshots: $(STAMP) ## Run the console e2e and copy its screenshots to console
 	for s in $(SHOTS); do cp console/e2e/output/$$s.png console/e2e/screenshots/$$s.png; done
 
 clean: ## Remove build output (keeps .data/)
-	rm -rf services/*/dist console/dist
+	rm -rf services/*/dist services/*/dist-bench console/dist

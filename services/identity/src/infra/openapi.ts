@@ -9,7 +9,7 @@ export const docsPath = (config: Config): string => `${config.basePath}/referenc
 
 type Json = Record<string, unknown>;
 
-/** The repository states no license: the API is not published under an open licence. */
+/** The repository's LICENSE: proprietary, all rights reserved (package.json: UNLICENSED). */
 const LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
 
 const hidden = (schema: Json | undefined) =>

@@ -2,9 +2,9 @@
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { buildApp } from '../app';
-import { loadConfig } from '../config';
-import { createContext } from '../context';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { createContext } from '../src/context';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL_ADMIN || 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = 'identity_bench_org';

@@ -38,7 +38,7 @@ export function apiNodeFlags(): string[] {
 export async function startIdentity(infra: BenchInfra, secret: string, extraEnv: Record<string, string> = {}) {
   const port = await freePort();
   const origin = `http://localhost:${port}`;
-  const child = spawnServer(join(__dirname, '..', 'main.js'), {
+  const child = spawnServer(join(__dirname, '..', '..', 'dist', 'main.js'), {
     nodeArgs: apiNodeFlags(),
     env: {
       DATABASE_URL: infra.databaseUrl,

@@ -43,8 +43,13 @@ async function main(): Promise<void> {
   await loop(hash, password, concurrency, warmup);
   const endWindow = cpuWindow(process.pid, false);
   const report = await loop(hash, password, concurrency, duration);
+  // Stay alive (the IPC channel alone does not hold the event loop) until the parent has read the RSS and stops us.
+  const hold = setInterval(() => undefined, 60_000);
+  process.on('SIGTERM', () => {
+    clearInterval(hold);
+    process.exit(0);
+  });
   process.send({ ...report, cpu: endWindow() } satisfies Argon2Report);
-  process.on('SIGTERM', () => process.exit(0));
 }
 
 main().catch((error) => {
