@@ -18,7 +18,7 @@ interface Encoded {
 }
 
 /**
- * The session cookies (DESIGN §3): `<prefix>.session_token` (signed, HttpOnly) and the signed session-cache
+ * The session cookies (docs/sessions.md): `<prefix>.session_token` (signed, HttpOnly) and the signed session-cache
  * cookie `<prefix>.session_data`. On https both carry Secure and the `__Secure-` name prefix.
  *
  * get-session is the hot path, so verified results are memoized: a token cookie's signature is checked once per

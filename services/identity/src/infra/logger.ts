@@ -3,7 +3,7 @@ import type { FastifyServerOptions } from 'fastify';
 import pino, { type LoggerOptions, type Logger as PinoLogger } from 'pino';
 import type { Config } from '../config';
 
-/** Query values and path segments that carry secrets never reach a log line (SECURITY.md). */
+/** Query values and path segments that carry secrets never reach a log line. */
 export function redactUrl(url: string): string {
   return url
     .replace(/([?&](?:token|code|state|id_token|access_token|refresh_token)=)[^&#]*/gi, '$1[redacted]')

@@ -13,7 +13,7 @@ const REMOTE_TIMEOUT_MS = 250;
 
 /**
  * Counts in Redis (atomic across instances) while Redis answers, and in this process when it does not, so an
- * outage never switches the limits off (SECURITY.md faults: "rate limits fall back to in-process limits").
+ * outage never switches the limits off: they fall back to in-process counters.
  * Counts made during an outage stay local; Redis counting resumes as soon as it answers again.
  */
 export class FallbackRateLimitStore implements FastifyRateLimitStore {

@@ -6,7 +6,7 @@ import { ApiError } from '../errors';
 import type { Metrics } from './metrics';
 import { fallbackStoreFor } from './rate-limit-store';
 
-/** IPv4 as is; IPv6 by its /64, since one client usually holds a whole /64 (SECURITY.md). */
+/** IPv4 as is; IPv6 by its /64, since one client usually holds a whole /64. */
 export function clientKey(ip: string): string {
   const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   if (v4) return v4[1];

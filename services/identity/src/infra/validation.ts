@@ -11,7 +11,7 @@ export interface Validation {
 
 /**
  * Two validators: bodies are taken exactly as sent (no type coercion, unknown fields kept so they are
- * refused rather than silently dropped: SECURITY.md mass assignment); query strings and params are coerced
+ * refused rather than silently dropped, so no client sets a field it may not); query strings and params are coerced
  * from text ("true", "10"), as URLs carry only text.
  *
  * Before either runs, one hook refuses text PostgreSQL cannot store (storable-text.ts) in the body, the query,

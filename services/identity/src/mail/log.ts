@@ -1,6 +1,6 @@
 /**
  * The logger the mail module writes to: the `(fields, message)` shape of pino, so a pino or Fastify logger fits
- * as is. Fields never carry a link: links hold tokens (SECURITY.md).
+ * as is. Fields never carry a link: links hold tokens.
  */
 export interface MailLogger {
   info(fields: object, message: string): void;

@@ -1,7 +1,7 @@
 /**
  * Work a request starts but does not wait for (mail for a known address, so the answer takes the same time
- * whether or not the address exists: SECURITY.md enumeration). Failures are logged; `drain` lets shutdown and
- * tests wait for what is still running.
+ * whether or not the address exists and its timing reveals no account). Failures are logged; `drain` lets
+ * shutdown and tests wait for what is still running.
  */
 export class BackgroundTasks {
   private readonly pending = new Set<Promise<void>>();

@@ -1,10 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-/** The product spec: the shared authority when it sits beside the repo, else the repo's snapshot (docs/SPEC.md). */
+/** The product specification, docs/SPEC.md. */
 export function readSpec(): string {
-  const shared = resolve(__dirname, '../../../../../shared/SPEC.md');
-  return readFileSync(existsSync(shared) ? shared : resolve(__dirname, '../../../../docs/SPEC.md'), 'utf8');
+  return readFileSync(resolve(__dirname, '../../../../docs/SPEC.md'), 'utf8');
 }
 
 /** The text of the section (### or ##) whose heading starts with `heading`, up to the next heading of that level. */

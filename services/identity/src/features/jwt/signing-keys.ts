@@ -23,7 +23,7 @@ export interface SigningKey {
   retiredAt: number | null;
 }
 
-/** Margin for clocks of verifiers and instances that differ (SECURITY.md: skew within a minute). */
+/** Margin for clocks of verifiers and instances that differ (clocks may differ by up to a minute). */
 const SKEW_MS = 60_000;
 /** An unknown kid reloads the key set at most this often (a rotation made by another instance). */
 const UNKNOWN_KID_RELOAD_MS = 5_000;

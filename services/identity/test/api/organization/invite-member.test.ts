@@ -262,7 +262,7 @@ describe('custom roles from the configuration (spec §6)', () => {
   });
 });
 
-describe('rate limit (SECURITY.md: routes that send mail)', () => {
+describe('rate limit (routes that send mail)', () => {
   it('invite-member is limited per address by default; the refused call stores and sends nothing', async () => {
     const prefix = `${process.env.TEST_REDIS_PREFIX}rl-org-${Date.now()}:`;
     const c = await startOrgApp(

@@ -129,7 +129,7 @@ describe('permission matrix owner / admin / member (spec §6)', () => {
       });
 });
 
-describe('cross-site and mass assignment (SECURITY.md)', () => {
+describe('cross-site and mass assignment', () => {
   it('a cookie-carrying POST from an untrusted origin creates nothing', async () => {
     const u = await user(t);
     const slug = uniqueSlug();

@@ -3,7 +3,7 @@ import { buildApp } from '../../../src/app';
 import { PUBLIC_URL, startTestApp, type TestApp } from '../../setup/app';
 import { CookieJar, get, PASSWORD, post, signUp, TOKEN_COOKIE, uniqueEmail } from '../../setup/fixtures';
 
-/** SECURITY.md "Input" and "Mass assignment": hostile bodies, headers and cookies get a catalogue error, never a 500. */
+/** Hostile input and mass assignment: hostile bodies, headers and cookies get a catalogue error, never a 500. */
 let t: TestApp;
 let boom: FastifyInstance; // the real app plus one route that fails unexpectedly
 beforeAll(async () => {

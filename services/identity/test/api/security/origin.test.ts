@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { PUBLIC_URL, startTestApp, type TestApp, TRUSTED_ORIGIN } from '../../setup/app';
 import { PASSWORD, post, type SignedUp, sessionOf, signUp, uniqueEmail } from '../../setup/fixtures';
 
-/** SECURITY.md "Cross-site requests": untrusted/null Origin, Fetch-Metadata, simple content types, login CSRF. */
+/** Cross-site requests: untrusted/null Origin, Fetch-Metadata, simple content types, login CSRF. */
 let t: TestApp;
 let open: TestApp; // same service with the origin check switched off
 beforeAll(async () => {

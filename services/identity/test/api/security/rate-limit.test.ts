@@ -5,7 +5,7 @@ import { PUBLIC_URL, startTestApp, type TestApp } from '../../setup/app';
 import { PASSWORD, type SignedUp, signUp } from '../../setup/fixtures';
 import { startTcpProxy, type TcpProxy } from '../../setup/tcp-proxy';
 
-/** SECURITY.md "Brute force": parallel guesses in one window, path aliases, address normalisation. */
+/** Brute force (docs/security.md): parallel guesses in one window, path aliases, address normalisation. */
 const freshPrefix = () => `${process.env.TEST_REDIS_PREFIX}rl-${randomBytes(4).toString('hex')}:`;
 const limitedEnv = () => ({ RATE_LIMIT_ENABLED: 'true', REDIS_PREFIX: freshPrefix() });
 
@@ -193,7 +193,7 @@ describe('clientKey (unit)', () => {
   });
 });
 
-describe('with Redis gone (SECURITY.md faults)', () => {
+describe('with Redis gone (limits fall back to in-process counters)', () => {
   let proxy: TcpProxy;
   let cut: TestApp;
   beforeAll(async () => {
@@ -238,7 +238,7 @@ describe('with Redis gone (SECURITY.md faults)', () => {
   });
 });
 
-describe('per-account failure counter (SECURITY.md: guesses spread over many addresses)', () => {
+describe('per-account failure counter (guesses spread over many addresses)', () => {
   let accountLimited: TestApp;
   beforeAll(async () => {
     accountLimited = await startTestApp(

@@ -4,7 +4,7 @@ import { isSafeRedirect } from '../../../src/http/redirects';
 import { PUBLIC_URL, startTestApp, type TestApp, TRUSTED_ORIGIN } from '../../setup/app';
 import { PASSWORD, post, signUp, uniqueEmail } from '../../setup/fixtures';
 
-/** SECURITY.md "Open redirect": callbackURL must be a harmless relative path or on a trusted origin (spec §5). */
+/** Open redirects: callbackURL must be a harmless relative path or on a trusted origin (spec §5). */
 const ACCEPTED = [
   '/dashboard',
   '/a/b?x=1#y',
