@@ -301,7 +301,11 @@ async function connect(config: Config, options: ContextOptions, log: Logger, clo
     closers.unshift(() => embedded.stop());
     url = embedded.url;
   }
-  const dataSource = createDataSource({ url });
+  const dataSource = createDataSource({
+    url,
+    ...config.database,
+    onPoolError: (error) => log.warn({ error: error.message }, 'PostgreSQL connection lost; the pool opens another'),
+  });
   await dataSource.initialize();
   closers.unshift(() => dataSource.destroy());
   if (options.migrate) await dataSource.runMigrations({ transaction: 'all' });

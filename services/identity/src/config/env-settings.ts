@@ -54,6 +54,19 @@ export const ENV_SETTINGS: EnvSetting[] = [
     'url',
     'PostgreSQL URL; required in production; unset elsewhere: an embedded PostgreSQL under DATA_DIR',
   ),
+  s('DB_POOL_SIZE', 'database.poolSize', 'int', 'Size of the PostgreSQL connection pool of each process'),
+  s(
+    'DB_CONNECT_TIMEOUT_MS',
+    'database.connectTimeoutMs',
+    'int',
+    'Longest wait for a PostgreSQL connection (a free one of the pool, or a new one); past it the request answers 503',
+  ),
+  s(
+    'DB_QUERY_TIMEOUT_MS',
+    'database.queryTimeoutMs',
+    'int',
+    'PostgreSQL cancels a statement running longer (statement_timeout); a server that does not answer at all is given up 1 s later; the request answers 503',
+  ),
   s(
     'REDIS_URL',
     'redisUrl',

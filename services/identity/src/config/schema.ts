@@ -55,6 +55,15 @@ export const ConfigSchema = Type.Object(
     trustedOrigins: Type.Array(Type.String()),
     trustProxy: Type.Union([Type.Literal(false), Type.Integer({ minimum: 1 }), Type.Array(Type.String())]),
     databaseUrl: Type.Optional(Type.String()),
+    /** The PostgreSQL pool and its bounds: a stopped, hung or saturated database answers 503, never a hang. */
+    database: Type.Object(
+      {
+        poolSize: Int(1, 'connections per process'),
+        connectTimeoutMs: Int(100, 'wait for a pool connection, opening one included'),
+        queryTimeoutMs: Int(100, 'PostgreSQL cancels a longer statement; the client gives up 1 s later'),
+      },
+      strict,
+    ),
     redisUrl: Type.Optional(Type.String()),
     redisPrefix: Type.String(),
     smtpUrl: Type.Optional(Type.String()),

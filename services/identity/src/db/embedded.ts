@@ -96,6 +96,7 @@ async function runningServer(dataDir: string): Promise<string | null> {
     return null;
   }
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  client.on('error', () => {}); // the server going away meanwhile fails connect() or end(), not the process
   try {
     await client.connect();
     return url;

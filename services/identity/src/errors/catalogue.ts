@@ -162,7 +162,11 @@ export const EXTRA_ERRORS = {
   NOT_ALLOWED_TO_SET_NON_EXISTENT_ROLE: e(400, 'You are not allowed to set a non-existent role value'),
   /** spec §5: has-permission needs a user id or role unless a session exists. */
   USER_ID_OR_ROLE_REQUIRED: e(400, 'user id or role is required'),
-  SERVICE_UNAVAILABLE: e(503, 'Service temporarily unavailable'),
+  /**
+   * PostgreSQL cannot serve the request now: stopped, restarting, hung, or every pool connection busy past
+   * DB_CONNECT_TIMEOUT_MS (errors/handler.ts, db/unavailable.ts). Sent with Retry-After: a retry may pass.
+   */
+  SERVICE_UNAVAILABLE: e(503, 'Service temporarily unavailable, try again later'),
   INTERNAL_SERVER_ERROR: e(500, 'Internal server error'),
   /**
    * Organization refusals the spec's rules imply but §8 does not list; texts and codes as

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { ApiError, type ErrorDetail } from './api-error';
 import { CATALOGUE, type ErrorCode } from './catalogue';
 
@@ -45,15 +46,23 @@ function toApiError(
   if (error.statusCode === 400 && (error instanceof SyntaxError || /prototype|JSON/i.test(error.message)))
     return new ApiError('INVALID_JSON');
   if (error.statusCode === 429) return new ApiError('RATE_LIMITED');
+  if (isDatabaseUnavailable(error)) return new ApiError('SERVICE_UNAVAILABLE');
   return null;
 }
 
-/** The one error handler: catalogue errors as `{code, message}`; anything else a logged, generic 500. */
+/** Seconds a client should wait before retrying a 503: about what a PostgreSQL restart or failover takes. */
+export const RETRY_AFTER_SEC = 5;
+
+/**
+ * The one error handler: catalogue errors as `{code, message}`; PostgreSQL out of reach (stopped, restarting, hung,
+ * no free connection) a 503 SERVICE_UNAVAILABLE; anything else a logged, generic 500. A 503 carries Retry-After.
+ */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const api = toApiError(error);
     if (api) {
       if (api.status >= 500) request.log.error({ err: error }, 'request failed');
+      if (api.status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', RETRY_AFTER_SEC);
       return reply.status(api.status).send({ code: api.code, message: api.message, details: api.details });
     }
     request.log.error({ err: error }, 'unexpected error');

@@ -38,7 +38,8 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         title: 'Identity service API',
         version: '0.1.0',
         description:
-          'Accounts, sign-in, sessions, organizations and administration. Errors answer `{code, message}` with codes from the error catalogue.',
+          'Accounts, sign-in, sessions, organizations and administration. Errors answer `{code, message}` with codes from the error catalogue. ' +
+          'Any call that needs the database answers 503 `SERVICE_UNAVAILABLE` with a `Retry-After` header (seconds) while the database cannot serve it (stopped, restarting, hung, or no free connection); a retry after that many seconds may pass.',
         license: LICENSE,
       },
       servers: [{ url: config.basePath }],

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { TEXT_TIMESTAMPTZ } from './pg-time';
 
 /** A parameterised query on the pg pool TypeORM manages: the cheapest path for hot, hand-written SQL. */
@@ -40,6 +41,14 @@ export function sqlFor(dataSource: DataSource): Sql {
     prepared: (name, text, params) => onClient(pool()).prepared(name, text, params),
     async transaction(work) {
       const client = await pool().connect();
+      // A checked-out client has no listener of the pool's: its connection breaking (PostgreSQL restarted or
+      // stopped, the network gone) would emit an unhandled 'error' and end the process. The query in flight
+      // fails with that error on its own; here it only marks the connection as not to be reused.
+      let broken: unknown;
+      const onError = (error: Error) => {
+        broken ??= error;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const tx: Sql = {
@@ -50,10 +59,14 @@ export function sqlFor(dataSource: DataSource): Sql {
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
+        // A lost or unanswered connection is closed instead (PostgreSQL rolls back what it had): a ROLLBACK on
+        // it would only wait out another timeout.
+        if (isDatabaseUnavailable(error)) broken ??= error;
+        else if (!broken) await client.query('ROLLBACK').catch(() => {});
         throw error;
       } finally {
-        client.release();
+        client.removeListener('error', onError);
+        client.release(broken ? (broken as Error) : undefined);
       }
     },
   };

@@ -13,4 +13,6 @@ export interface KeyValueStore {
   del(...keys: string[]): Promise<void>;
   /** Adds one to a counter and answers the new count; the first count starts its `ttlSec` window. */
   incr(key: string, ttlSec: number): Promise<number>;
+  /** Takes back one count of `incr` (never below zero); the window keeps its end. */
+  decr(key: string): Promise<void>;
 }

@@ -50,6 +50,12 @@ export class MemoryStore implements KeyValueStore {
     return Number(entry.value);
   }
 
+  async decr(key: string): Promise<void> {
+    const entry = this.entries.get(key);
+    if (!entry || entry.expiresAt <= this.now()) return;
+    entry.value = String(Math.max(0, Number(entry.value) - 1));
+  }
+
   /** Drop expired entries, then the oldest inserted if still full (Map keeps insertion order). */
   private evict(): void {
     const now = this.now();

@@ -9,6 +9,11 @@ const INCR_WITH_WINDOW = `local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return n`;
 
+/** DECR an existing, positive counter only: never a new key without a window, never below zero. */
+const DECR_IF_POSITIVE = `local n = tonumber(redis.call('GET', KEYS[1]))
+if n and n > 0 then return redis.call('DECR', KEYS[1]) end
+return 0`;
+
 /**
  * The Redis adapter. A delete that fails (Redis stopped or hung) must not leave a revoked session cached for
  * when Redis returns (DESIGN §1: losing Redis never resurrects a revoked session). So the failed keys are kept:
@@ -78,6 +83,12 @@ export class RedisStore implements KeyValueStore {
     const count = (await this.redis.eval(INCR_WITH_WINDOW, 1, this.prefix + key, Math.max(1, ttlSec))) as number;
     this.answered();
     return count;
+  }
+
+  async decr(key: string): Promise<void> {
+    this.assertReady();
+    await this.redis.eval(DECR_IF_POSITIVE, 1, this.prefix + key);
+    this.answered();
   }
 
   /** Evictions still owed to Redis (for tests and health reporting). */

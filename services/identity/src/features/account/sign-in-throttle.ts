@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { fail } from '../../errors';
+import { ApiError, fail } from '../../errors';
 import type { KeyValueStore } from '../../store';
 import { MemoryStore } from '../../store';
 
@@ -28,12 +28,22 @@ export class SignInThrottle {
   /**
    * Runs a sign-in attempt for `email`, refused with RATE_LIMITED while the account's window is full. The attempt
    * is counted before it runs (one atomic INCR), so parallel guesses cannot all slip past the check; a success
-   * clears the count.
+   * clears the count. Only a wrong password (or an unknown email: the same answer) stays counted: an attempt that
+   * failed otherwise (the database out of reach, a correct password on an unverified email) is taken back, so an
+   * outage never locks an account's owner out.
    */
   async guard<T>(email: string, attempt: () => Promise<T>): Promise<T> {
     if (this.rule.max <= 0) return attempt();
-    if ((await this.count(keyFor(email))) > this.rule.max) fail('RATE_LIMITED');
-    const result = await attempt();
+    const key = keyFor(email);
+    const { count, store } = await this.count(key);
+    if (count > this.rule.max) fail('RATE_LIMITED');
+    let result: T;
+    try {
+      result = await attempt();
+    } catch (error) {
+      if (!isWrongPassword(error)) await store.decr(key).catch(() => {});
+      throw error;
+    }
     await this.clear(email);
     return result;
   }
@@ -48,12 +58,18 @@ export class SignInThrottle {
     await Promise.all([this.store.del(key).catch(() => {}), this.local.del(key)]);
   }
 
-  /** Counts this attempt: in Redis across instances, or in this process while Redis is away. */
-  private count(key: string): Promise<number> {
+  /** Counts this attempt: in Redis across instances, or in this process while Redis is away (`store` says which). */
+  private async count(key: string): Promise<{ count: number; store: KeyValueStore }> {
     const { windowSec } = this.rule;
-    return this.store.incr(key, windowSec).catch(() => this.local.incr(key, windowSec));
+    try {
+      return { count: await this.store.incr(key, windowSec), store: this.store };
+    } catch {
+      return { count: await this.local.incr(key, windowSec), store: this.local };
+    }
   }
 }
+
+const isWrongPassword = (error: unknown) => error instanceof ApiError && error.code === 'INVALID_EMAIL_OR_PASSWORD';
 
 /** Keyed by the email's hash, lower-cased as emails are stored (spec §3). */
 const keyFor = (email: string) =>

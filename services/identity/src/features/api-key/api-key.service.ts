@@ -1,7 +1,7 @@
 import type { Permissions } from '../../access';
 import type { Config } from '../../config';
 import { isId, newId, randomString } from '../../crypto/random';
-import { type ErrorCode, fail } from '../../errors';
+import { ApiError, type ErrorCode, fail } from '../../errors';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { AdminAccess } from '../admin/access';
 import type { OrganizationAccess } from '../organization/access';
@@ -223,9 +223,10 @@ export class ApiKeyService {
     if (this.isTrusted(caller)) return true;
     if (caller.kind !== 'user' || !this.d.organizations) return false;
     const access = this.d.organizations;
+    // Not a member: refused below. Any other failure (the database out of reach) is passed on, not taken as a refusal.
     const member = await access
       .member(organizationId, caller.auth.user.id, 'NOT_ALLOWED_TO_MANAGE_API_KEYS')
-      .catch(() => null);
+      .catch((error) => (error instanceof ApiError ? null : Promise.reject(error)));
     return !!member && access.can(member, { organization: ['update'] });
   }
 }
