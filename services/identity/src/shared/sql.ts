@@ -17,9 +17,15 @@ export interface Sql {
   prepared<T = Record<string, unknown>>(name: string, text: string, params: unknown[]): Promise<T[]>;
   /** Runs `work` in one transaction on one connection; rolls back if it throws. */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Calls `hook` once what was written so far is committed: after the COMMIT of the transaction (never on a
+   * rollback), or at once outside a transaction (each statement commits by itself). It must not throw: the
+   * outbox uses it to wake its relay.
+   */
+  afterCommit(hook: () => void): void;
 }
 
-const onClient = (client: Pool | PoolClient): Omit<Sql, 'transaction'> => ({
+const onClient = (client: Pool | PoolClient): Omit<Sql, 'transaction' | 'afterCommit'> => ({
   async query<T>(text: string, params?: unknown[], options?: QueryOptions) {
     const result = options?.timestamptzAsText
       ? await client.query({ text, values: params, types: TEXT_TIMESTAMPTZ })
@@ -38,16 +44,20 @@ export function sqlFor(dataSource: DataSource): Sql {
   return {
     query: (text, params, options) => onClient(pool()).query(text, params, options),
     prepared: (name, text, params) => onClient(pool()).prepared(name, text, params),
+    afterCommit: (hook) => hook(),
     async transaction(work) {
       const client = await pool().connect();
+      const hooks: Array<() => void> = [];
       try {
         await client.query('BEGIN');
         const tx: Sql = {
           ...onClient(client),
           transaction: (inner) => inner(tx),
+          afterCommit: (hook) => hooks.push(hook),
         };
         const result = await work(tx);
         await client.query('COMMIT');
+        for (const hook of hooks) hook();
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});

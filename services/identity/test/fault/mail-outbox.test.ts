@@ -1,11 +1,11 @@
+import { until } from '../mail/helpers';
 import type { ApiProcess } from '../setup/api-process';
 import { PUBLIC_URL } from '../setup/app';
 import { PASSWORD, uniqueEmail } from '../setup/fixtures';
 import { type SinkMessage, type SmtpSink, startSmtpSink } from '../setup/smtp-sink';
 import type { RunningWorker } from '../setup/worker-process';
-import { until } from '../mail/helpers';
-import { type FaultStack, startFaultStack } from './harness/stack';
 import { startRedisServer } from './harness/redis-server';
+import { type FaultStack, startFaultStack } from './harness/stack';
 
 /**
  * The transactional outbox (docs/decisions/0001-transactional-outbox.md): a mail is written to PostgreSQL in the
@@ -92,7 +92,14 @@ async function exactlyOneMailTo(email: string): Promise<SinkMessage> {
 async function metrics(base = api.base): Promise<string> {
   return (await fetch(`${new URL(base).origin}/metrics`)).text();
 }
-const sample = (text: string, line: RegExp) => Number(text.split('\n').find((l) => line.test(l))?.split(' ').pop());
+const sample = (text: string, line: RegExp) =>
+  Number(
+    text
+      .split('\n')
+      .find((l) => line.test(l))
+      ?.split(' ')
+      .pop(),
+  );
 
 async function liveWorker(): Promise<void> {
   if (worker.child.exitCode === null && worker.child.signalCode === null) return;
