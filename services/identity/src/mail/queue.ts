@@ -140,8 +140,10 @@ function bullMailQueue(config: MailQueueConfig, connection: Redis, logger: MailL
   const jobOptions: JobsOptions = {
     attempts: config.mail.attempts,
     backoff: { type: 'exponential', delay: config.mail.backoffMs },
-    // A completed id stays an hour (a repeat within it is dropped), a failed one a day for inspection.
-    removeOnComplete: { age: 3600, count: 1000 },
+    // A completed id stays an hour (a repeat within it is dropped), a failed one a day for inspection. The outbox
+    // asks about each job within a minute of its completion; an id removed before that would be sent again, so the
+    // count bound (memory) keeps well over a minute of mail at 100 mails a second.
+    removeOnComplete: { age: 3600, count: 10_000 },
     removeOnFail: { age: 86400 },
   };
   const ready = () => {
