@@ -91,7 +91,7 @@ export class DeletionService {
     return true;
   }
 
-  /** The token and its mail in one transaction: the mail is sent if and only if the token exists. */
+  /** The token and its mail in one transaction: a committed token's mail is sent (unless the cap drops it). */
   private async sendConfirmation(auth: SessionWithUser, callbackURL: string | undefined, lang?: string) {
     const { sql, tokens, mailer, config, clock } = this.deps;
     const token = randomString(32, LOWER_ALPHANUMERIC);

@@ -56,7 +56,7 @@ export class AccountMailer {
 
   /**
    * Mails `job` to `to` in their language (stored, else `acceptLanguage`, else ENG): written in `tx`, the
-   * transaction that stores the token, so the mail is sent if and only if the token is committed.
+   * transaction that stores the token, so the mail is sent once the token is committed and never without it.
    */
   async send(
     token: string,

@@ -120,7 +120,7 @@ export class PasswordService {
     if (user) await this.deps.signInThrottle.clear(user.email);
   }
 
-  /** The token and its mail in one transaction: the mail is sent if and only if the token exists. */
+  /** The token and its mail in one transaction: a committed token's mail is sent (unless the cap drops it). */
   private async sendResetMail(user: UserView, callbackURL: string, acceptLanguage?: string): Promise<void> {
     const { sql, tokens, mailer, config, clock } = this.deps;
     const token = randomString(RESET_TOKEN_LENGTH);

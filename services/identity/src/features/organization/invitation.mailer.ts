@@ -7,9 +7,10 @@ import type { OrganizationRepository } from './repository';
 import type { InvitationView, MemberView } from './views';
 
 /**
- * Invitation mail through the outbox, in the transaction that writes the invitation (DESIGN §3 Mail). The link carries the invitation id under the product
- * frontend's accept page (organization.invitationLinkBase), else PUBLIC_URL/accept-invitation. Language: the
- * invitee's stored one when they have an account, else the inviter request's Accept-Language, else ENG.
+ * Invitation mail, written to the outbox in the transaction that writes the invitation. The link carries the
+ * invitation id under the product frontend's accept page (organization.invitationLinkBase), else
+ * PUBLIC_URL/accept-invitation. Language: the invitee's stored one when they have an account, else the inviter
+ * request's Accept-Language, else ENG.
  */
 export class InvitationMailer {
   constructor(
