@@ -37,10 +37,13 @@ import { TrustedOrigins } from './http/origins';
 import { SessionCookies } from './http/session-cookies';
 import { createLogger } from './infra/logger';
 import { Metrics } from './infra/metrics';
-import { CappedMailQueue } from './mail/capped-queue';
+import { checkEvictionPolicy } from './infra/redis-policy';
+import { MailCap } from './mail/cap';
 import type { MailQueue } from './mail/jobs';
 import type { MailLogger } from './mail/log';
+import { MAIL_TOPIC, MailOutbox, mailHandler } from './mail/mail-outbox';
 import { createMailQueue } from './mail/queue';
+import { Outbox } from './outbox/outbox';
 import { BackgroundTasks } from './shared/background';
 import { drainBatches } from './shared/drain-batches';
 import { type Sql, sqlFor } from './shared/sql';
@@ -79,7 +82,12 @@ export interface AppContext {
   organization: OrganizationFeature;
   /** Social sign-in: providers, OAuth callback, id tokens, linking and provider tokens. */
   social: SocialFeature;
+  /** The queue the outbox hands mail to: BullMQ (the workers send), or this process when Redis is away or unset. */
   mail: MailQueue;
+  /** Where the flows write their mails, in the transaction of the token or invitation they carry. */
+  mailOutbox: MailOutbox;
+  /** The transactional outbox and its relay (docs/decisions/0001-transactional-outbox.md); `start` polls. */
+  outbox: Outbox;
   /** The admin feature's services when `features.admin` is on (its hooks are then installed), else null. */
   admin: AdminServices | null;
   /** API keys: management, verification, sessions for keys and service keys. */
@@ -121,17 +129,34 @@ export async function createContext(config: Config, options: ContextOptions = {}
     const hasher = new PasswordHasher(config.argon2, (op, seconds) => metrics.passwordHash.observe({ op }, seconds));
     const sessions = new SessionService(new SessionRepository(sql), sessionCache, config.session, clock);
     const repo = new AccountRepository(sql);
-    const queue = options.offline ? offlineMail : createMailQueue(config, redis, mailLogger(log));
-    closers.unshift(() => queue.close());
-    // Every mail of the API goes through this one cap (account mails and invitations alike).
-    const mail = new CappedMailQueue(queue, store, config.mail.maxPerAddressPerHour, clock.now, (m) => log.warn(m));
-    watchDependencies(metrics, dataSource, mail);
+    if (redis) {
+      const policy = await checkEvictionPolicy(redis, (fields, message) => log.warn(fields, message));
+      if (policy) metrics.redisMaxmemoryPolicy.set({ policy }, 1);
+    }
+    // Mail this process sends itself reports back at once, so its outbox row is done before the next check.
+    const onSettled = (id: string, state: 'sent' | 'failed') => outbox.confirm(MAIL_TOPIC, id, state);
+    const mail = options.offline ? offlineMail : createMailQueue(config, redis, mailLogger(log), { onSettled });
+    const outbox = new Outbox(
+      sql,
+      { [MAIL_TOPIC]: mailHandler(mail) },
+      { ...config.outbox, takeoverMs: takeoverMs(config) },
+      mailLogger(log),
+      (topic, again) => metrics.outboxRelayed.inc({ topic, delivery: again ? 'again' : 'first' }),
+    );
+    // Closing: the relay stops, then the queue sends what it holds, then the outbox records what was sent.
+    closers.unshift(() => outbox.settle());
+    closers.unshift(() => mail.close());
+    closers.unshift(() => outbox.close());
+    // Every mail of the API goes through this one cap (account mails and invitations alike), at write time.
+    const cap = new MailCap(store, config.mail.maxPerAddressPerHour, clock.now, (m) => log.warn(m));
+    const mailOutbox = new MailOutbox(outbox, cap);
+    watchDependencies(metrics, dataSource, mail, outbox);
     const background = new BackgroundTasks((error, label) =>
       log.error({ error: (error as Error).message }, `${label} failed`),
     );
     closers.unshift(() => background.drain());
     const tokens = new TokenRepository(sql);
-    const mailer = new AccountMailer(mail, config);
+    const mailer = new AccountMailer(mailOutbox, config);
     const jwt = new VerificationTokens(deriveKey(config.secret, 'verification-jwt'), clock.now);
     const flows = { sql, repo, tokens, sessions, hasher, mailer, background, config, clock };
     const emails = new EmailService({ ...flows, jwt });
@@ -151,7 +176,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       sessions,
       config,
       clock,
-      mail,
+      mail: mailOutbox,
     });
     const admin = config.features.admin
       ? createAdmin(sql, {
@@ -220,6 +245,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
       organization,
       social,
       mail,
+      mailOutbox,
+      outbox,
       admin,
       apiKeys,
       jwt: { keys, tokens: sessionTokens },
@@ -252,8 +279,17 @@ function memberRoleLookup(config: Config, organization: OrganizationFeature): Me
     );
 }
 
-/** Gauges read at scrape time: the PostgreSQL pool and the mail queue. */
-function watchDependencies(metrics: Metrics, dataSource: DataSource, mail: MailQueue): void {
+/**
+ * A row the outbox handed to this process's own queue (Redis away, or unset) is taken over by another process when
+ * not confirmed within the lease plus twice the queue's own retries (`mail.attempts` with backoff): that process
+ * may be gone, and its queue with it.
+ */
+function takeoverMs(config: Config): number {
+  return config.outbox.leaseMs + config.mail.backoffMs * 2 ** config.mail.attempts;
+}
+
+/** Gauges read at scrape time: the PostgreSQL pool, the mail queue and the outbox. */
+function watchDependencies(metrics: Metrics, dataSource: DataSource, mail: MailQueue, outbox: Outbox): void {
   metrics.gauge('identity_db_pool_connections', 'PostgreSQL pool connections by state', ['state'], async () => {
     const pool = (dataSource.driver as unknown as { master?: PoolCounts }).master;
     if (!pool) return [];
@@ -266,6 +302,28 @@ function watchDependencies(metrics: Metrics, dataSource: DataSource, mail: MailQ
   });
   metrics.gauge('identity_mail_jobs', 'Mail jobs by state (waiting, active, delayed, failed)', ['state'], async () =>
     Object.entries(await mail.counts()).map(([state, n]) => [{ state }, n]),
+  );
+  // One query serves both outbox gauges of a scrape.
+  let read: { at: number; rows: ReturnType<Outbox['pending']> } | null = null;
+  const pending = () => {
+    if (!read || Date.now() - read.at > 1000) read = { at: Date.now(), rows: outbox.pending() };
+    return read.rows;
+  };
+  metrics.gauge(
+    'identity_outbox_pending',
+    'Outbox rows not done, by topic and state (unrelayed: not handed over yet; relayed: waiting for the queue)',
+    ['topic', 'state'],
+    async () => (await pending()).map((r) => [{ topic: r.topic, state: r.relayed ? 'relayed' : 'unrelayed' }, r.count]),
+  );
+  metrics.gauge(
+    'identity_outbox_oldest_pending_seconds',
+    'Age of the oldest outbox row not done, by topic',
+    ['topic'],
+    async () => {
+      const oldest = new Map<string, number>();
+      for (const r of await pending()) oldest.set(r.topic, Math.max(oldest.get(r.topic) ?? 0, r.oldestSec));
+      return [...oldest].map(([topic, seconds]) => [{ topic }, seconds]);
+    },
   );
 }
 
@@ -287,6 +345,8 @@ function mailLogger(log: Logger): MailLogger {
 /** OpenAPI generation wires the app without connecting: nothing may be sent. */
 const offlineMail: MailQueue = {
   enqueue: () => Promise.reject(new Error('offline: no mail')),
+  state: async () => 'unknown',
+  routes: () => [],
   counts: async () => ({}),
   close: async () => {},
 };

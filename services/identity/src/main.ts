@@ -30,6 +30,8 @@ async function main(): Promise<void> {
   sweep.unref();
   // JWT signing keys: reload every JWT_KEY_REFRESH_SEC and on another instance's rotation notice (Redis).
   await ctx.jwt.keys.watch();
+  // The outbox relay: mail written by any instance is handed to the queue and checked until it is sent.
+  ctx.outbox.start();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

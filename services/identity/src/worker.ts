@@ -1,6 +1,7 @@
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { type Config, ConfigError, loadConfig } from './config';
 import { createLogger, logStartFailure, routeProcessOutput } from './infra/logger';
+import { checkEvictionPolicy } from './infra/redis-policy';
 import type { MailJob } from './mail/jobs';
 import { type MailLogger, recipientDomain } from './mail/log';
 import { failureFields, isPermanentFailure, safeErrorMessage, sendMail } from './mail/processor';
@@ -54,6 +55,7 @@ export async function startWorker(
     await closeConnection(connection);
     throw error;
   }
+  await checkEvictionPolicy(connection, (fields, message) => logger.warn(fields, message));
   return {
     async close() {
       await worker.close();

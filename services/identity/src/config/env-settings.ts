@@ -166,6 +166,19 @@ export const ENV_SETTINGS: EnvSetting[] = [
     'int',
     'Mails of one kind (reset, verification, …) sent to one address per hour, whoever asks; 0 = no cap',
   ),
+  s('OUTBOX_POLL_MS', 'outbox.pollMs', 'int', 'How often each API instance looks for outbox rows to relay or check'),
+  s(
+    'OUTBOX_LEASE_MS',
+    'outbox.leaseMs',
+    'int',
+    'How long an outbox row written or claimed by one API instance is left to it before another takes it over',
+  ),
+  s(
+    'OUTBOX_RETENTION_SEC',
+    'outbox.retentionSec',
+    'int',
+    'Done outbox rows are deleted this long after; rows no queue confirmed within it are given up',
+  ),
   s(
     'ORIGIN_CHECK_DISABLED',
     'advanced.disableOriginCheck',

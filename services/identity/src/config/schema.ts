@@ -139,6 +139,14 @@ export const ConfigSchema = Type.Object(
       },
       strict,
     ),
+    outbox: Type.Object(
+      {
+        pollMs: Int(50, 'how often each API instance looks for outbox rows to relay or check'),
+        leaseMs: Int(1000, 'how long a row written or claimed by one instance is left to it before another takes over'),
+        retentionSec: Int(60, 'done rows are deleted this long after; rows not done this long after writing expire'),
+      },
+      strict,
+    ),
     advanced: Type.Object({ disableOriginCheck: Type.Boolean() }, strict),
     rateLimit: Type.Object(
       {

@@ -5,7 +5,8 @@ export type SessionPath = 'cookie' | 'redis' | 'database' | 'none';
 
 /**
  * What SREs watch: HTTP latency by route and status, sign-in outcomes, get-session by cache path,
- * password-hash time, pool usage, mail queue depth, rate-limit rejections. One registry per app instance, so
+ * password-hash time, pool usage, mail queue depth, outbox backlog and hand-overs, rate-limit rejections, and
+ * whether Redis may evict keys. One registry per app instance, so
  * several apps in one process (tests) never share counters.
  */
 export class Metrics {
@@ -40,6 +41,24 @@ export class Metrics {
     name: 'identity_rate_limited_total',
     help: 'Requests refused by a rate limit, by route pattern',
     labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+
+  /** Outbox rows handed to their queue: `first` hand-overs, and `again` for work a queue had lost (src/outbox). */
+  readonly outboxRelayed = new Counter({
+    name: 'identity_outbox_relayed_total',
+    help: 'Outbox rows handed over to their queue, by topic; delivery="again" when the queue had lost the work',
+    labelNames: ['topic', 'delivery'] as const,
+    registers: [this.registry],
+  });
+  /**
+   * 1 for Redis's maxmemory-policy, read at start. Anything but noeviction lets Redis drop queued mail jobs,
+   * rate-limit counts and cached sessions under memory pressure (BullMQ's production guide requires noeviction).
+   */
+  readonly redisMaxmemoryPolicy = new Gauge({
+    name: 'identity_redis_maxmemory_policy',
+    help: "Redis's maxmemory-policy at start (1 for the policy in force); anything but noeviction may evict queue keys",
+    labelNames: ['policy'] as const,
     registers: [this.registry],
   });
 

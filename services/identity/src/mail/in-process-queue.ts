@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import type { MailJob, MailQueue } from './jobs';
+import type { MailJob, MailQueue, MailState } from './jobs';
 import { type MailLogger, recipientDomain } from './log';
 import { checkJob, failureFields, isPermanentFailure, sendMail } from './processor';
 import type { MailTransport } from './transport';
@@ -17,15 +17,21 @@ export interface InProcessOptions {
   dedupeLimit?: number;
   /** How long close() waits for mail being sent. */
   closeTimeoutMs?: number;
+  /** This queue's route (`process:<instance>`, see MailQueue.routes). */
+  route?: string;
+  /** Called when a mail is sent, or given up on for good: the outbox marks its row done at once. */
+  onSettled?: (id: string, state: 'sent' | 'failed') => void;
 }
 
 /**
  * Without Redis (the embedded default, one instance) the API sends mail itself, in the background, with the
  * worker's semantics: `mail.attempts` tries with exponential backoff from `mail.backoffMs`, `mail.concurrency`
- * at once, and a job id enqueued twice sends once. Jobs waiting for a retry are lost if the process stops.
+ * at once, and a job id enqueued twice sends once. Jobs waiting for a retry are dropped if the process stops;
+ * the outbox row of such a mail is not done, so another process sends it again (src/outbox).
  */
 export class InProcessMailQueue implements MailQueue {
-  private readonly seen = new Map<string, number>();
+  /** Job ids remembered (dedupe) until `until`, with what became of them. */
+  private readonly seen = new Map<string, { until: number; state: MailState }>();
   private readonly ready: Entry[] = [];
   private readonly retries = new Set<NodeJS.Timeout>();
   private readonly idleWaiters = new Set<() => void>();
@@ -41,18 +47,31 @@ export class InProcessMailQueue implements MailQueue {
     private readonly options: InProcessOptions = {},
   ) {}
 
-  async enqueue(id: string, job: MailJob): Promise<void> {
+  get route(): string {
+    return this.options.route ?? 'process:local';
+  }
+
+  async enqueue(id: string, job: MailJob): Promise<string> {
     if (this.closed) throw new Error('the mail queue is closed');
     checkJob(job); // a job that can never be sent is the caller's bug: say so now, not in a log later
     const now = Date.now();
-    for (const [key, until] of this.seen) {
+    for (const [key, { until }] of this.seen) {
       if (until > now && this.seen.size < (this.options.dedupeLimit ?? 10_000)) break;
       this.seen.delete(key); // insertion order = expiry order: drop from the oldest end
     }
-    if (this.seen.has(id)) return;
-    this.seen.set(id, now + (this.options.dedupeMs ?? 24 * 3600_000));
+    if (this.seen.has(id)) return this.route;
+    this.seen.set(id, { until: now + (this.options.dedupeMs ?? 24 * 3600_000), state: 'queued' });
     this.ready.push({ id, job, attempt: 1 });
     this.pump();
+    return this.route;
+  }
+
+  async state(id: string): Promise<MailState> {
+    return this.seen.get(id)?.state ?? 'unknown';
+  }
+
+  routes(): string[] {
+    return [this.route];
   }
 
   async counts(): Promise<Record<string, number>> {
@@ -104,11 +123,13 @@ export class InProcessMailQueue implements MailQueue {
     try {
       await sendMail(job, this.transport, this.config);
       this.logger.info({ kind: job.kind, recipientDomain: recipientDomain(job.to), jobId: id, attempt }, 'mail sent');
+      this.settle(id, 'sent');
     } catch (error) {
       const final = attempt >= attempts || isPermanentFailure(error);
       const fields = failureFields(job, error, attempt, attempts, id);
       if (final) {
         this.failed++;
+        this.settle(id, 'failed');
         return this.logger.error(fields, 'mail send failed for good');
       }
       if (this.closed) return this.logger.error(fields, 'mail send failed; the queue is closed: no retry');
@@ -124,5 +145,11 @@ export class InProcessMailQueue implements MailQueue {
       );
       this.retries.add(timer);
     }
+  }
+
+  private settle(id: string, state: 'sent' | 'failed'): void {
+    const entry = this.seen.get(id);
+    if (entry) entry.state = state;
+    this.options.onSettled?.(id, state);
   }
 }

@@ -7,9 +7,10 @@ export {
   type MailJob,
   type MailKind,
   type MailQueue,
+  type MailState,
 } from './jobs';
 export { type MailLogger, silentLogger } from './log';
 export { checkJob, failureFields, isPermanentFailure, sendMail } from './processor';
-export { bullPrefix, createMailQueue, idFor, MAIL_QUEUE_NAME } from './queue';
+export { bullPrefix, createMailQueue, idFor, MAIL_QUEUE_NAME, redisRoute } from './queue';
 export { MailRenderError, type RenderedMail, render } from './render';
 export { createTransport, describeTransport, type MailMessage, type MailTransport } from './transport';

@@ -49,12 +49,27 @@ export type MailJob =
 
 export type MailKind = MailJob['kind'];
 
+/**
+ * What became of a mail handed to a queue: waiting, being sent or waiting for a retry (`queued`), `sent`, given up
+ * (`failed`: the queue's attempts are spent or the mail can never be sent), or `unknown` there (never handed to it,
+ * or lost with it: Redis flushed, the sending process gone).
+ */
+export type MailState = 'queued' | 'sent' | 'failed' | 'unknown';
+
 export interface MailQueue {
   /**
    * Queues one mail. `id` identifies the job (a token's hash, never the token): enqueuing the same id twice
-   * sends once. Resolves once the job is stored (Redis) or accepted (in-process); sending happens later.
+   * sends once. Resolves once the job is stored (Redis) or accepted (in-process), with where it went (a route,
+   * one of `routes()`); sending happens later.
    */
-  enqueue(id: string, job: MailJob): Promise<void>;
+  enqueue(id: string, job: MailJob): Promise<string>;
+  /** What became of mail `id` handed over to `route`. Throws when that queue cannot tell now (Redis away). */
+  state(id: string, route: string): Promise<MailState>;
+  /**
+   * Where this queue sends mail and can answer `state` for: `redis:<BullMQ prefix>` (the queue the workers drain,
+   * the same for every instance of a deployment) and `process:<instance>` (mail this process sends itself).
+   */
+  routes(): string[];
   /** Jobs by state (waiting, active, delayed, failed), for metrics. */
   counts(): Promise<Record<string, number>>;
   close(): Promise<void>;

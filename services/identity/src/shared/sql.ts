@@ -18,9 +18,15 @@ export interface Sql {
   prepared<T = Record<string, unknown>>(name: string, text: string, params: unknown[]): Promise<T[]>;
   /** Runs `work` in one transaction on one connection; rolls back if it throws. */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Calls `hook` once what was written so far is committed: after the COMMIT of the transaction (never on a
+   * rollback), or at once outside a transaction (each statement commits by itself). It must not throw: the
+   * outbox uses it to wake its relay.
+   */
+  afterCommit(hook: () => void): void;
 }
 
-const onClient = (client: Pool | PoolClient): Omit<Sql, 'transaction'> => ({
+const onClient = (client: Pool | PoolClient): Omit<Sql, 'transaction' | 'afterCommit'> => ({
   async query<T>(text: string, params?: unknown[], options?: QueryOptions) {
     const result = options?.timestamptzAsText
       ? await client.query({ text, values: params, types: TEXT_TIMESTAMPTZ })
@@ -39,6 +45,7 @@ export function sqlFor(dataSource: DataSource): Sql {
   return {
     query: (text, params, options) => onClient(pool()).query(text, params, options),
     prepared: (name, text, params) => onClient(pool()).prepared(name, text, params),
+    afterCommit: (hook) => hook(),
     async transaction(work) {
       const client = await pool().connect();
       // A checked-out client has no listener of the pool's: its connection breaking (PostgreSQL restarted or
@@ -49,15 +56,17 @@ export function sqlFor(dataSource: DataSource): Sql {
         broken ??= error;
       };
       client.on('error', onError);
+      const hooks: Array<() => void> = [];
+      let result: Awaited<ReturnType<typeof work>>;
       try {
         await client.query('BEGIN');
         const tx: Sql = {
           ...onClient(client),
           transaction: (inner) => inner(tx),
+          afterCommit: (hook) => hooks.push(hook),
         };
-        const result = await work(tx);
+        result = await work(tx);
         await client.query('COMMIT');
-        return result;
       } catch (error) {
         // A lost or unanswered connection is closed instead (PostgreSQL rolls back what it had): a ROLLBACK on
         // it would only wait out another timeout.
@@ -68,6 +77,15 @@ export function sqlFor(dataSource: DataSource): Sql {
         client.removeListener('error', onError);
         client.release(broken ? (broken as Error) : undefined);
       }
+      // After the commit and the release: a hook that fails cannot make a committed change look failed.
+      for (const hook of hooks) {
+        try {
+          hook();
+        } catch {
+          // the hook's own concern (a relay wake-up retried by its poll)
+        }
+      }
+      return result;
     },
   };
 }

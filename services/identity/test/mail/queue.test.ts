@@ -128,6 +128,19 @@ describe('mail queue and worker (Redis, BullMQ)', () => {
       );
   });
 
+  it('says where a mail went and what became of it: queued, then sent; unknown once Redis has lost it', async () => {
+    const to = uniqueEmail('state');
+    const id = idFor('reset-password', token());
+    const route = await queue.enqueue(id, sampleJob('reset-password', to));
+    expect(route).toBe(`redis:${prefix}bull`);
+    expect(queue.routes()).toEqual([route, expect.stringMatching(/^process:/)]);
+    expect(['queued', 'sent']).toContain(await queue.state(id, route));
+    await sink.waitFor((m) => m.to.includes(to));
+    await until(async () => (await queue.state(id, route)) === 'sent', 5000, 'the job to complete');
+    const lost = idFor('reset-password', token()); // as after a flush: Redis has no such job
+    expect(await queue.state(lost, route)).toBe('unknown');
+  });
+
   it('when Redis does not answer, sends the mail from this process at once and says so in the log', async () => {
     const down = mailConfig({ REDIS_URL: 'redis://127.0.0.1:1', REDIS_PREFIX: prefix, SMTP_URL: sink.url });
     const log = new CaptureLogger();
@@ -135,10 +148,15 @@ describe('mail queue and worker (Redis, BullMQ)', () => {
     try {
       const to = uniqueEmail('noredis');
       const started = Date.now();
-      await stranded.enqueue(idFor('verify-email', token()), sampleJob('verify-email', to));
+      const id = idFor('verify-email', token());
+      const route = await stranded.enqueue(id, sampleJob('verify-email', to));
       expect(Date.now() - started).toBeLessThan(3000);
       expect((await sink.waitFor((m) => m.to.includes(to))).to).toContain(to);
       expect(log.lines.map((l) => l.message)).toContain('mail queue unavailable: sending in-process');
+      // This process sent it: it says so, and Redis (unreachable) is not asked.
+      expect(route).toMatch(/^process:/);
+      await until(async () => (await stranded.state(id, route)) === 'sent', 5000, 'the send');
+      await expect(stranded.state(id, `redis:${prefix}bull`)).rejects.toThrow('not connected');
     } finally {
       await stranded.close();
     }
@@ -207,6 +225,31 @@ describe('in-process mail queue (no Redis)', () => {
     expect(failed.fields).toMatchObject({ kind: 'reset-password', attempt: 3, attempts: 3, responseCode: 451 });
     expect(sink.attempts).toBe(3);
     expect(logger.dump()).not.toContain(secret);
+  });
+
+  it('reports each mail sent or given up on (the outbox marks it done), and answers what became of it', async () => {
+    const settled: string[] = [];
+    const config = mailConfig({ SMTP_URL: sink.url, MAIL_ATTEMPTS: '1' });
+    const own = createMailQueue(config, null, new CaptureLogger(), {
+      onSettled: (id, s) => settled.push(`${id} ${s}`),
+    });
+    try {
+      const [sent, refused, never] = [idFor('verify-email', token()), idFor('verify-email', token()), 'never'];
+      const route = await own.enqueue(sent, sampleJob('verify-email', uniqueEmail('settled')));
+      expect([route, own.routes()]).toEqual([expect.stringMatching(/^process:/), [route]]);
+      await until(() => settled.length === 1, 5000, 'the send');
+      sink.refuseNext(1, 550);
+      await own.enqueue(refused, sampleJob('verify-email', uniqueEmail('refused')));
+      await until(() => settled.length === 2, 5000, 'the refusal');
+      expect(settled).toEqual([`${sent} sent`, `${refused} failed`]);
+      expect([await own.state(sent, route), await own.state(refused, route), await own.state(never, route)]).toEqual([
+        'sent',
+        'failed',
+        'unknown',
+      ]);
+    } finally {
+      await own.close();
+    }
   });
 
   it('close() waits for a mail being sent', async () => {

@@ -56,6 +56,7 @@ export async function startTestApp(
     throw error;
   });
   await app.ready();
+  ctx.outbox.start(); // as main.ts does
   return {
     app,
     ctx,

@@ -4,6 +4,7 @@ import { Invitation } from './invitation.entity';
 import { Jwk } from './jwks.entity';
 import { Member } from './member.entity';
 import { Organization } from './organization.entity';
+import { OutboxMessage } from './outbox.entity';
 import { Session } from './session.entity';
 import { Team } from './team.entity';
 import { TeamMember } from './team-member.entity';
@@ -19,6 +20,7 @@ export {
   Jwk,
   Member,
   Organization,
+  OutboxMessage,
   SearchWord,
   Session,
   Team,
@@ -43,4 +45,5 @@ export const ENTITIES = [
   SearchWord,
   ApiKey,
   Jwk,
+  OutboxMessage,
 ];

@@ -91,17 +91,16 @@ export class DeletionService {
     return true;
   }
 
+  /** The token and its mail in one transaction: a committed token's mail is sent (unless the cap drops it). */
   private async sendConfirmation(auth: SessionWithUser, callbackURL: string | undefined, lang?: string) {
-    const { tokens, mailer, config, clock } = this.deps;
+    const { sql, tokens, mailer, config, clock } = this.deps;
     const token = randomString(32, LOWER_ALPHANUMERIC);
     const now = clock.now();
-    await tokens.put(
-      DELETE + token,
-      auth.user.id,
-      new Date(now + config.deleteUser.tokenExpiresInSec * 1000),
-      new Date(now),
-    );
+    const expiresAt = new Date(now + config.deleteUser.tokenExpiresInSec * 1000);
     const url = mailer.tokenLink('/delete-user/callback', token, callbackURL);
-    await mailer.send(token, auth.user, lang, { kind: 'delete-account', url });
+    await sql.transaction(async (tx) => {
+      await tokens.put(DELETE + token, auth.user.id, expiresAt, new Date(now), tx);
+      await mailer.send(token, auth.user, lang, { kind: 'delete-account', url }, tx);
+    });
   }
 }

@@ -51,12 +51,15 @@ export class EmailService {
       this.deps.background.run('verification mail', () => this.sendVerificationMail(user, callbackURL, lang));
   }
 
-  /** The verification link for `user` (spec §2: /verify-email?token&callbackURL), mailed in their language. */
-  async sendVerificationMail(user: UserView, callbackURL: string | undefined, lang?: string): Promise<void> {
+  /**
+   * The verification link for `user` (spec §2: /verify-email?token&callbackURL), mailed in their language;
+   * written in `tx` when the mail follows a change made there (a new address).
+   */
+  async sendVerificationMail(user: UserView, callbackURL: string | undefined, lang?: string, tx?: Sql) {
     const { jwt, mailer, config } = this.deps;
     const { token } = await jwt.sign(user.email, config.emailVerification.expiresInSec);
     const url = mailer.tokenLink('/verify-email', token, callbackURL);
-    await mailer.send(token, user, lang, { kind: 'verify-email', url });
+    await mailer.send(token, user, lang, { kind: 'verify-email', url }, tx);
   }
 
   /** spec §4: a valid token verifies the email, or (change of email) moves the account to the new address. */
@@ -93,18 +96,24 @@ export class EmailService {
       await mailer.send(token, auth.user, lang, { kind: 'change-email', url, newEmail: address });
       return;
     }
-    const moved = await repo.changeEmail(auth.user.id, address, new Date(clock.now()));
-    if (!moved) fail('COULDNT_UPDATE_EMAIL');
+    // The move and the verification mail to the new address: both or neither.
+    await this.deps.sql.transaction(async (tx) => {
+      const moved = await repo.changeEmail(auth.user.id, address, new Date(clock.now()), tx);
+      if (!moved) fail('COULDNT_UPDATE_EMAIL');
+      await this.sendVerificationMail(moved!, callbackURL, lang, tx);
+    });
     await this.deps.sessions.forgetUser(auth.user.id);
-    await this.sendVerificationMail(moved!, callbackURL, lang);
   }
 
   private async completeChange(user: UserView, updateTo: string, jti: string, lang?: string) {
     const { repo } = this.deps;
-    const moved = await this.useOnce(jti, (tx, now) => repo.changeEmail(user.id, updateTo, now, tx));
+    const moved = await this.useOnce(jti, async (tx, now) => {
+      const changed = await repo.changeEmail(user.id, updateTo, now, tx);
+      if (changed) await this.sendVerificationMail(changed, undefined, lang, tx); // with the move, or not at all
+      return changed;
+    });
     if (!moved) return { ok: false, error: 'invalid_token' } satisfies VerifyEmailResult;
     await this.deps.sessions.forgetUser(user.id);
-    await this.sendVerificationMail(moved, undefined, lang);
     return { ok: true, user: moved, session: null } satisfies VerifyEmailResult;
   }
 

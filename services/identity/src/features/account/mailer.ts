@@ -1,13 +1,8 @@
 import type { Config } from '../../config';
-import {
-  DEFAULT_LANGUAGE,
-  LANGUAGE_NAMES,
-  LANGUAGE_TAGS,
-  type Language,
-  type MailJob,
-  type MailQueue,
-} from '../../mail/jobs';
+import { DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGE_TAGS, type Language, type MailJob } from '../../mail/jobs';
+import type { MailOutbox } from '../../mail/mail-outbox';
 import { idFor } from '../../mail/queue';
+import type { Sql } from '../../shared/sql';
 
 /** Accept-Language primary subtag → language of the spec §1 enumeration. */
 const BY_SUBTAG = new Map(LANGUAGE_NAMES.map((name) => [LANGUAGE_TAGS[name], name]));
@@ -36,12 +31,12 @@ export interface Recipient {
 }
 
 /**
- * Builds the links of spec §2 from PUBLIC_URL (never from the request's Host) and queues the mail. The job id
- * is derived from the token, so retrying the same request never sends a second, different mail.
+ * Builds the links of spec §2 from PUBLIC_URL (never from the request's Host) and writes the mail to the outbox.
+ * The job id is derived from the token, so retrying the same request never sends a second, different mail.
  */
 export class AccountMailer {
   constructor(
-    private readonly queue: MailQueue,
+    private readonly outbox: MailOutbox,
     private readonly config: Config,
   ) {}
 
@@ -59,16 +54,20 @@ export class AccountMailer {
     return this.link(path, { token, callbackURL: callbackURL || '/' });
   }
 
-  /** Mails `job` to `to` in their language (stored, else `acceptLanguage`, else ENG). */
+  /**
+   * Mails `job` to `to` in their language (stored, else `acceptLanguage`, else ENG): written in `tx`, the
+   * transaction that stores the token, so the mail is sent once the token is committed and never without it.
+   */
   async send(
     token: string,
     to: Recipient,
     acceptLanguage: string | undefined,
     job: DistributiveOmit<MailJob, 'to' | 'name' | 'language'>,
+    tx?: Sql,
   ) {
     const language = mailLanguage(to.language, acceptLanguage);
     const full = { ...job, to: to.email, name: to.name, language } as MailJob;
-    await this.queue.enqueue(idFor(full.kind, token), full);
+    await this.outbox.write(idFor(full.kind, token), full, tx);
   }
 }
 

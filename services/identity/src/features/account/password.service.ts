@@ -120,14 +120,17 @@ export class PasswordService {
     if (user) await this.deps.signInThrottle.clear(user.email);
   }
 
+  /** The token and its mail in one transaction: a committed token's mail is sent (unless the cap drops it). */
   private async sendResetMail(user: UserView, callbackURL: string, acceptLanguage?: string): Promise<void> {
-    const { tokens, mailer, config, clock } = this.deps;
+    const { sql, tokens, mailer, config, clock } = this.deps;
     const token = randomString(RESET_TOKEN_LENGTH);
     const now = clock.now();
     const expiresAt = new Date(now + config.emailAndPassword.resetPasswordTokenExpiresInSec * 1000);
-    await tokens.put(RESET + token, user.id, expiresAt, new Date(now));
     const url = mailer.link(`/reset-password/${token}`, { callbackURL });
-    await mailer.send(token, user, acceptLanguage, { kind: 'reset-password', url });
+    await sql.transaction(async (tx) => {
+      await tokens.put(RESET + token, user.id, expiresAt, new Date(now), tx);
+      await mailer.send(token, user, acceptLanguage, { kind: 'reset-password', url }, tx);
+    });
   }
 
   private assertEnabled(): void {

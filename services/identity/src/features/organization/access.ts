@@ -9,7 +9,7 @@ import {
 } from '../../access';
 import type { Config } from '../../config';
 import { type ErrorCode, fail } from '../../errors';
-import type { MailQueue } from '../../mail/jobs';
+import type { MailOutbox } from '../../mail/mail-outbox';
 import type { Sql } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
 import type { Clock, SessionService } from '../session/session.service';
@@ -41,7 +41,7 @@ export interface OrganizationDeps {
   sessions: SessionService;
   config: Config;
   clock: Clock;
-  mail: MailQueue;
+  mail: MailOutbox;
 }
 
 /** Membership and permission checks (spec §6), on the pure access model with the configured custom roles. */

@@ -35,10 +35,12 @@ export class InvitationService {
     const pending = await this.d.invitations.findPending(organizationId, email);
     const live = pending && Date.parse(pending.expiresAt) > now.getTime();
     if (pending && live && input.resend) {
-      // better-auth: resend extends the expiry and mails the same invitation again.
-      const extended = (await this.d.invitations.extend(pending.id, expiresAt)) ?? fail('INVITATION_NOT_FOUND');
-      await this.mailer.send(extended, inviter, acceptLanguage);
-      return extended;
+      // better-auth: resend extends the expiry and mails the same invitation again (both or neither).
+      return this.d.sql.transaction(async (tx) => {
+        const extended = (await this.d.invitations.extend(pending.id, expiresAt, tx)) ?? fail('INVITATION_NOT_FOUND');
+        await this.mailer.send(extended, inviter, acceptLanguage, tx);
+        return extended;
+      });
     }
     if (pending && live && !settings.cancelPendingInvitationsOnReInvite) fail('USER_IS_ALREADY_INVITED');
     const teamId = settings.teams.enabled && input.teamId ? await this.checkTeam(organizationId, input.teamId) : null;
@@ -50,10 +52,11 @@ export class InvitationService {
         if (limit > 0 && (await this.d.invitations.countLivePending(organizationId, now, tx)) >= limit)
           fail('INVITATION_LIMIT_REACHED');
         const row = { organizationId, email, role, teamId, inviterId: auth.user.id, expiresAt };
-        return this.d.invitations.insert(row, now, tx);
+        const inserted = await this.d.invitations.insert(row, now, tx);
+        await this.mailer.send(inserted, inviter, acceptLanguage, tx); // sent once the row is committed
+        return inserted;
       })
       .catch((error) => (isUniqueViolation(error) ? fail('USER_IS_ALREADY_INVITED') : Promise.reject(error)));
-    await this.mailer.send(invitation, inviter, acceptLanguage); // only after the row is committed
     return invitation;
   }
 

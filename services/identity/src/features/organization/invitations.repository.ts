@@ -47,8 +47,8 @@ export class InvitationRepository {
     return toInvitation(rows[0]);
   }
 
-  async extend(id: string, expiresAt: Date): Promise<InvitationView | null> {
-    const rows = await this.sql.query(
+  async extend(id: string, expiresAt: Date, sql: Sql = this.sql): Promise<InvitationView | null> {
+    const rows = await sql.query(
       "UPDATE invitations SET expires_at = $2 WHERE id = $1 AND status = 'pending' RETURNING *",
       [id, expiresAt],
     );

@@ -184,8 +184,8 @@ export class OrganizationRepository {
   }
 
   /** The invitee's name and stored language, if they have an account. */
-  async recipient(email: string): Promise<{ name: string; language: string | null }> {
-    const rows = await this.sql.query<{ name: string; language: string | null }>(
+  async recipient(email: string, sql: Sql = this.sql): Promise<{ name: string; language: string | null }> {
+    const rows = await sql.query<{ name: string; language: string | null }>(
       'SELECT name, language FROM users WHERE email = $1',
       [email],
     );

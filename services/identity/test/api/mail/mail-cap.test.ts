@@ -37,6 +37,11 @@ describe('mail per address cap', () => {
     await t.sink.waitFor(() => mailsTo(u.email).length >= 5, 10_000);
     await settle();
     expect(mailsTo(u.email)).toHaveLength(5);
+    // Decided when the mail is written: the capped ones never reach the outbox (their tokens alone are written).
+    const written = await t.ctx.sql.query("SELECT 1 FROM outbox WHERE topic = 'mail' AND payload->>'to' = $1", [
+      u.email,
+    ]);
+    expect(written).toHaveLength(5);
 
     // Per kind and per address: a verification mail to the same address, and a reset to another, still go.
     await post(t.app, '/send-verification-email', { email: u.email });

@@ -1,3 +1,5 @@
+import { idFor } from '../../../src/mail/queue';
+import { until } from '../../mail/helpers';
 import { PUBLIC_URL, TRUSTED_ORIGIN } from '../../setup/app';
 import { get, post, signIn, signUp, uniqueEmail } from '../../setup/fixtures';
 import { type MailStack, startMailStack } from '../../setup/mail-stack';
@@ -47,6 +49,18 @@ describe('password reset (spec §4, §7)', () => {
     expect(mail.text + mail.html).not.toContain('evil.example');
     expect(mail.subject).toMatch(/Passwort/i);
     expect(mail.from).toBe('no-reply@identity.test');
+  });
+
+  it('writes the mail to the outbox with its token; the row is done once the worker has sent it', async () => {
+    const u = await signUp(t.app);
+    const token = await resetToken(u.email);
+    const row = () =>
+      t.ctx.sql.query<{ dedupe_key: string; outcome: string | null }>(
+        "SELECT dedupe_key, outcome FROM outbox WHERE topic = 'mail' AND payload->>'to' = $1",
+        [u.email],
+      );
+    expect((await row()).map((r) => r.dedupe_key)).toEqual([idFor('reset-password', token)]);
+    await until(async () => (await row())[0].outcome === 'sent', 10_000, 'the row to be done');
   });
 
   it('answers an unknown email exactly like a known one and sends nothing', async () => {

@@ -12,11 +12,11 @@ export interface OrgApp extends TestApp {
   mails: MailJob[];
 }
 
-/** The real service with the mail queue observed (jobs are recorded; none is sent). */
+/** The real service with its mail observed (jobs are recorded as the flows write them; none is sent). */
 export async function startOrgApp(overrides: ConfigOverrides = {}, env: Record<string, string> = {}): Promise<OrgApp> {
   const t = await startTestApp(overrides, env);
   const mails: MailJob[] = [];
-  t.ctx.mail.enqueue = async (_id, job) => {
+  t.ctx.mailOutbox.write = async (_id, job) => {
     mails.push(job);
   };
   return { ...t, mails };
