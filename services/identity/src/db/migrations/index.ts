@@ -11,6 +11,7 @@ import { UserWords1795600000200 } from './1795600000200-user-words';
 import { WordCounts1795700000100 } from './1795700000100-word-counts';
 import { MemberTeam1795800000410 } from './1795800000410-member-team';
 import { OrganizationSlugs1795800000420 } from './1795800000420-organization-slugs';
+import { InvitationAcceptedBy1795900000270 } from './1795900000270-invitation-accepted-by';
 
 /** Listed explicitly (ECOSYSTEM gotcha 11: a glob would also match .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   WordCounts1795700000100,
   MemberTeam1795800000410,
   OrganizationSlugs1795800000420,
+  InvitationAcceptedBy1795900000270,
 ];
