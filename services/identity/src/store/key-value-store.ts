@@ -9,8 +9,8 @@ export interface KeyValueStore {
   getMany(keys: string[]): Promise<Array<string | null>>;
   set(key: string, value: string, ttlSec: number): Promise<void>;
   /**
-   * Fences `keys` for `ttlSec` (until deleted or expired): `get` and `getMany` answer null for them and `fill` leaves
-   * them alone. Written before a change commits that makes their values stale, so that nothing written from the old
+   * Fences `keys` for `ttlSec` (until deleted or expired): `get`, `getMany` and `take` answer null for them and
+   * `fill` leaves them alone. Written before a change commits that makes their values stale, so that nothing written from the old
    * state outlives the change, even when the process dies before the delete that follows the commit. A failure is
    * remembered like a failed `del`.
    */

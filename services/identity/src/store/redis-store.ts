@@ -85,7 +85,7 @@ export class RedisStore implements KeyValueStore {
     this.assertReady();
     const value = await this.redis.getdel(this.prefix + key);
     this.answered();
-    return value;
+    return value === FENCE ? null : value;
   }
 
   async del(...keys: string[]): Promise<void> {

@@ -125,19 +125,21 @@ export class SessionService {
     const now = this.clock.now();
     const lifetimeSec =
       input.fixedLifetimeSec ?? (input.rememberMe ? this.config.expiresInSec : this.config.notRememberedExpiresInSec);
-    const row = {
-      id: newId(),
-      token: newSessionToken(),
-      userId: user.id,
-      expiresAt: new Date(now + lifetimeSec * 1000),
-      rememberMe: input.rememberMe,
-      ipAddress: input.ipAddress,
-      userAgent: input.userAgent,
-      impersonatedBy: input.impersonatedBy ?? null,
-      activeOrganizationId: null,
-      now: new Date(now),
-    };
-    const session = await this.repo.insert(row, tx);
+    const session = await this.repo.insert(
+      {
+        id: newId(),
+        token: newSessionToken(),
+        userId: user.id,
+        expiresAt: new Date(now + lifetimeSec * 1000),
+        rememberMe: input.rememberMe,
+        ipAddress: input.ipAddress,
+        userAgent: input.userAgent,
+        impersonatedBy: input.impersonatedBy ?? null,
+        activeOrganizationId: null,
+        now: new Date(now),
+      },
+      tx,
+    );
     try {
       for (const hook of this.hooks.afterCreate) await hook({ session, user });
     } catch (error) {
