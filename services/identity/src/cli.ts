@@ -22,7 +22,7 @@ const USAGE = `usage: cli <command>
   config             print the effective configuration (secrets masked)
   jwks:rotate        retire the JWT signing key and make a new one (the old stays in /jwks until its tokens expire)
   words:prune        drop the search words no user holds any more (after deleting many users; safe while serving)
-  check [--json]     report partial states (an organization without an owner, a banned user's session, …); exit 3 when any
+  check [--json]     report partial states of multi-step operations; exit 3 when any is found
 ${ADMIN_USAGE}`;
 
 /** Runs `work` on a context (no migration), closed afterwards. */
