@@ -3,8 +3,16 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config';
 import { type AppContext, createContext } from './context';
-import { ADMIN_COMMANDS, ADMIN_USAGE, describeError, parseFlags, runAdminCommand } from './features/admin/cli';
+import {
+  ADMIN_COMMANDS,
+  ADMIN_USAGE,
+  describeError,
+  parseFlags,
+  runAdminCommand,
+  UsageError,
+} from './features/admin/cli';
 import { pruneSearchWords } from './features/admin/search-words';
+import { describeResults, runConsistencyChecks } from './features/system/consistency.service';
 import { generateOpenApi } from './openapi-document';
 
 const USAGE = `usage: cli <command>
@@ -14,6 +22,7 @@ const USAGE = `usage: cli <command>
   config             print the effective configuration (secrets masked)
   jwks:rotate        retire the JWT signing key and make a new one (the old stays in /jwks until its tokens expire)
   words:prune        drop the search words no user holds any more (after deleting many users; safe while serving)
+  check [--json]     report partial states of multi-step operations; exit 3 when any is found
 ${ADMIN_USAGE}`;
 
 /** Runs `work` on a context (no migration), closed afterwards. */
@@ -52,6 +61,19 @@ async function run(args: string[]): Promise<void> {
     case 'words:prune':
       console.log(`removed ${await withContext((ctx) => pruneSearchWords(ctx.sql))} words no user holds`);
       return;
+    case 'check': {
+      const options = args.slice(1);
+      const unknown = options.find((option) => option !== '--json');
+      if (unknown) throw new UsageError(`check: unknown option ${unknown} (only --json)`);
+      const results = await withContext((ctx) =>
+        runConsistencyChecks(ctx.sql, { creatorRole: ctx.config.organization.creatorRole }),
+      );
+      const { found, text } = describeResults(results);
+      const checks = results.map((r) => ({ name: r.name, description: r.description, found: r.rows }));
+      console.log(options.includes('--json') ? JSON.stringify({ found, checks }, null, 2) : text);
+      if (found) process.exitCode = 3;
+      return;
+    }
     case 'openapi': {
       const file = resolve(arg ?? resolve(__dirname, '../../../openapi.yaml'));
       writeFileSync(file, await generateOpenApi());

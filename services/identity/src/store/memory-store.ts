@@ -1,4 +1,4 @@
-import type { KeyValueStore } from './key-value-store';
+import { FENCE, type KeyValueStore } from './key-value-store';
 
 /** In-process store for a single instance without Redis; bounded so it cannot grow without limit. */
 export class MemoryStore implements KeyValueStore {
@@ -11,13 +11,8 @@ export class MemoryStore implements KeyValueStore {
   ) {}
 
   async get(key: string): Promise<string | null> {
-    const entry = this.entries.get(key);
-    if (!entry) return null;
-    if (entry.expiresAt <= this.now()) {
-      this.entries.delete(key);
-      return null;
-    }
-    return entry.value;
+    const value = this.read(key);
+    return value === FENCE ? null : value;
   }
 
   getMany(keys: string[]): Promise<Array<string | null>> {
@@ -28,6 +23,16 @@ export class MemoryStore implements KeyValueStore {
     if (this.entries.size >= this.maxEntries) this.evict();
     this.entries.delete(key);
     this.entries.set(key, { value, expiresAt: this.now() + ttlSec * 1000 });
+  }
+
+  async fence(keys: string[], ttlSec: number): Promise<void> {
+    for (const key of keys) await this.set(key, FENCE, ttlSec);
+  }
+
+  async fill(key: string, value: string, ttlSec: number): Promise<boolean> {
+    if (this.read(key) === FENCE) return false;
+    await this.set(key, value, ttlSec);
+    return true;
   }
 
   async take(key: string): Promise<string | null> {
@@ -54,6 +59,16 @@ export class MemoryStore implements KeyValueStore {
     const entry = this.entries.get(key);
     if (!entry || entry.expiresAt <= this.now()) return;
     entry.value = String(Math.max(0, Number(entry.value) - 1));
+  }
+
+  private read(key: string): string | null {
+    const entry = this.entries.get(key);
+    if (!entry) return null;
+    if (entry.expiresAt <= this.now()) {
+      this.entries.delete(key);
+      return null;
+    }
+    return entry.value;
   }
 
   /** Drop expired entries, then the oldest inserted if still full (Map keeps insertion order). */

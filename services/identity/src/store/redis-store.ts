@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { KeyValueStore } from './key-value-store';
+import { FENCE, type KeyValueStore } from './key-value-store';
 
 /** Evictions remembered while Redis is away; past this, reads skip the cache entirely until they are flushed. */
 const MAX_PENDING_EVICTIONS = 100_000;
@@ -13,10 +13,18 @@ return n`;
 const DECR_IF_POSITIVE = `local n = tonumber(redis.call('GET', KEYS[1]))
 if n and n > 0 then return redis.call('DECR', KEYS[1]) end
 return 0`;
+/** Every key of the call set to the fence value (ARGV[1]) for ARGV[2] seconds. */
+const FENCE_KEYS = `for _, key in ipairs(KEYS) do redis.call('SET', key, ARGV[1], 'EX', ARGV[2]) end
+return #KEYS`;
+
+/** SET unless the key holds the fence value (ARGV[3]): the check and the write are one atomic step. */
+const FILL_UNLESS_FENCED = `if redis.call('GET', KEYS[1]) == ARGV[3] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return 1`;
 
 /**
- * The Redis adapter. A delete that fails (Redis stopped or hung) must not leave a revoked session cached for
- * when Redis returns (DESIGN §1: losing Redis never resurrects a revoked session). So the failed keys are kept:
+ * The Redis adapter. A delete or fence that fails (Redis stopped or hung) must not leave a revoked session cached
+ * for when Redis returns (losing Redis never resurrects a revoked session). So the failed keys are kept:
  * reads of them answer "not cached" (PostgreSQL decides), and they are deleted again as soon as the client is
  * ready or answers again. Another instance could still read such an entry until its TTL (session.redisCacheTtlSec) ends.
  */
@@ -38,7 +46,8 @@ export class RedisStore implements KeyValueStore {
     this.assertReady();
     const value = await this.redis.get(this.prefix + key);
     this.answered();
-    return this.skips(key) ? null : value; // a delete that failed while we waited: the value may be stale
+    // A delete that failed while we waited: the value may be stale.
+    return this.skips(key) || value === FENCE ? null : value;
   }
 
   async getMany(keys: string[]): Promise<Array<string | null>> {
@@ -46,14 +55,33 @@ export class RedisStore implements KeyValueStore {
     this.assertReady();
     const values = await this.redis.mget(keys.map((k) => this.prefix + k));
     this.answered();
-    return values.map((value, i) => (this.skips(keys[i]) ? null : value));
+    return values.map((value, i) => (value === FENCE || this.skips(keys[i]) ? null : value));
   }
 
   async set(key: string, value: string, ttlSec: number): Promise<void> {
     this.assertReady();
-    await this.redis.set(this.prefix + key, value, 'EX', Math.max(1, Math.ceil(ttlSec)));
+    await this.redis.set(this.prefix + key, value, 'EX', seconds(ttlSec));
     this.pending.delete(key); // written afresh from PostgreSQL: nothing stale left under it
     this.answered();
+  }
+
+  async fence(keys: string[], ttlSec: number): Promise<void> {
+    if (!keys.length) return;
+    try {
+      this.assertReady();
+      await this.redis.eval(FENCE_KEYS, keys.length, ...keys.map((k) => this.prefix + k), FENCE, seconds(ttlSec));
+      this.answered();
+    } catch {
+      this.owe(keys);
+    }
+  }
+
+  async fill(key: string, value: string, ttlSec: number): Promise<boolean> {
+    this.assertReady();
+    const written = await this.redis.eval(FILL_UNLESS_FENCED, 1, this.prefix + key, value, seconds(ttlSec), FENCE);
+    if (written === 1) this.pending.delete(key); // written afresh from PostgreSQL: nothing stale left under it
+    this.answered();
+    return written === 1;
   }
 
   async take(key: string): Promise<string | null> {
@@ -61,20 +89,27 @@ export class RedisStore implements KeyValueStore {
     this.assertReady();
     const value = await this.redis.getdel(this.prefix + key);
     this.answered();
-    return value;
+    return value === FENCE ? null : value;
   }
 
   async del(...keys: string[]): Promise<void> {
-    if (!keys.length) return;
+    // Keys already owed (a fence that failed) are deleted when Redis answers again: no second wait for them now.
+    const due = this.pending.size ? keys.filter((key) => !this.pending.has(key)) : keys;
+    if (!due.length) return;
     try {
       this.assertReady();
-      await this.redis.del(...keys.map((k) => this.prefix + k));
+      await this.redis.del(...due.map((k) => this.prefix + k));
       this.answered();
     } catch {
-      for (const key of keys) {
-        if (this.pending.size >= MAX_PENDING_EVICTIONS) this.overflowed = true;
-        else this.pending.add(key);
-      }
+      this.owe(due);
+    }
+  }
+
+  /** Keys whose delete (or fence) failed: never read here, deleted as soon as Redis answers again. */
+  private owe(keys: string[]): void {
+    for (const key of keys) {
+      if (this.pending.size >= MAX_PENDING_EVICTIONS) this.overflowed = true;
+      else this.pending.add(key);
     }
   }
 
@@ -152,3 +187,5 @@ export class RedisStore implements KeyValueStore {
     } while (cursor !== '0');
   }
 }
+
+const seconds = (ttlSec: number): number => Math.max(1, Math.ceil(ttlSec));

@@ -60,6 +60,19 @@ export class Invitation {
   @Column('timestamptz')
   expiresAt: Date;
 
+  /**
+   * The user who accepted it, while they are a member through it: set with status `accepted`, cleared when that
+   * membership ends (leaving, removal, the user's deletion). An accepted invitation whose `accepted_by` is no member
+   * is a partial state (`cli check`). Not part of the spec's Invitation; never answered.
+   */
+  @Index('invitations_accepted_by_idx', { where: '"accepted_by" IS NOT NULL' })
+  @Column('uuid', { nullable: true })
+  acceptedBy: string | null;
+
+  @ManyToOne(() => User, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'accepted_by' })
+  accepter?: Relation<User>;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 }

@@ -12,6 +12,7 @@ import { WordCounts1795700000100 } from './1795700000100-word-counts';
 import { MemberTeam1795800000410 } from './1795800000410-member-team';
 import { OrganizationSlugs1795800000420 } from './1795800000420-organization-slugs';
 import { Outbox1795900000100 } from './1795900000100-outbox';
+import { InvitationAcceptedBy1795900000270 } from './1795900000270-invitation-accepted-by';
 
 /** Listed explicitly (ECOSYSTEM gotcha 11: a glob would also match .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   MemberTeam1795800000410,
   OrganizationSlugs1795800000420,
   Outbox1795900000100,
+  InvitationAcceptedBy1795900000270,
 ];

@@ -137,10 +137,9 @@ export class AccountService {
   }
 
   async updateProfile(userId: string, fields: ProfileFields): Promise<UserView> {
-    const user = await this.repo.updateProfile(userId, fields, new Date(this.clock.now()));
-    if (!user) return fail('USER_NOT_FOUND');
-    await this.sessions.forgetUser(userId);
-    return user;
+    const now = new Date(this.clock.now());
+    const user = await this.sessions.changeUser(userId, (tx) => this.repo.updateProfile(userId, fields, now, tx));
+    return user ?? fail('USER_NOT_FOUND');
   }
 
   /**

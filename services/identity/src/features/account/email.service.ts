@@ -22,7 +22,6 @@ export type VerifyEmailResult =
 export class EmailService {
   constructor(
     private readonly deps: {
-      sql: Sql;
       repo: AccountRepository;
       tokens: TokenRepository;
       jwt: VerificationTokens;
@@ -75,15 +74,20 @@ export class EmailService {
       if (!auth || auth.user.id !== user.id) return { ok: false, error: 'unauthorized' } satisfies VerifyEmailResult;
       return this.completeChange(user, claims.updateTo, claims.jti, lang);
     }
-    const verified = await this.useOnce(claims.jti, (tx, now) => repo.markEmailVerified(user.id, user.email, now, tx));
+    const verified = await this.useOnce(user.id, claims.jti, (tx, now) =>
+      repo.markEmailVerified(user.id, user.email, now, tx),
+    );
     if (!verified) return { ok: false, error: 'invalid_token' } satisfies VerifyEmailResult;
-    await this.deps.sessions.forgetUser(user.id);
     const signIn = this.deps.config.emailVerification.autoSignInAfterVerification && auth?.user.id !== user.id;
     const session = signIn ? await this.deps.sessions.create({ user: verified, rememberMe: true, ...client }) : null;
     return { ok: true, user: verified, session } satisfies VerifyEmailResult;
   }
 
-  /** spec §4 change of email: verified → confirm at the old address; unverified → at once, then verify. */
+  /**
+   * spec §4 change of email: verified → confirm at the old address; unverified → at once, then verify. The move and
+   * the fence of the user's cached sessions are one transaction (a cached session never shows the old address once
+   * it committed); the verification mail is written to the outbox in the same transaction.
+   */
   async changeEmail(auth: SessionWithUser, newEmail: string, callbackURL: string | undefined, lang?: string) {
     const { repo, jwt, mailer, config, clock } = this.deps;
     if (!config.changeEmail.enabled) fail('CHANGE_EMAIL_DISABLED');
@@ -96,34 +100,41 @@ export class EmailService {
       await mailer.send(token, auth.user, lang, { kind: 'change-email', url, newEmail: address });
       return;
     }
-    // The move and the verification mail to the new address: both or neither.
-    await this.deps.sql.transaction(async (tx) => {
-      const moved = await repo.changeEmail(auth.user.id, address, new Date(clock.now()), tx);
-      if (!moved) fail('COULDNT_UPDATE_EMAIL');
-      await this.sendVerificationMail(moved!, callbackURL, lang, tx);
+    // The move, the fence of the user's cached sessions and the verification mail to the new address: all or none.
+    const now = new Date(clock.now());
+    const moved = await this.deps.sessions.changeUser(auth.user.id, async (tx) => {
+      const changed = await repo.changeEmail(auth.user.id, address, now, tx);
+      if (changed) await this.sendVerificationMail(changed, callbackURL, lang, tx);
+      return changed;
     });
-    await this.deps.sessions.forgetUser(auth.user.id);
+    if (!moved) return fail('COULDNT_UPDATE_EMAIL');
   }
 
   private async completeChange(user: UserView, updateTo: string, jti: string, lang?: string) {
     const { repo } = this.deps;
-    const moved = await this.useOnce(jti, async (tx, now) => {
+    const moved = await this.useOnce(user.id, jti, async (tx, now) => {
       const changed = await repo.changeEmail(user.id, updateTo, now, tx);
       if (changed) await this.sendVerificationMail(changed, undefined, lang, tx); // with the move, or not at all
       return changed;
     });
     if (!moved) return { ok: false, error: 'invalid_token' } satisfies VerifyEmailResult;
-    await this.deps.sessions.forgetUser(user.id);
     return { ok: true, user: moved, session: null } satisfies VerifyEmailResult;
   }
 
-  /** Records the token id and applies `change` in one transaction; null when the id was used before. */
-  private async useOnce<T>(jti: string, change: (tx: Sql, now: Date) => Promise<T | null>): Promise<T | null> {
-    const { sql, tokens, config, clock } = this.deps;
+  /**
+   * Records the token id and applies `change` to the user `userId` in one transaction (their cached sessions fenced
+   * in it, dropped after the commit); null when the id was used before.
+   */
+  private async useOnce<T>(
+    userId: string,
+    jti: string,
+    change: (tx: Sql, now: Date) => Promise<T | null>,
+  ): Promise<T | null> {
+    const { tokens, config, clock, sessions } = this.deps;
     const now = new Date(clock.now());
     const keepUntil = new Date(now.getTime() + config.emailVerification.expiresInSec * 1000);
     try {
-      return await sql.transaction(async (tx) => {
+      return await sessions.changeUser(userId, async (tx) => {
         await tokens.put(USED + jti, 'used', keepUntil, now, tx);
         const result = await change(tx, now);
         if (!result) throw new NothingChanged();

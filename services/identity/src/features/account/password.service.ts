@@ -53,7 +53,10 @@ export class PasswordService {
     return (await this.deps.tokens.peek(RESET + token, new Date(this.deps.clock.now()))) !== null;
   }
 
-  /** Length first, then the token is used up in the same transaction as the new password (spec §4). */
+  /**
+   * Length first, then one transaction (spec §4): the token is used up, the new password stored, the user's other
+   * reset links deleted and, when configured, every session ended (their cache entries are dropped after the commit).
+   */
   async resetPassword(token: string, newPassword: string): Promise<void> {
     const { sql, repo, tokens, hasher, sessions, config, clock } = this.deps;
     this.assertEnabled();
@@ -61,35 +64,49 @@ export class PasswordService {
     if (!(await this.isResetTokenLive(token))) fail('INVALID_TOKEN');
     const hash = await hasher.hash(newPassword);
     const now = new Date(clock.now());
-    const userId = await sql.transaction(async (tx) => {
+    const { userId, evict } = await sql.transaction(async (tx) => {
       const owner = await tokens.take(RESET + token, now, tx);
       if (!owner) return fail('INVALID_TOKEN'); // a concurrent reset used it first
       await repo.upsertPasswordHash(owner, hash, now, tx);
       await tokens.deleteForValue(owner, RESET, tx); // older links of the same user die with it
-      return owner;
+      const evict = config.emailAndPassword.revokeSessionsOnPasswordReset
+        ? await sessions.endAllForUserIn(tx, owner)
+        : async () => {};
+      return { userId: owner, evict };
     });
+    await evict();
     await this.forgetSignInFailures(userId);
-    if (config.emailAndPassword.revokeSessionsOnPasswordReset) await sessions.revokeAllForUser(userId);
   }
 
   /**
    * spec §7: returns the new session token when other sessions were revoked (the current one is replaced too,
-   * so a stolen cookie dies with the others), else null.
+   * so a stolen cookie dies with the others), else null. The new password, the end of the old sessions and the new
+   * session are one transaction: a password is never changed with the old sessions still valid.
    */
   async changePassword(
     auth: SessionWithUser,
     input: { currentPassword: string; newPassword: string; revokeOtherSessions?: boolean },
     client: ClientInfo,
   ): Promise<{ session: SessionWithUser | null; user: UserView }> {
-    const { repo, hasher, sessions, clock } = this.deps;
+    const { sql, repo, hasher, sessions, clock } = this.deps;
     this.deps.accounts.assertPasswordLength(input.newPassword);
     const check = await this.deps.accounts.checkPassword(auth.user.id, input.currentPassword);
     if (!check.hasCredential) fail('CREDENTIAL_ACCOUNT_NOT_FOUND');
     if (!check.ok) fail('INVALID_PASSWORD');
-    await repo.updatePasswordHash(auth.user.id, await hasher.hash(input.newPassword), new Date(clock.now()));
-    if (!input.revokeOtherSessions) return { session: null, user: auth.user };
-    await sessions.revokeAllForUser(auth.user.id);
-    const session = await sessions.create({ user: auth.user, rememberMe: auth.session.rememberMe, ...client });
+    const hash = await hasher.hash(input.newPassword);
+    const now = new Date(clock.now());
+    if (!input.revokeOtherSessions) {
+      await repo.updatePasswordHash(auth.user.id, hash, now);
+      return { session: null, user: auth.user };
+    }
+    const { session, evict } = await sql.transaction(async (tx) => {
+      await repo.updatePasswordHash(auth.user.id, hash, now, tx);
+      // The new session first: its hooks (the ban check) may write the user's row, which endAllForUserIn then locks.
+      const session = await sessions.create({ user: auth.user, rememberMe: auth.session.rememberMe, ...client }, tx);
+      const evict = await sessions.endAllForUserIn(tx, auth.user.id, session.session.token);
+      return { session, evict };
+    });
+    await evict();
     return { session, user: auth.user };
   }
 

@@ -123,8 +123,8 @@ export class AccountRepository {
   }
 
   /** Only the profile fields a user may change themselves (spec §3: never role or ban fields). */
-  async updateProfile(userId: string, fields: ProfileFields, now: Date): Promise<UserView | null> {
-    const rows = await this.sql.query(
+  async updateProfile(userId: string, fields: ProfileFields, now: Date, sql: Sql = this.sql): Promise<UserView | null> {
+    const rows = await sql.query(
       `UPDATE users SET name = COALESCE($2, name), image = CASE WHEN $3::boolean THEN $4 ELSE image END,
          language = COALESCE($6, language), updated_at = $5
        WHERE id = $1 RETURNING ${USER_RETURNING}`,

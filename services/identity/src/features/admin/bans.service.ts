@@ -10,29 +10,33 @@ export interface BanInput {
   banExpiresIn?: number;
 }
 
-/** spec §4 Ban: ban and unban. Banning ends every session of the user at once (PostgreSQL and the Redis cache). */
+/**
+ * spec §4 Ban: ban and unban. A ban is one transaction: every session of the user ends (their row locked first, so
+ * no new one is inserted until the commit and a sign-in waiting on it then sees the ban; the Redis entries fenced)
+ * and the ban fields are set; the Redis entries are deleted after the commit.
+ */
 export class AdminBansService {
   constructor(private readonly d: AdminDeps) {}
 
   /** `auth` null: the operations CLI. */
   async ban(auth: SessionWithUser | null, input: BanInput): Promise<UserView> {
-    const { access, repo, sessions, config, clock } = this.d;
+    const { access, sql, repo, sessions, config, clock } = this.d;
     if (auth) access.demand(auth, { user: ['ban'] }, 'NOT_ALLOWED_TO_BAN_USERS');
     if (auth && input.userId === auth.user.id) fail('CANNOT_BAN_YOURSELF'); // spec §5
     if (!isId(input.userId)) fail('FAILED_TO_FIND_USER');
     const now = clock.now();
     const expiresInSec = input.banExpiresIn ?? config.admin.defaultBanExpiresInSec;
-    const user = await repo.setBan(
-      input.userId,
-      {
-        banned: true,
-        banReason: input.banReason || config.admin.defaultBanReason || MESSAGES.DEFAULT_BAN_REASON,
-        banExpires: expiresInSec ? new Date(now + expiresInSec * 1000) : null,
-      },
-      new Date(now),
-    );
-    if (!user) return fail('FAILED_TO_FIND_USER');
-    await sessions.revokeAllForUser(input.userId);
+    const ban = {
+      banned: true,
+      banReason: input.banReason || config.admin.defaultBanReason || MESSAGES.DEFAULT_BAN_REASON,
+      banExpires: expiresInSec ? new Date(now + expiresInSec * 1000) : null,
+    };
+    const { user, evict } = await sql.transaction(async (tx) => {
+      const evict = await sessions.endAllForUserIn(tx, input.userId);
+      const user = (await repo.setBan(input.userId, ban, new Date(now), tx)) ?? fail('FAILED_TO_FIND_USER');
+      return { user, evict };
+    });
+    await evict();
     return user;
   }
 
@@ -41,8 +45,8 @@ export class AdminBansService {
     if (auth) access.demand(auth, { user: ['ban'] }, 'NOT_ALLOWED_TO_BAN_USERS');
     if (!isId(userId)) fail('FAILED_TO_FIND_USER');
     const ban = { banned: false, banReason: null, banExpires: null };
-    const user = (await repo.setBan(userId, ban, new Date(clock.now()))) ?? fail('FAILED_TO_FIND_USER');
-    await sessions.forgetUser(userId);
-    return user;
+    const now = new Date(clock.now());
+    const user = await sessions.changeUser(userId, (tx) => repo.setBan(userId, ban, now, tx));
+    return user ?? fail('FAILED_TO_FIND_USER');
   }
 }

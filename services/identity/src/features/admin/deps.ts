@@ -1,4 +1,5 @@
 import type { Config } from '../../config';
+import type { Sql } from '../../shared/sql';
 import type { AccountService } from '../account/account.service';
 import type { DeletionService } from '../account/deletion.service';
 import type { PasswordService } from '../account/password.service';
@@ -11,6 +12,8 @@ import type { TrigramSample } from './search-sample';
 
 /** What the admin services use: their own repository, the access model, and the other features' services. */
 export interface AdminDeps {
+  /** For the admin operations that write several rows in one transaction (a ban). */
+  sql: Sql;
   repo: AdminRepository;
   access: AdminAccess;
   /** Frequent trigrams of emails and names, to keep list-users' index lookups selective. */

@@ -119,16 +119,16 @@ export class AdminRepository {
     private readonly reuseTotals = true,
   ) {}
 
-  async setRole(userId: string, role: string, now: Date): Promise<UserView | null> {
-    const rows = await this.sql.query(
+  async setRole(userId: string, role: string, now: Date, sql: Sql = this.sql): Promise<UserView | null> {
+    const rows = await sql.query(
       `UPDATE users u SET role = $2, updated_at = $3 WHERE u.id = $1 RETURNING ${USER_COLUMNS}`,
       [userId, role, now],
     );
     return rows[0] ? toUserView(rows[0]) : null;
   }
 
-  async setBan(userId: string, ban: BanFields, now: Date): Promise<UserView | null> {
-    const rows = await this.sql.query(
+  async setBan(userId: string, ban: BanFields, now: Date, sql: Sql = this.sql): Promise<UserView | null> {
+    const rows = await sql.query(
       `UPDATE users u SET banned = $2, ban_reason = $3, ban_expires = $4, updated_at = $5
        WHERE u.id = $1 RETURNING ${USER_COLUMNS}`,
       [userId, ban.banned, ban.banReason, ban.banExpires, now],

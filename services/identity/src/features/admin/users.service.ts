@@ -88,9 +88,9 @@ export class AdminUsersService {
     if (auth) access.demand(auth, { user: ['set-role'] }, 'NOT_ALLOWED_TO_CHANGE_USERS_ROLE');
     const text = access.roleText(role);
     if (!isId(userId)) fail('FAILED_TO_FIND_USER');
-    const user = (await repo.setRole(userId, text, new Date(clock.now()))) ?? fail('FAILED_TO_FIND_USER');
-    await sessions.forgetUser(userId);
-    return user;
+    const now = new Date(clock.now());
+    const user = await sessions.changeUser(userId, (tx) => repo.setRole(userId, text, now, tx));
+    return user ?? fail('FAILED_TO_FIND_USER');
   }
 
   /** spec §7: a bad query answers an empty list with total 0. */

@@ -21,11 +21,11 @@ export interface AdminServices {
 }
 
 /** Builds the admin feature and plugs it into the session feature's hook points (ban check, hidden impersonation). */
-export function createAdmin(sql: Sql, deps: Omit<AdminDeps, 'repo' | 'access' | 'trigrams'>): AdminServices {
+export function createAdmin(sql: Sql, deps: Omit<AdminDeps, 'sql' | 'repo' | 'access' | 'trigrams'>): AdminServices {
   const repo = new AdminRepository(sql, deps.config.admin.reuseListTotals);
   const access = new AdminAccess(deps.config.admin);
   const trigrams = new TrigramSample(sql, () => deps.clock.now());
-  const d: AdminDeps = { ...deps, repo, access, trigrams };
+  const d: AdminDeps = { ...deps, sql, repo, access, trigrams };
   const banPolicy = new BanPolicy(repo, deps.clock);
   installAdminHooks(deps.sessions, banPolicy);
   if (deps.organizations) installOperatorRule(deps.organizations, access, deps.accounts);

@@ -8,8 +8,9 @@ import type { InvitationView, MemberView } from './views';
 
 /**
  * spec §4 accept: pending and unexpired → accepted, the membership with the invited role and team, then the
- * organization becomes the session's active one. One transaction; the organization row is locked first, so
- * racing accepts of one invitation, or of several against the membership limit, are decided one at a time.
+ * organization becomes the session's active one. One transaction, all four or none; the organization row is locked
+ * first, so racing accepts of one invitation, or of several against the membership limit, are decided one at a
+ * time. The session's Redis entry is fenced in it and dropped after the commit.
  */
 export class AcceptService {
   constructor(
@@ -23,12 +24,13 @@ export class AcceptService {
   ): Promise<WithSession<{ invitation: InvitationView; member: MemberView }>> {
     const found = await this.invitations.live(auth, invitationId);
     await this.invitations.inviterOf(found);
-    const result = await this.d.sql
+    const { result, activated } = await this.d.sql
       .transaction(async (tx) => {
         await this.lockOrganization(found.organizationId, tx);
         const now = new Date(this.d.clock.now());
         const invitation =
-          (await this.d.invitations.settle(found.id, 'accepted', now, tx)) ?? fail('INVITATION_NOT_FOUND');
+          (await this.d.invitations.settle(found.id, 'accepted', now, tx, auth.user.id)) ??
+          fail('INVITATION_NOT_FOUND');
         const count = await this.d.orgs.countMembers(invitation.organizationId, tx);
         if (count >= this.d.config.organization.membershipLimit) fail('ORGANIZATION_MEMBERSHIP_LIMIT_REACHED');
         const teamId =
@@ -43,11 +45,11 @@ export class AcceptService {
           tx,
           teamId,
         );
-        return { invitation, member };
+        const activated = await this.d.sessions.setActiveOrganizationIn(tx, auth.session.token, member.organizationId);
+        return { result: { invitation, member }, activated };
       })
       .catch((error) => (isUniqueViolation(error) ? fail('USER_IS_ALREADY_A_MEMBER') : Promise.reject(error)));
-    const session = await this.d.sessions.setActiveOrganization(auth.session.token, result.invitation.organizationId);
-    return { result, session };
+    return { result, session: await activated() };
   }
 
   private async lockOrganization(organizationId: string, tx: Sql): Promise<void> {

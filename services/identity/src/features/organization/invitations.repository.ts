@@ -57,13 +57,21 @@ export class InvitationRepository {
 
   /**
    * Moves a live pending invitation to `status`: the guard (pending and not expired at `now`) makes two
-   * concurrent calls win once. Returns null when the invitation was not live.
+   * concurrent calls win once. Returns null when the invitation was not live. `acceptedBy`: the user accepting it,
+   * recorded until their membership ends (`accepted_by`, for the consistency check).
    */
-  async settle(id: string, status: InvitationStatus, now: Date, sql: Sql = this.sql): Promise<InvitationView | null> {
+  async settle(
+    id: string,
+    status: InvitationStatus,
+    now: Date,
+    sql: Sql = this.sql,
+    acceptedBy: string | null = null,
+  ): Promise<InvitationView | null> {
     if (!isId(id)) return null;
     const rows = await sql.query(
-      "UPDATE invitations SET status = $2 WHERE id = $1 AND status = 'pending' AND expires_at > $3 RETURNING *",
-      [id, status, now],
+      `UPDATE invitations SET status = $2, accepted_by = $4
+       WHERE id = $1 AND status = 'pending' AND expires_at > $3 RETURNING *`,
+      [id, status, now, acceptedBy],
     );
     return rows[0] ? toInvitation(rows[0]) : null;
   }

@@ -35,6 +35,8 @@ export class OrganizationService {
   /**
    * A user creates an organization they own. An operator (access.ts) creates one for the owner `userId` (default:
    * themselves); the user-creation switch and limit do not apply to them, and no session's active one changes.
+   * The organization, its default team, the owner's membership and the session's active organization are one
+   * transaction.
    */
   async create(auth: SessionWithUser, input: CreateInput) {
     const operator = isOperator(auth);
@@ -52,7 +54,8 @@ export class OrganizationService {
     }
     if (await this.d.orgs.findBySlug(slug)) fail('ORGANIZATION_ALREADY_EXISTS');
     const now = new Date(this.d.clock.now());
-    const { organization, member } = await this.d.sql
+    const activate = !input.keepCurrentActiveOrganization && !operator;
+    const { organization, member, activated } = await this.d.sql
       .transaction(async (tx) => {
         const metadata = input.metadata ? JSON.stringify(input.metadata) : null;
         const org = { name: input.name, slug, logo: input.logo ?? null, metadata };
@@ -64,13 +67,13 @@ export class OrganizationService {
         const role = this.access.creatorRole;
         const member = await this.d.orgs.insertMember(organization.id, ownerId, role, now, tx, team?.id ?? null);
         if (team) await this.d.teams.addMember(team.id, ownerId, now, tx);
-        return { organization, member };
+        const activated = activate
+          ? await this.d.sessions.setActiveOrganizationIn(tx, auth.session.token, organization.id)
+          : null;
+        return { organization, member, activated };
       })
       .catch((error) => (isUniqueViolation(error) ? fail('ORGANIZATION_ALREADY_EXISTS') : Promise.reject(error)));
-    const session =
-      input.keepCurrentActiveOrganization || operator
-        ? undefined
-        : await this.d.sessions.setActiveOrganization(auth.session.token, organization.id);
+    const session = activated ? await activated() : undefined;
     return { result: { ...organization, members: [member] }, session };
   }
 

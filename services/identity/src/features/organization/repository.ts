@@ -174,13 +174,20 @@ export class OrganizationRepository {
     return rows[0] ? toMember(rows[0]) : null;
   }
 
-  /** Removes a membership and the user's places in this organization's teams. */
+  /**
+   * Removes a membership and the user's places in this organization's teams; the invitation it was accepted from
+   * no longer names them (`accepted_by`: a member who left is not a missing membership).
+   */
   async deleteMember(member: MemberView, sql: Sql): Promise<void> {
     await sql.query(
       'DELETE FROM team_members WHERE user_id = $1 AND team_id IN (SELECT id FROM teams WHERE organization_id = $2)',
       [member.userId, member.organizationId],
     );
     await sql.query('DELETE FROM members WHERE id = $1', [member.id]);
+    await sql.query('UPDATE invitations SET accepted_by = NULL WHERE organization_id = $1 AND accepted_by = $2', [
+      member.organizationId,
+      member.userId,
+    ]);
   }
 
   /** The invitee's name and stored language, if they have an account. */

@@ -145,6 +145,14 @@ export class SessionRepository {
     return rows.map((r) => r.token);
   }
 
+  /**
+   * Locks the user's row in the caller's transaction: a session insert checks its user (foreign key, FOR KEY SHARE),
+   * so no session of the user can be added until that transaction ends. Taken before the sessions' rows, always.
+   */
+  async lockUser(userId: string, sql: Sql): Promise<void> {
+    await sql.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
+  }
+
   async deleteForUser(userId: string, exceptToken?: string, sql: Sql = this.sql): Promise<string[]> {
     const rows = await sql.query<{ token: string }>(
       'DELETE FROM sessions WHERE user_id = $1 AND ($2::text IS NULL OR token <> $2) RETURNING token',
@@ -153,13 +161,13 @@ export class SessionRepository {
     return rows.map((r) => r.token);
   }
 
-  /** Organization feature: the session's active organization; returns the updated session, null when gone. */
-  async setActiveOrganization(token: string, organizationId: string | null): Promise<SessionWithUser | null> {
-    const rows = await this.sql.query<{ token: string }>(
+  /** Organization feature: the session's active organization; false when the session is gone. */
+  async setActiveOrganization(token: string, organizationId: string | null, sql: Sql = this.sql): Promise<boolean> {
+    const rows = await sql.query<{ token: string }>(
       'UPDATE sessions SET active_organization_id = $2 WHERE token = $1 RETURNING token',
       [token, organizationId],
     );
-    return rows.length ? this.findWithUser(token) : null;
+    return rows.length > 0;
   }
 
   /** Clears an active organization on the sessions pointing at it (of one user, or all); returns their tokens. */
@@ -172,9 +180,14 @@ export class SessionRepository {
     return rows.map((r) => r.token);
   }
 
-  async tokensOf(userId: string): Promise<string[]> {
-    const rows = await this.sql.query<{ token: string }>('SELECT token FROM sessions WHERE user_id = $1', [userId]);
+  async tokensOf(userId: string, sql: Sql = this.sql): Promise<string[]> {
+    const rows = await sql.query<{ token: string }>('SELECT token FROM sessions WHERE user_id = $1', [userId]);
     return rows.map((r) => r.token);
+  }
+
+  /** Runs `work` in one transaction (writes of several sessions that must land together). */
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    return this.sql.transaction(work);
   }
 
   async deleteExpired(now: Date, limit = 1000): Promise<string[]> {

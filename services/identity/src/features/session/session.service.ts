@@ -77,9 +77,21 @@ function cacheKey(token: string): string {
 }
 
 /**
+ * spec §4 Ban as every lookup sees it: a ban without an expiry, or whose expiry is still ahead, ends the session
+ * (banning removes all sessions; one that outlived its ban never validates). A lapsed ban is no ban.
+ */
+const banHolds = (user: UserView, now: number): boolean =>
+  user.banned && (user.banExpires === null || Date.parse(user.banExpires) > now);
+
+/**
  * Sessions per spec §4: created at sign-in, renewed past the update age (capped by the absolute lifetime),
- * deleted on expiry. PostgreSQL is the truth; Redis caches (session, user) by token hash and every
- * revocation drops the entry before answering, so the Redis path never serves a revoked session.
+ * deleted on expiry. PostgreSQL is the truth; Redis caches (session, user) by token hash.
+ *
+ * Every change that makes cached entries stale (revocation, ban, an active organization, a user's fields) fences
+ * their keys before it commits and deletes them after (docs/sessions.md): a fence is never answered and never
+ * overwritten by a cache fill, so no entry written from the old state survives the change, even when the process
+ * dies between the commit and the delete. The `…In(tx, …)` methods do their part inside the caller's transaction
+ * and return the step to run after its commit.
  */
 export class SessionService {
   readonly hooks: SessionHooks = { beforeCreate: [], afterCreate: [], filterList: [] };
@@ -102,28 +114,36 @@ export class SessionService {
       : null;
   }
 
-  async create(input: CreateSessionInput): Promise<SessionWithUser> {
+  /**
+   * In `tx` (a password change): the row is inserted in the caller's transaction, and a hook's refusal rolls it
+   * back with the rest. The hooks run outside it (a lapsed ban is lifted on the user's row), so the caller must not
+   * hold a lock on that row yet.
+   */
+  async create(input: CreateSessionInput, tx?: Sql): Promise<SessionWithUser> {
     let user = input.user;
     for (const hook of this.hooks.beforeCreate) user = (await hook(user)) ?? user;
     const now = this.clock.now();
     const lifetimeSec =
       input.fixedLifetimeSec ?? (input.rememberMe ? this.config.expiresInSec : this.config.notRememberedExpiresInSec);
-    const session = await this.repo.insert({
-      id: newId(),
-      token: newSessionToken(),
-      userId: user.id,
-      expiresAt: new Date(now + lifetimeSec * 1000),
-      rememberMe: input.rememberMe,
-      ipAddress: input.ipAddress,
-      userAgent: input.userAgent,
-      impersonatedBy: input.impersonatedBy ?? null,
-      activeOrganizationId: null,
-      now: new Date(now),
-    });
+    const session = await this.repo.insert(
+      {
+        id: newId(),
+        token: newSessionToken(),
+        userId: user.id,
+        expiresAt: new Date(now + lifetimeSec * 1000),
+        rememberMe: input.rememberMe,
+        ipAddress: input.ipAddress,
+        userAgent: input.userAgent,
+        impersonatedBy: input.impersonatedBy ?? null,
+        activeOrganizationId: null,
+        now: new Date(now),
+      },
+      tx,
+    );
     try {
       for (const hook of this.hooks.afterCreate) await hook({ session, user });
     } catch (error) {
-      await this.revokeTokens(await this.repo.deleteByToken(session.token));
+      if (!tx) await this.revokeTokens(await this.repo.deleteByToken(session.token));
       throw error;
     }
     return { session, user };
@@ -174,7 +194,7 @@ export class SessionService {
     let entry = found;
     let current = entry.value;
     const now = this.clock.now();
-    if (Date.parse(current.session.expiresAt) <= now) {
+    if (Date.parse(current.session.expiresAt) <= now || banHolds(current.user, now)) {
       await this.revokeTokens(await this.repo.deleteByToken(token));
       return { ...none, expired: true, from };
     }
@@ -213,43 +233,87 @@ export class SessionService {
 
   /** Revokes `token` only if it belongs to `userId`; returns whether anything was revoked. */
   async revokeOwn(userId: string, token: string): Promise<boolean> {
+    await this.fence([token]);
     const removed = await this.repo.deleteByToken(token, userId);
-    await this.revokeTokens(removed);
+    await this.revokeTokens([token]);
     return removed.length > 0;
   }
 
   async revoke(token: string): Promise<void> {
-    await this.revokeTokens(await this.repo.deleteByToken(token));
+    await this.fence([token]);
+    await this.repo.deleteByToken(token);
+    await this.revokeTokens([token]);
   }
 
-  async revokeAllForUser(userId: string, exceptToken?: string): Promise<number> {
-    const removed = await this.repo.deleteForUser(userId, exceptToken);
-    await this.revokeTokens(removed);
-    return removed.length;
+  async revokeAllForUser(userId: string, exceptToken?: string): Promise<void> {
+    await this.inTransaction((tx) => this.endAllForUserIn(tx, userId, exceptToken));
   }
 
   /**
-   * Ends every session of a user inside the caller's transaction (deleting the user: no session can be added
-   * between the two deletes). Returns the step that drops their Redis entries, to run after the commit.
+   * Ends every session of a user (but `exceptToken`) inside the caller's transaction: deleting or banning the user,
+   * a new password. The user's row is locked first, so no session of theirs is added before the commit (and two
+   * such operations on one user take their locks in the same order). Returns the step that drops their Redis
+   * entries, to run after the commit.
    */
-  async endAllForUserIn(tx: Sql, userId: string): Promise<() => Promise<void>> {
-    const tokens = await this.repo.deleteForUser(userId, undefined, tx);
+  async endAllForUserIn(tx: Sql, userId: string, exceptToken?: string): Promise<() => Promise<void>> {
+    await this.repo.lockUser(userId, tx);
+    const tokens = await this.repo.deleteForUser(userId, exceptToken, tx);
+    await this.fence(tokens);
     return () => this.revokeTokens(tokens);
   }
 
-  /** After a user record changes: drop cached copies so the next read sees the change. */
-  async forgetUser(userId: string): Promise<void> {
-    if (this.cache) await this.revokeTokens(await this.repo.tokensOf(userId));
+  /**
+   * After a change of the user's record inside the caller's transaction: their sessions' cached copies are fenced;
+   * returns the step that drops them, to run after the commit.
+   */
+  async forgetUserIn(tx: Sql, userId: string): Promise<() => Promise<void>> {
+    if (!this.cache) return async () => {};
+    const tokens = await this.repo.tokensOf(userId, tx);
+    await this.fence(tokens);
+    return () => this.revokeTokens(tokens);
   }
 
   /**
-   * Organization feature: sets the active organization of the session `token` and drops its Redis entry, so
-   * get-session never answers the old value. Returns the updated session (null when it is gone).
+   * Runs `change`, a write to the user's record (role, email, profile, ban lifted), in a transaction that also
+   * fences their sessions' cache entries (forgetUserIn); they are dropped after the commit.
+   */
+  changeUser<T>(userId: string, change: (tx: Sql) => Promise<T>): Promise<T> {
+    return this.inTransaction(async (tx) => {
+      const result = await change(tx);
+      const evict = await this.forgetUserIn(tx, userId);
+      return async () => {
+        await evict();
+        return result;
+      };
+    });
+  }
+
+  /**
+   * Organization feature: sets the active organization of the session `token`, so get-session never answers the
+   * old value. Returns the updated session (null when it is gone).
    */
   async setActiveOrganization(token: string, organizationId: string | null): Promise<SessionWithUser | null> {
+    await this.fence([token]);
     const updated = await this.repo.setActiveOrganization(token, organizationId);
     await this.revokeTokens([token]);
-    return updated;
+    return updated ? this.repo.findWithUser(token) : null;
+  }
+
+  /**
+   * setActiveOrganization inside the caller's transaction (accepting an invitation, creating an organization);
+   * returns the step to run after the commit, which drops the Redis entry and answers the updated session.
+   */
+  async setActiveOrganizationIn(
+    tx: Sql,
+    token: string,
+    organizationId: string | null,
+  ): Promise<() => Promise<SessionWithUser | null>> {
+    const updated = await this.repo.setActiveOrganization(token, organizationId, tx);
+    await this.fence([token]);
+    return async () => {
+      await this.revokeTokens([token]);
+      return updated ? this.repo.findWithUser(token) : null;
+    };
   }
 
   /**
@@ -262,7 +326,14 @@ export class SessionService {
     userId: string | null,
   ): Promise<() => Promise<void>> {
     const tokens = await this.repo.clearActiveOrganization(organizationId, userId, tx);
+    await this.fence(tokens);
     return () => this.revokeTokens(tokens);
+  }
+
+  /** Runs the `…In` step `work` in a transaction of its own, then what it returned, after the commit. */
+  private async inTransaction<T>(work: (tx: Sql) => Promise<() => Promise<T>>): Promise<T> {
+    const after = await this.repo.transaction(work);
+    return after();
   }
 
   /** Deletes sessions past their expiry in batches; returns how many went. Run periodically by the API process. */
@@ -303,17 +374,18 @@ export class SessionService {
   }
 
   /**
-   * Fill, then re-check. A revocation or user update that lands between our database read and our cache write
-   * would otherwise leave a stale entry for the whole TTL. Re-reading after the write closes that window: if the
-   * change committed before the re-check we see it and drop the entry; if after, its own cache delete follows our
-   * write. Costs one indexed query per cache miss, none on hits.
+   * Fill unless fenced, then re-check. A change that lands between our database read and our cache write would
+   * otherwise leave a stale entry for the whole TTL. Its fence, written before it commits, either comes before our
+   * fill (which then writes nothing) or replaces what we wrote. Re-reading after the write covers changes made
+   * without a fence: if one committed before the re-check we see it and drop the entry. Costs one indexed query per
+   * cache miss, none on hits.
    */
   private async writeCache({ value, json }: CacheEntry, now: number): Promise<void> {
     const ttl = Math.min(this.config.redisCacheTtlSec, (Date.parse(value.session.expiresAt) - now) / 1000);
     if (ttl < 1) return;
     const key = cacheKey(value.session.token);
     try {
-      await this.cache!.set(key, `${value.session.rememberMe ? '1' : '0'}${json}`, ttl);
+      if (!(await this.cache!.fill(key, `${value.session.rememberMe ? '1' : '0'}${json}`, ttl))) return;
     } catch {
       return; // Redis unavailable: PostgreSQL keeps answering
     }
@@ -323,6 +395,11 @@ export class SessionService {
       latest.session.activeOrganizationId !== value.session.activeOrganizationId ||
       JSON.stringify(latest.user) !== JSON.stringify(value.user);
     if (stale) await this.cache!.del(key).catch(() => {});
+  }
+
+  /** Before a change commits: its sessions' cache entries are never answered or filled again until deleted. */
+  private async fence(tokens: string[]): Promise<void> {
+    if (this.cache && tokens.length) await this.cache.fence(tokens.map(cacheKey), this.config.redisCacheTtlSec);
   }
 
   private async revokeTokens(tokens: string[]): Promise<void> {

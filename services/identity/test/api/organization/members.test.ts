@@ -261,6 +261,38 @@ describe('leave', () => {
     );
   });
 
+  it('the accepted invitation names its member while the membership lasts (leaving, removal, deletion clear it)', async () => {
+    const owner = await user(t);
+    const org = await createOrg(t, owner);
+    const acceptedBy = async () =>
+      (
+        await t.ctx.sql.query<{ email: string; accepted_by: string | null }>(
+          "SELECT email, accepted_by FROM invitations WHERE organization_id = $1 AND status = 'accepted' ORDER BY email",
+          [org.id],
+        )
+      ).map((r) => [r.email, r.accepted_by]);
+    const [leaver, removed, deleted] = [
+      await join(t, owner, org.id),
+      await join(t, owner, org.id),
+      await join(t, owner, org.id),
+    ];
+    const named = (...users: Array<typeof leaver>) =>
+      [leaver, removed, deleted].map((u) => [u.email, users.includes(u) ? u.userId : null]).sort();
+    expect(await acceptedBy()).toEqual(named(leaver, removed, deleted));
+    await post(t.app, '/organization/leave', { organizationId: org.id }, as(leaver.jar));
+    expect(await acceptedBy()).toEqual(named(removed, deleted));
+    const res = await post(
+      t.app,
+      '/organization/remove-member',
+      { memberIdOrEmail: removed.email, organizationId: org.id },
+      as(owner.jar),
+    );
+    expect(res.statusCode).toBe(200);
+    expect(await acceptedBy()).toEqual(named(deleted));
+    expect((await post(t.app, '/delete-user', {}, as(deleted.jar))).json()).toMatchObject({ success: true });
+    expect(await acceptedBy()).toEqual(named());
+  });
+
   it('two owners leaving at once: exactly one succeeds, an owner remains', async () => {
     const owner = await user(t);
     const org = await createOrg(t, owner);
