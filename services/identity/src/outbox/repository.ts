@@ -197,6 +197,9 @@ export class OutboxRepository {
   }
 }
 
+/** The condition of a stuck row: not done `$1` milliseconds after it was written (the database's clock). */
+export const STUCK_OUTBOX_ROWS = "done_at IS NULL AND created_at < now() - $1 * interval '1 millisecond'";
+
 /**
  * Outbox rows not done `olderThanMs` after they were written, oldest first (at most `limit`): work that no queue
  * has confirmed. A few seconds' worth is normal (mail being sent); older ones mean the relay or the queue is stuck
@@ -214,7 +217,7 @@ export async function stuckOutboxRows(sql: Sql, olderThanMs: number, limit = 100
     last_error: string | null;
   }>(
     `SELECT id, topic, dedupe_key, created_at, attempts, relayed_at, relayed_to, last_error FROM outbox
-      WHERE done_at IS NULL AND created_at < now() - $1 * interval '1 millisecond' ORDER BY created_at LIMIT $2`,
+      WHERE ${STUCK_OUTBOX_ROWS} ORDER BY created_at LIMIT $2`,
     [ms(olderThanMs), limit],
   );
   return rows.map((r) => ({

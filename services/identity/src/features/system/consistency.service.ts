@@ -1,10 +1,16 @@
+import { STUCK_OUTBOX_ROWS } from '../../outbox/repository';
 import type { Sql } from '../../shared/sql';
 
 /** What the checks need from the configuration. */
 export interface CheckSettings {
   /** The organization creator role (`organization.creatorRole`): an organization needs one member holding it. */
   creatorRole: string;
+  /** An outbox row not done this long after it was written is reported (default 15 minutes). */
+  outboxStuckAfterMs?: number;
 }
+
+/** Mail is normally handed over and sent within seconds, and a lost job is handed over again within a minute. */
+export const OUTBOX_STUCK_AFTER_MS = 15 * 60_000;
 
 type Row = Record<string, unknown>;
 
@@ -20,10 +26,7 @@ export interface ConsistencyCheck {
   line(row: Row): string;
 }
 
-/**
- * The checks `cli check` runs, in order (docs/operations.md). Adding one is adding an entry: e.g. "an outbox row
- * stuck for too long", once the mail outbox table exists (its rows older than the worker's retry window).
- */
+/** The checks `cli check` runs, in order (docs/operations.md). Adding one is adding an entry. */
 export const CONSISTENCY_CHECKS: readonly ConsistencyCheck[] = [
   {
     name: 'organization-without-owner',
@@ -62,6 +65,19 @@ export const CONSISTENCY_CHECKS: readonly ConsistencyCheck[] = [
     }),
     line: (r) =>
       `invitation ${r.id} was accepted by user ${r.accepted_by}, who is no member of organization ${r.organization_id}`,
+  },
+  {
+    name: 'outbox-row-stuck',
+    description:
+      'work written to the outbox that no queue has confirmed long after (no API instance relaying, Redis away, no worker)',
+    query: ({ outboxStuckAfterMs }) => ({
+      // Never the payload: a mail's holds its link and token.
+      text: `SELECT id, topic, created_at, attempts, relayed_to, last_error FROM outbox
+        WHERE ${STUCK_OUTBOX_ROWS} ORDER BY created_at, id`,
+      params: [outboxStuckAfterMs ?? OUTBOX_STUCK_AFTER_MS],
+    }),
+    line: (r) =>
+      `outbox row ${r.id} (${r.topic}) written ${(r.created_at as Date).toISOString()}, not done after ${r.attempts} attempts${r.relayed_to ? `, handed to ${r.relayed_to}` : ''}${r.last_error ? `: ${r.last_error}` : ''}`,
   },
 ];
 

@@ -64,6 +64,16 @@ async function acceptedInvitation(organizationId: string, acceptedBy: string | n
   return id;
 }
 
+async function outboxRow(minutesAgo: number, done: boolean): Promise<string> {
+  const id = randomUUID();
+  await sql.query(
+    `INSERT INTO outbox (id, topic, dedupe_key, payload, created_at, available_at, attempts, done_at, outcome)
+     VALUES ($1, 'mail', $2, '{}', now() - $3 * interval '1 minute', now(), 2, $4, $5)`,
+    [id, `key-${id}`, minutesAgo, done ? new Date() : null, done ? 'sent' : null],
+  );
+  return id;
+}
+
 const found = async () =>
   Object.fromEntries((await runConsistencyChecks(sql, settings)).map((c) => [c.name, c.rows.map((r) => r.id)]));
 
@@ -73,6 +83,7 @@ describe('consistency checks', () => {
       'organization-without-owner',
       'session-of-banned-user',
       'accepted-invitation-without-member',
+      'outbox-row-stuck',
     ]);
   });
 
@@ -90,10 +101,13 @@ describe('consistency checks', () => {
     ]);
     await acceptedInvitation(org, member, owner);
     await acceptedInvitation(org, null, owner); // its member left: the link was cleared
+    await outboxRow(1, false); // being sent
+    await outboxRow(60, true); // sent long ago
     expect(await found()).toEqual({
       'organization-without-owner': [],
       'session-of-banned-user': [],
       'accepted-invitation-without-member': [],
+      'outbox-row-stuck': [],
     });
     const human = await runCliWith({ DATABASE_URL: databaseUrl() }, 'check');
     expect([human.code, human.stdout.trim()]).toEqual([0, 'no partial state found']);
@@ -116,11 +130,13 @@ describe('consistency checks', () => {
       await user({ banned: true, banExpires: new Date(Date.now() + 60_000).toISOString() }),
     );
     const claimed = await acceptedInvitation(ownerless, owner, member);
+    const stuck = await outboxRow(20, false);
 
     const now = await found();
     expect(now['organization-without-owner'].sort()).toEqual([ownerless, empty].sort());
     expect(now['session-of-banned-user'].sort()).toEqual([banned, timed].sort());
     expect(now['accepted-invitation-without-member']).toEqual([claimed]);
+    expect(now['outbox-row-stuck']).toEqual([stuck]);
 
     const human = await runCliWith({ DATABASE_URL: databaseUrl() }, 'check');
     expect(human.code).toBe(3);
@@ -128,7 +144,10 @@ describe('consistency checks', () => {
     expect(lines.filter((l) => l.startsWith('organization-without-owner: '))).toHaveLength(2);
     expect(lines.find((l) => l.includes(banned))).toMatch(/^session-of-banned-user: session .* of user /);
     expect(lines.find((l) => l.includes(claimed))).toMatch(/^accepted-invitation-without-member: invitation /);
-    expect(lines.at(-1)).toBe('5 partial states found');
+    expect(lines.find((l) => l.includes(stuck))).toMatch(
+      /^outbox-row-stuck: outbox row .* \(mail\) written .*, not done after 2 attempts$/,
+    );
+    expect(lines.at(-1)).toBe('6 partial states found');
     // A session's token is a credential: never printed.
     const tokens = await sql.query<{ token: string }>('SELECT token FROM sessions WHERE id = ANY($1)', [
       [banned, timed],
@@ -138,13 +157,14 @@ describe('consistency checks', () => {
     const json = await runCliWith({ DATABASE_URL: databaseUrl() }, 'check', '--json');
     expect(json.code).toBe(3);
     const report = JSON.parse(json.stdout);
-    expect(report.found).toBe(5);
+    expect(report.found).toBe(6);
     expect(report.checks[1].found.map((r: { id: string }) => r.id).sort()).toEqual([banned, timed].sort());
     for (const { token } of tokens) expect(json.stdout).not.toContain(token);
 
     // Repaired, nothing is left to report.
     await sql.query('DELETE FROM organizations WHERE id = ANY($1)', [[ownerless, empty]]);
     await sql.query('DELETE FROM sessions WHERE id = ANY($1)', [[banned, timed]]);
+    await sql.query('DELETE FROM outbox WHERE id = $1', [stuck]);
     expect(Object.values(await found()).flat()).toEqual([]);
   });
 
