@@ -86,7 +86,7 @@ export interface AppContext {
   mail: MailQueue;
   /** Where the flows write their mails, in the transaction of the token or invitation they carry. */
   mailOutbox: MailOutbox;
-  /** The transactional outbox and its relay (docs/decisions/0001-transactional-outbox.md); `start` polls. */
+  /** The transactional outbox and its relay (docs/decisions/0003-transactional-outbox.md); `start` polls. */
   outbox: Outbox;
   /** The admin feature's services when `features.admin` is on (its hooks are then installed), else null. */
   admin: AdminServices | null;

@@ -63,7 +63,7 @@ export function defaultConfig(): Config {
       outboxDir: join(REPO_ROOT, '.data', 'outbox'),
       maxPerAddressPerHour: 5,
     },
-    // docs/decisions/0001-transactional-outbox.md: a crash between a commit and its hand-over delays a mail by the lease
+    // docs/decisions/0003-transactional-outbox.md: a crash between a commit and its hand-over delays a mail by the lease
     outbox: { pollMs: 2000, leaseMs: 30_000, retentionSec: 86_400 },
     advanced: { disableOriginCheck: false },
     rateLimit: {

@@ -11,7 +11,7 @@ export const MAIL_TOPIC = 'mail';
 
 /**
  * How the API sends mail: it writes the job to the outbox in the transaction of the token or invitation it
- * carries (docs/decisions/0001-transactional-outbox.md), and the outbox hands it to the mail queue once that
+ * carries (docs/decisions/0003-transactional-outbox.md), and the outbox hands it to the mail queue once that
  * commits. A mail past the per-address cap is not written (decided here, at write time: the caller answers the
  * same either way).
  */

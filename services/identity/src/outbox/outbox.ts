@@ -41,7 +41,7 @@ const BATCH = 100;
 const MAINTENANCE_MS = 60_000;
 
 /**
- * The transactional outbox (docs/decisions/0001-transactional-outbox.md): the service's one way to do something
+ * The transactional outbox (docs/decisions/0003-transactional-outbox.md): the service's one way to do something
  * after a commit. `add` writes the work in the caller's transaction; the relay hands it to its topic's queue right
  * after that commit, and then asks the queue about it until the queue reports it done. Work the queue loses (Redis
  * flushed, a process killed before or after the hand-over) is handed over again: a loss only delays it, and the

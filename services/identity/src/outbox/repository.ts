@@ -61,7 +61,7 @@ const claimed = (rows: RawRow[]): ClaimedRow[] =>
   }));
 
 /**
- * The outbox table (docs/decisions/0001-transactional-outbox.md). Every time is PostgreSQL's `now()`, so that
+ * The outbox table (docs/decisions/0003-transactional-outbox.md). Every time is PostgreSQL's `now()`, so that
  * instances with skewed clocks agree on leases. Claims lock with `FOR UPDATE SKIP LOCKED` and push `available_at`
  * a lease ahead: several API instances share the rows without waiting on each other, and a row claimed by an
  * instance that dies is claimable again when the lease ends.

@@ -8,7 +8,7 @@ import { startRedisServer } from './harness/redis-server';
 import { type FaultStack, startFaultStack } from './harness/stack';
 
 /**
- * The transactional outbox (docs/decisions/0001-transactional-outbox.md): a mail is written to PostgreSQL in the
+ * The transactional outbox (docs/decisions/0003-transactional-outbox.md): a mail is written to PostgreSQL in the
  * transaction of the token it carries, and relayed to the queue from there. Whatever happens to Redis or to an API
  * process after that commit, the mail is only delayed: it arrives once, and its link works.
  */

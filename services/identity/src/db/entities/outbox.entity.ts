@@ -1,7 +1,7 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
- * The transactional outbox (docs/decisions/0001-transactional-outbox.md): work to do once a transaction has
+ * The transactional outbox (docs/decisions/0003-transactional-outbox.md): work to do once a transaction has
  * committed, written in that transaction. Today: the mails of the account flows and invitations (topic `mail`),
  * written with the token or invitation they carry. The relay (src/outbox) hands each row to its queue and keeps it
  * until the queue says the work is done, so a queue that loses it (Redis flushed, a process killed) only delays it.

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The transactional outbox (docs/decisions/0001-transactional-outbox.md): a row per piece of work to do once its
+ * The transactional outbox (docs/decisions/0003-transactional-outbox.md): a row per piece of work to do once its
  * transaction has committed (a mail). The relay finds the rows it may act on through the partial index on
  * `available_at` (rows not done), and prunes done rows through the one on `done_at`; the unique key drops a second
  * row for the same work.
