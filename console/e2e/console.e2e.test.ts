@@ -660,8 +660,11 @@ describe('console e2e', () => {
     expect(await overflow()).toBeLessThanOrEqual(0);
     await shot(p, 'organization-show-narrow');
     await p.getByRole('button', { name: 'Open menu' }).click({ timeout: 10_000 });
-    await p.getByRole('menuitem', { name: 'Users' }).click({ timeout: 10_000 }); // the menu closes on the way
-    await p.getByText(people.target.email).first().waitFor({ timeout: 10_000 });
+    await p.getByRole('menuitem', { name: 'Users' }).click({ timeout: 10_000 });
+    await expect.poll(() => p.url()).toMatch(/#\/users/);
+    // The drawer closes on the way (after its closing slide nothing of it stays over the list).
+    await p.locator('.RaSidebar-modal').waitFor({ state: 'hidden', timeout: 10_000 });
+    await p.getByRole('button', { name: 'Add filter' }).waitFor({ timeout: 10_000 });
     expect(await buttonProblems(p)).toEqual([]);
     await p.context().close();
   });

@@ -3,16 +3,18 @@ import { useRecordContext, useTranslate } from 'react-admin';
 import type { User } from '../providers/dataProvider';
 import { banState } from './banState';
 
+export interface BanStatusProps {
+  /** For a list cell: plain text (the narrow list dims it), the active ban's end in bold, or No. */
+  compact?: boolean;
+  /** For the show layout's Labeled. */
+  label?: string;
+}
+
 /**
  * The ban in force, from the record's fields: a lapsed ban (expiry passed, flag not cleared yet) reads as not
- * banned. `compact` for a list cell: the active ban's end, or No; else a sentence with the reason.
+ * banned. On a profile: a sentence with the reason, an active ban as a red badge.
  */
-export function BanStatus({
-  compact = false,
-}: {
-  compact?: boolean /** Read by the show layout's Labeled. */;
-  label?: string;
-}) {
+export function BanStatus({ compact = false }: BanStatusProps) {
   const record = useRecordContext<User>();
   const translate = useTranslate();
   if (!record) return null;
@@ -22,7 +24,7 @@ export function BanStatus({
   const state = active ? (until ? 'until' : 'active') : lapsed ? 'lapsed' : 'none';
   const key = compact ? state : `show_${state}`;
   const text = translate(`resources.users.ban.${key}`, { date, reason });
-  if (active)
+  if (active && !compact)
     return (
       <Chip
         data-testid="ban-status"
@@ -34,7 +36,12 @@ export function BanStatus({
       />
     );
   return (
-    <Typography component="span" variant="body2" data-testid="ban-status">
+    <Typography
+      component="span"
+      variant="body2"
+      data-testid="ban-status"
+      sx={active ? { fontWeight: 'bold' } : undefined}
+    >
       {text}
     </Typography>
   );

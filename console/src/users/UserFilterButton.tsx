@@ -1,7 +1,7 @@
 import FilterList from '@mui/icons-material/FilterList';
-import { Button, ListItemText, ListSubheader, Menu, MenuItem } from '@mui/material';
+import { ListItemText, ListSubheader, Menu, MenuItem } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { useListContext, useTranslate } from 'react-admin';
+import { Button, useListContext, useTranslate } from 'react-admin';
 import { appliedUserFilter, isFilterSet, USER_FILTERS, type UserFilter } from '../providers/dataProvider';
 
 /** Each filter's label (the inputs in UserList use the same keys). */
@@ -44,13 +44,12 @@ export function UserFilterButton() {
   return (
     <>
       <Button
-        size="small"
-        startIcon={<FilterList />}
+        label="ra.action.add_filter"
         aria-haspopup="menu"
         aria-expanded={!!anchor}
         onClick={(e) => setAnchor(e.currentTarget)}
       >
-        {translate('ra.action.add_filter')}
+        <FilterList />
       </Button>
       <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
         <ListSubheader sx={{ lineHeight: 2.5 }}>{translate('resources.users.filters.one_at_a_time')}</ListSubheader>

@@ -26,7 +26,7 @@ const filters = (searchPlaceholder: string) => [
 
 function ListActions() {
   return (
-    <TopToolbar sx={{ flexWrap: 'wrap' }}>
+    <TopToolbar>
       <UserFilterButton />
       <CreateButton />
     </TopToolbar>
