@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, start, type World } from './harness';
 
@@ -22,11 +23,16 @@ let adminCookie: string;
 let page: Page;
 const ids: Record<string, string> = {};
 
+/** The sign-in form asks for the email (the API signs in by email, never by a user name). */
+async function signInOnForm(p: Page, email: string, password: string) {
+  await p.getByLabel(/^Email/).fill(email); // "Email *": a required field
+  await p.getByLabel(/^Password/).fill(password);
+  await p.getByRole('button', { name: 'Sign in' }).click();
+}
+
 async function signInInBrowser(p: Page, email: string, password: string) {
   await p.goto(`${world.origin}/#/login`);
-  await p.locator('input[name="username"]').fill(email);
-  await p.locator('input[name="password"]').fill(password);
-  await p.getByRole('button', { name: 'Sign in' }).click();
+  await signInOnForm(p, email, password);
 }
 
 async function openUser(email: string) {
@@ -50,14 +56,97 @@ async function invite(email: string) {
   const dialog = page.getByRole('dialog');
   await dialog.getByTestId('invite-email').fill(email);
   await dialog.getByRole('button', { name: 'Confirm' }).click();
-  await page.getByText('Invitation sent', { exact: true }).waitFor();
+  await page.getByText(`Invitation to Globex sent to ${email} as member`).waitFor();
 }
 
-async function confirmAction(button: string) {
-  await page.getByRole('button', { name: button }).click();
+async function confirmAction(button: string, within: Page | Locator = page) {
+  await within.getByRole('button', { name: button, exact: true }).click();
   const dialog = page.getByRole('dialog');
   await dialog.waitFor();
   return dialog;
+}
+
+/** Cancel, and wait until the dialog has gone (its closing transition too). */
+async function cancel(dialog: Locator) {
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+const getUser = async (id: string) => (await world.api(`/admin/get-user?id=${id}`, { cookie: adminCookie })).body;
+const getOrg = async (id: string) =>
+  (await world.api(`/admin/organization/get?organizationId=${id}`, { cookie: adminCookie })).body;
+
+/** A picture for the docs: animations finished (no half-drawn tab indicator or ripple). */
+const shot = (p: Page, name: string) =>
+  p.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+
+/**
+ * Every visible button of the page: it lies inside the window's width, overlaps no other button, and a click at
+ * its middle reaches it (no layer over it). Answers the problems found, empty when none.
+ */
+async function buttonProblems(p: Page): Promise<string[]> {
+  return p.evaluate(() => {
+    const problems: string[] = [];
+    const name = (el: Element) => (el.getAttribute('aria-label') || el.textContent || el.tagName).trim().slice(0, 40);
+    const buttons = [...document.querySelectorAll<HTMLElement>('button, [role="button"], a.MuiButton-root')].filter(
+      (el) => {
+        const r = el.getBoundingClientRect();
+        const style = getComputedStyle(el);
+        // Not drawn, or put out of sight on purpose until focused (react-admin's "Skip to content" link).
+        const offPage = r.bottom + window.scrollY <= 0 || r.right + window.scrollX <= 0;
+        return r.width > 0 && r.height > 0 && style.visibility !== 'hidden' && Number(style.opacity) > 0 && !offPage;
+      },
+    );
+    const width = document.documentElement.clientWidth;
+    const rects = buttons.map((el) => {
+      const r = el.getBoundingClientRect();
+      return {
+        el,
+        left: r.left + window.scrollX,
+        right: r.right + window.scrollX,
+        top: r.top + window.scrollY,
+        bottom: r.bottom + window.scrollY,
+      };
+    });
+    for (const a of rects) {
+      if (a.left < -0.5 || a.right > width + 0.5)
+        problems.push(`${name(a.el)} leaves the window (${a.left}-${a.right} of ${width})`);
+    }
+    for (let i = 0; i < rects.length; i++)
+      for (let j = i + 1; j < rects.length; j++) {
+        const [a, b] = [rects[i], rects[j]];
+        if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
+        const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+        const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (x > 1 && y > 1) problems.push(`${name(a.el)} overlaps ${name(b.el)}`);
+      }
+    for (const { el } of rects) {
+      if (el.matches(':disabled, .Mui-disabled')) continue; // takes no clicks (pointer-events: none)
+      el.scrollIntoView({ block: 'center', inline: 'center' });
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (!hit || !(el === hit || el.contains(hit)))
+        problems.push(`${name(el)} is covered by ${hit?.className || hit?.tagName}`);
+    }
+    window.scrollTo(0, 0);
+    return problems;
+  });
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical findings on the page as it is now, as `rule: target` lines. */
+async function axeProblems(p: Page): Promise<string[]> {
+  await p.evaluate(AXE);
+  return p.evaluate(async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: axe-core's global, injected above
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
+      .flatMap((v: { id: string; nodes: { target: string[] }[] }) =>
+        v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`),
+      );
+  });
 }
 
 beforeAll(async () => {
@@ -116,7 +205,7 @@ describe('console e2e', () => {
     await page.getByRole('menuitem', { name: 'Users' }).click();
     await page.getByRole('cell', { name: people.target.email }).waitFor();
     expect(await page.getByRole('cell', { name: /@console-e2e\.test$/ }).count()).toBe(4);
-    await page.screenshot({ path: join(SHOTS, 'users-list.png'), fullPage: true });
+    await shot(page, 'users-list');
   });
 
   it('finds a user by search', async () => {
@@ -127,7 +216,7 @@ describe('console e2e', () => {
     await expect.poll(() => page.url()).toContain('/show');
     await page.getByRole('button', { name: 'Set role' }).waitFor();
     await page.getByText(people.target.name, { exact: true }).first().waitFor();
-    await page.screenshot({ path: join(SHOTS, 'user-show.png'), fullPage: true });
+    await shot(page, 'user-show');
   });
 
   it('bans a user (their sign-in is refused with BANNED_USER), then unbans', async () => {
@@ -136,15 +225,17 @@ describe('console e2e', () => {
     await dialog.getByTestId('ban-reason').fill('Spamming');
     await dialog.getByTestId('ban-expires').fill('3600');
     await dialog.getByRole('button', { name: 'Confirm' }).click();
-    await page.getByText('User banned').waitFor();
+    await page.getByText(`${people.target.email} banned and signed out everywhere`).waitFor();
+    await page.getByText(/^Banned until /).waitFor(); // the ban's expiry, shown on the profile
     const refused = await world.signIn(people.target.email, PASSWORD);
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('BANNED_USER');
     await page.getByText('Spamming').waitFor();
 
     const unban = await confirmAction('Unban');
+    expect(await unban.textContent()).toContain(people.target.email);
     await unban.getByRole('button', { name: 'Confirm' }).click();
-    await page.getByText('User unbanned').waitFor();
+    await page.getByText(`Ban on ${people.target.email} lifted`).waitFor();
     expect((await world.signIn(people.target.email, PASSWORD)).status).toBe(200);
   });
 
@@ -154,7 +245,7 @@ describe('console e2e', () => {
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('You cannot ban yourself').waitFor();
     expect(await dialog.isVisible()).toBe(true);
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await cancel(dialog);
   });
 
   it('switches to the dark theme and back', async () => {
@@ -176,14 +267,134 @@ describe('console e2e', () => {
     await page.goto(`${world.origin}/#/users?filter=%7B%7D&displayedFilters=%7B%7D`);
   });
 
+  it('a lapsed ban shows as not banned (list, profile, actions); an active ban shows its expiry in the list', async () => {
+    for (const [key, email, name] of [
+      ['lapsed', 'lapsed@console-e2e.test', 'Lapsed Ban'],
+      ['banned', 'banned@console-e2e.test', 'Banned Now'],
+    ]) {
+      const created = await world.api('/admin/create-user', {
+        body: { email, name, password: PASSWORD },
+        cookie: adminCookie,
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      ids[key] = created.body.user.id;
+    }
+    // A ban whose expiry has passed: the service lifts it at the user's next sign-in; until then the row keeps it.
+    await world.query(
+      "UPDATE users SET banned = true, ban_reason = 'Old', ban_expires = now() - interval '1 day' WHERE id = $1",
+      [ids.lapsed],
+    );
+    const ban = await world.api('/admin/ban-user', {
+      body: { userId: ids.banned, banReason: 'Current', banExpiresIn: 86400 },
+      cookie: adminCookie,
+    });
+    expect(ban.status, JSON.stringify(ban.body)).toBe(200);
+
+    await page.goto(`${world.origin}/#/users?filter=%7B%7D&displayedFilters=%7B%7D`);
+    await page.reload(); // the list as it is now, not react-admin's copy from an earlier visit
+    const status = (email: string) =>
+      page
+        .getByRole('row', { name: new RegExp(email) })
+        .getByTestId('ban-status')
+        .textContent({ timeout: 10_000 });
+    expect(await status('banned@console-e2e.test')).toMatch(/^Until /);
+    expect(await status('lapsed@console-e2e.test')).toMatch(/^No \(lapsed /);
+
+    await openUser('lapsed@console-e2e.test');
+    expect(await page.getByTestId('ban-status').textContent()).toMatch(/^Not banned/);
+    await page.getByRole('button', { name: 'Ban', exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Unban' }).count()).toBe(0);
+  });
+
+  it('offers one list filter at a time: choosing a second replaces the first, and the rows match the filter shown', async () => {
+    await world.query('UPDATE users SET email_verified = true WHERE id = $1', [ids.target]);
+    const listed = async (field: string) => {
+      const query = `filterField=${field}&filterValue=true&filterOperator=eq&limit=100`;
+      const reply = await world.api(`/admin/list-users?${query}`, { cookie: adminCookie });
+      return reply.body.users.map((u: { email: string }) => u.email).sort();
+    };
+    const shown = async () => (await page.getByRole('cell', { name: /@console-e2e\.test$/ }).allTextContents()).sort();
+    const choose = async (label: string) => {
+      const timeout = 10_000;
+      await page.getByRole('button', { name: 'Add filter' }).click({ timeout });
+      await page.getByRole('menu').getByText(label, { exact: true }).click({ timeout });
+      await page.getByRole('combobox', { name: label }).click({ timeout });
+      await page.getByRole('option', { name: 'Yes' }).click({ timeout });
+    };
+    await page.goto(`${world.origin}/#/users?filter=%7B%7D&displayedFilters=%7B%7D`);
+    await page.reload();
+    await choose('Ban on record');
+    const banned = await listed('banned');
+    await expect.poll(shown).toEqual(banned);
+    await choose('Email verified');
+    const verified = await listed('emailVerified');
+    expect(verified).not.toEqual(banned);
+    await expect.poll(shown).toEqual(verified);
+    expect(await page.getByRole('combobox', { name: 'Ban on record' }).count()).toBe(0);
+
+    // A link naming two filters (an old bookmark) shows the one the list applies, and only that one.
+    const both = encodeURIComponent(JSON.stringify({ banned: true, emailVerified: true }));
+    await page.goto(`${world.origin}/#/users?filter=${both}&displayedFilters=${both}`);
+    await expect.poll(shown).toEqual(banned);
+    await expect.poll(() => page.getByRole('combobox', { name: 'Email verified' }).count()).toBe(0);
+    await page.getByRole('combobox', { name: 'Ban on record' }).waitFor();
+    await page.goto(`${world.origin}/#/users?filter=%7B%7D&displayedFilters=%7B%7D`);
+  });
+
   it('sets a role', async () => {
     await openUser(people.carol.email);
     const dialog = await confirmAction('Set role');
     await dialog.getByTestId('role-input').fill('user,admin');
     await dialog.getByRole('button', { name: 'Confirm' }).click();
-    await page.getByText('Role set').waitFor();
-    const user = await world.api(`/admin/get-user?id=${ids.carol}`, { cookie: adminCookie });
-    expect(user.body.role).toBe('user,admin');
+    await page.getByText(`Role of ${people.carol.email} set to user,admin`).waitFor();
+    expect((await getUser(ids.carol)).role).toBe('user,admin');
+  });
+
+  it("a user's dialogs open with the current values every time, Cancel discards what was typed, Enter confirms", async () => {
+    await openUser(people.target.email);
+    // Set role: typed, canceled; the dialog opens again with the user's role, and confirming keeps it.
+    let dialog = await confirmAction('Set role');
+    await dialog.getByTestId('role-input').fill('admin');
+    await cancel(dialog);
+    dialog = await confirmAction('Set role');
+    expect(await dialog.getByTestId('role-input').inputValue()).toBe('user');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(async () => (await getUser(ids.target)).role).toBe('user');
+    await page.getByText(`Role of ${people.target.email} set to user`).waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+
+    // Ban: an expiry typed then canceled is gone; the ban made next has none (Enter in a field confirms).
+    dialog = await confirmAction('Ban');
+    await dialog.getByTestId('ban-reason').fill('Typed then canceled');
+    await dialog.getByTestId('ban-expires').fill('60');
+    await cancel(dialog);
+    dialog = await confirmAction('Ban');
+    expect(await dialog.getByTestId('ban-reason').inputValue()).toBe('');
+    expect(await dialog.getByTestId('ban-expires').inputValue()).toBe('');
+    expect(await dialog.textContent()).toContain(people.target.email); // a destructive action names its target
+    await dialog.getByTestId('ban-reason').fill('Spam wave');
+    await dialog.getByTestId('ban-reason').press('Enter');
+    await expect.poll(async () => (await getUser(ids.target)).banned).toBe(true);
+    const banned = await getUser(ids.target);
+    expect(banned).toMatchObject({ banReason: 'Spam wave', banExpires: null });
+    await page.getByText(`${people.target.email} banned and signed out everywhere`).waitFor();
+
+    // Unban: a dialog without fields confirms on Enter too.
+    dialog = await confirmAction('Unban');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await getUser(ids.target)).banned).toBe(false);
+    await page.getByText(`Ban on ${people.target.email} lifted`).waitFor();
+
+    // Set password: what was typed before Cancel is not kept.
+    dialog = await confirmAction('Set password');
+    await dialog.getByTestId('new-password').fill('Typed-then-canceled-1');
+    await cancel(dialog);
+    dialog = await confirmAction('Set password');
+    expect(await dialog.getByTestId('new-password').inputValue()).toBe('');
+    await dialog.getByTestId('new-password').fill(PASSWORD);
+    await dialog.getByTestId('new-password').press('Enter');
+    await page.getByText(`Password of ${people.target.email} set`).waitFor();
+    expect((await world.signIn(people.target.email, PASSWORD)).status).toBe(200);
   });
 
   it('creates a user', async () => {
@@ -193,6 +404,7 @@ describe('console e2e', () => {
     await page.locator('input[name="password"]').fill(PASSWORD);
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.url()).toContain('/show');
+    await page.getByText('User new.hire@console-e2e.test created').waitFor();
     await page.getByText('new.hire@console-e2e.test', { exact: true }).first().waitFor();
     expect((await world.signIn('new.hire@console-e2e.test', PASSWORD)).status).toBe(200);
   });
@@ -208,13 +420,16 @@ describe('console e2e', () => {
     await page.getByRole('tab', { name: 'Sessions' }).click();
     const rows = page.getByTestId('sessions').locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(count);
-    await rows.first().getByRole('button', { name: 'Revoke' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
-    await page.getByText('Session revoked').waitFor();
+    let dialog = await confirmAction('Revoke', rows.first());
+    expect(await dialog.textContent()).toContain(people.target.email);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText(`Session of ${people.target.email} revoked`).waitFor();
     await expect.poll(() => rows.count()).toBe(count - 1);
 
-    await page.getByRole('button', { name: 'Revoke all sessions' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    dialog = await confirmAction('Revoke all sessions');
+    expect(await dialog.textContent()).toContain(people.target.email);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText(`Every session of ${people.target.email} revoked`).waitFor();
     await page.getByTestId('sessions-empty').waitFor();
     const after = await world.api('/get-session?disableCookieCache=true', { cookie: first.cookie });
     expect(after.body).toBeNull();
@@ -288,9 +503,10 @@ describe('console e2e', () => {
     await openOrg('invitations');
     await invite(people.plain.email);
     const row = page.getByTestId(`invitation-${people.plain.email}`);
-    await row.getByRole('button', { name: 'Cancel invitation' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
-    await page.getByText('Invitation canceled').waitFor();
+    const dialog = await confirmAction('Cancel invitation', row);
+    expect(await dialog.textContent()).toContain(people.plain.email);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText(`Invitation to ${people.plain.email} canceled`).waitFor();
     await row.getByText('Canceled').waitFor();
     const org = await world.api(`/admin/organization/get?organizationId=${ids.globex}`, { cookie: adminCookie });
     const canceled = org.body.invitations.find((i: { email: string }) => i.email === people.plain.email);
@@ -304,17 +520,18 @@ describe('console e2e', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByTestId('member-role-input').fill('admin');
     await dialog.getByRole('button', { name: 'Confirm' }).click();
-    await page.getByText('Role changed').waitFor();
+    await page.getByText(`Role of ${people.target.email} in Globex set to admin`).waitFor();
     await row.getByRole('cell', { name: 'admin', exact: true }).waitFor();
     const org = await world.api(`/admin/organization/get?organizationId=${ids.globex}`, { cookie: adminCookie });
     const member = org.body.members.find((m: { userId: string }) => m.userId === ids.target);
     expect(member.role).toBe('admin');
 
-    await page.getByTestId(`member-${people.carol.email}`).getByRole('button', { name: 'Remove', exact: true }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    const remove = await confirmAction('Remove', page.getByTestId(`member-${people.carol.email}`));
+    expect(await remove.textContent()).toContain(people.carol.email);
+    await remove.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('You cannot leave the organization as the only owner').waitFor();
-    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
-    await page.screenshot({ path: join(SHOTS, 'organization-show.png'), fullPage: true });
+    await cancel(remove);
+    await shot(page, 'organization-show');
   });
 
   it('manages a team: create, add a member, rename, remove the member, remove the team', async () => {
@@ -323,35 +540,87 @@ describe('console e2e', () => {
     await page.getByRole('button', { name: 'Create team' }).click();
     await page.getByRole('dialog').getByTestId('team-name').fill('Support');
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
-    await page.getByText('Team created').waitFor();
+    await page.getByText('Team Support created').waitFor();
 
     await page.getByTestId('team-Support').getByRole('button', { name: 'Add member' }).click();
     await page.getByRole('dialog').getByTestId('team-member-select').click();
     await page.getByRole('option', { name: new RegExp(people.target.name) }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
-    await page.getByText('Added to the team').waitFor();
+    await page.getByText(`${people.target.name} added to Support`).waitFor();
     await page.getByTestId('team-Support').getByText(people.target.name).waitFor();
 
     await page.getByTestId('team-Support').getByRole('button', { name: 'Rename' }).click();
     await page.getByRole('dialog').getByTestId('team-rename').fill('Care');
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
-    await page.getByText('Team renamed').waitFor();
+    await page.getByText('Team Support renamed to Care').waitFor();
     const team = page.getByTestId('team-Care');
     await team.waitFor();
     let org = await world.api(`/admin/organization/get?organizationId=${ids.globex}`, { cookie: adminCookie });
     const care = org.body.teams.find((t: { name: string }) => t.name === 'Care');
     expect(org.body.teamMembers).toContainEqual(expect.objectContaining({ teamId: care.id, userId: ids.target }));
 
+    // Taking someone off a team asks first, naming them and the team.
     await team.getByLabel(`Remove ${people.target.name} from the team`).click();
-    await page.getByText('Removed from the team').waitFor();
+    const confirmRemoval = page.getByRole('dialog');
+    expect(await confirmRemoval.textContent()).toContain(`${people.target.name}`);
+    expect(await confirmRemoval.textContent()).toContain('Care');
+    await confirmRemoval.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText(`${people.target.name} removed from Care`).waitFor();
     await team.getByText('No members in this team').waitFor();
 
-    await team.getByRole('button', { name: 'Remove team' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
-    await page.getByText('Team removed', { exact: true }).waitFor();
+    const removeTeam = await confirmAction('Remove team', team);
+    expect(await removeTeam.textContent()).toContain('Care');
+    await removeTeam.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Team Care removed', { exact: true }).waitFor();
     await expect.poll(() => page.getByTestId('team-Care').count()).toBe(0);
     org = await world.api(`/admin/organization/get?organizationId=${ids.globex}`, { cookie: adminCookie });
     expect(org.body.teams.map((t: { name: string }) => t.name)).toEqual(['Globex']);
+  }, 40_000);
+
+  it("an organization's dialogs open with the current values every time, and Cancel discards what was typed", async () => {
+    await openOrg('members');
+    // A member's role: typed, canceled; the dialog shows the member's role again, and confirming keeps it.
+    const row = page.getByTestId(`member-${people.target.email}`);
+    let dialog = await confirmAction('Change role', row);
+    await dialog.getByTestId('member-role-input').fill('owner');
+    await cancel(dialog);
+    dialog = await confirmAction('Change role', row);
+    expect(await dialog.getByTestId('member-role-input').inputValue()).toBe('admin');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText(`Role of ${people.target.email} in Globex set to admin`).waitFor();
+    let org = await getOrg(ids.globex);
+    expect(org.members.find((m: { userId: string }) => m.userId === ids.target).role).toBe('admin');
+
+    // Invite: the email typed before Cancel is gone.
+    await page.getByRole('tab', { name: 'Invitations' }).click();
+    dialog = await confirmAction('Invite');
+    await dialog.getByTestId('invite-email').fill('typed@console-e2e.test');
+    await cancel(dialog);
+    dialog = await confirmAction('Invite');
+    expect(await dialog.getByTestId('invite-email').inputValue()).toBe('');
+    expect(await dialog.getByTestId('invite-role').inputValue()).toBe('member');
+    await cancel(dialog);
+
+    // A team's name: typed, canceled; Rename shows the team's name again, and Enter keeps it.
+    await page.getByRole('tab', { name: 'Teams' }).click();
+    const team = page.getByTestId('team-Globex');
+    dialog = await confirmAction('Rename', team);
+    await dialog.getByTestId('team-rename').fill('Typed');
+    await cancel(dialog);
+    dialog = await confirmAction('Rename', team);
+    expect(await dialog.getByTestId('team-rename').inputValue()).toBe('Globex');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Team Globex renamed to Globex').waitFor();
+    org = await getOrg(ids.globex);
+    expect(org.teams.map((t: { name: string }) => t.name)).toEqual(['Globex']);
+
+    // Create team: an empty name field every time.
+    dialog = await confirmAction('Create team');
+    await dialog.getByTestId('team-name').fill('Typed');
+    await cancel(dialog);
+    dialog = await confirmAction('Create team');
+    expect(await dialog.getByTestId('team-name').inputValue()).toBe('');
+    await cancel(dialog);
   }, 40_000);
 
   it("shows a user's linked accounts and organizations", async () => {
@@ -361,35 +630,71 @@ describe('console e2e', () => {
     await page.getByRole('tab', { name: 'Organizations' }).click();
     const row = page.getByTestId('user-organizations').getByRole('row', { name: /Globex/ });
     await row.getByRole('cell', { name: 'owner' }).waitFor();
-    await page.screenshot({ path: join(SHOTS, 'user-organizations.png'), fullPage: true });
+    await shot(page, 'user-organizations');
     await row.getByRole('link', { name: 'Globex' }).click();
     await expect.poll(() => page.url()).toContain(`/organizations/${ids.globex}/show`);
   });
 
-  it('works in a narrow window (400 px): no sideways scrolling, the menu opens', async () => {
-    const p = await world.newPage({ width: 400, height: 860 });
+  it('a window resized from wide to narrow (400 px): nothing covers the page, every button fits and none overlaps', async () => {
+    const p = await world.newPage({ width: 1280, height: 860 });
     await signInInBrowser(p, ADMIN.email, ADMIN.password);
-    await p.getByText(`Signed in as ${ADMIN.name}`).waitFor();
+    await p.getByText(`Signed in as ${ADMIN.name}`).waitFor({ timeout: 10_000 });
     const overflow = () => p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     await p.goto(`${world.origin}/#/users`);
-    await p.getByText(people.target.email).first().waitFor();
+    await p.getByText(people.target.email).first().waitFor({ timeout: 10_000 });
+    await p.setViewportSize({ width: 400, height: 860 });
+    await p.getByRole('button', { name: 'Open menu' }).waitFor({ timeout: 10_000 }); // the narrow layout is in place
+    expect(await buttonProblems(p)).toEqual([]);
     expect(await overflow()).toBeLessThanOrEqual(0);
+    await shot(p, 'users-list-narrow');
+
+    await p.goto(`${world.origin}/#/users/${ids.target}/show`);
+    await p.getByRole('button', { name: 'Set role' }).waitFor({ timeout: 10_000 });
+    expect(await buttonProblems(p)).toEqual([]);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await shot(p, 'user-show-narrow');
+
     await p.goto(`${world.origin}/#/organizations/${ids.globex}/show/members`);
-    await p.getByTestId(`member-${people.carol.email}`).waitFor();
-    await p.screenshot({ path: join(SHOTS, 'organization-show-narrow.png'), fullPage: true });
+    await p.getByTestId(`member-${people.carol.email}`).waitFor({ timeout: 10_000 });
+    expect(await buttonProblems(p)).toEqual([]);
     expect(await overflow()).toBeLessThanOrEqual(0);
-    await p.getByRole('button', { name: 'Open menu' }).click();
-    await p.getByRole('menuitem', { name: 'Users' }).waitFor();
+    await shot(p, 'organization-show-narrow');
+    await p.getByRole('button', { name: 'Open menu' }).click({ timeout: 10_000 });
+    await p.getByRole('menuitem', { name: 'Users' }).click({ timeout: 10_000 });
+    await expect.poll(() => p.url()).toMatch(/#\/users/);
+    // The drawer closes on the way (after its closing slide nothing of it stays over the list).
+    await p.locator('.RaSidebar-modal').waitFor({ state: 'hidden', timeout: 10_000 });
+    await p.getByRole('button', { name: 'Add filter' }).waitFor({ timeout: 10_000 });
+    expect(await buttonProblems(p)).toEqual([]);
     await p.context().close();
+  });
+
+  it('has no serious or critical accessibility problems (axe-core) on the users list, a user and an organization, wide and narrow', async () => {
+    const problems: string[] = [];
+    for (const width of [1280, 400]) {
+      const p = await world.newPage({ width, height: 860 });
+      await signInInBrowser(p, ADMIN.email, ADMIN.password);
+      await p.getByText(`Signed in as ${ADMIN.name}`).waitFor();
+      const pages: [string, () => Promise<void>][] = [
+        ['#/users', () => p.getByText(people.target.email).first().waitFor()],
+        [`#/users/${ids.target}/show`, () => p.getByRole('button', { name: 'Set role' }).waitFor()],
+        [`#/organizations/${ids.globex}/show/members`, () => p.getByTestId(`member-${people.carol.email}`).waitFor()],
+      ];
+      for (const [path, ready] of pages) {
+        await p.goto(`${world.origin}/${path}`);
+        await ready();
+        problems.push(...(await axeProblems(p)).map((problem) => `${width}px ${path}: ${problem}`));
+      }
+      await p.context().close();
+    }
+    expect(problems).toEqual([]);
   });
 
   it('the identity service serves the console at /console (its CSP lets the bundle run)', async () => {
     const p = await world.newPage();
     const res = await p.goto(`${world.apiOrigin}/console/`);
     expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
-    await p.locator('input[name="username"]').fill(ADMIN.email);
-    await p.locator('input[name="password"]').fill(ADMIN.password);
-    await p.getByRole('button', { name: 'Sign in' }).click();
+    await signInOnForm(p, ADMIN.email, ADMIN.password);
     await p.getByText(`Signed in as ${ADMIN.name}`).waitFor();
     await p.getByRole('menuitem', { name: 'Users' }).click();
     await p.getByRole('cell', { name: people.target.email }).waitFor();
@@ -403,9 +708,7 @@ describe('console e2e', () => {
       if (r.url().includes('/api/auth/')) calls.push(r.url());
     });
     await p.goto(`${world.crossOrigin}/#/login`);
-    await p.locator('input[name="username"]').fill(ADMIN.email);
-    await p.locator('input[name="password"]').fill(ADMIN.password);
-    await p.getByRole('button', { name: 'Sign in' }).click();
+    await signInOnForm(p, ADMIN.email, ADMIN.password);
     await p.getByText(`Signed in as ${ADMIN.name}`).waitFor();
     await p.getByRole('menuitem', { name: 'Organizations' }).click();
     await p.getByRole('row', { name: /Globex/ }).waitFor();

@@ -1,12 +1,14 @@
-import { Admin, defaultDarkTheme, defaultLightTheme, Resource } from 'react-admin';
+import { Admin, Resource } from 'react-admin';
 import { i18nProvider } from './i18n/i18nProvider';
 import { Dashboard } from './layout/Dashboard';
 import { Layout } from './layout/Layout';
+import { LoginPage } from './layout/LoginPage';
+import { darkTheme, lightTheme } from './layout/themes';
 import organizations from './organizations';
 import { authProvider, dataProvider } from './providers';
 import users from './users';
 
-/** The admin console. The app bar's theme button switches light/dark (react-admin default themes). */
+/** The admin console. The app bar's theme button switches light/dark (react-admin's themes, readable colours). */
 export function App() {
   return (
     <Admin
@@ -15,9 +17,10 @@ export function App() {
       dataProvider={dataProvider}
       i18nProvider={i18nProvider}
       layout={Layout}
+      loginPage={LoginPage}
       dashboard={Dashboard}
-      theme={defaultLightTheme}
-      darkTheme={defaultDarkTheme}
+      theme={lightTheme}
+      darkTheme={darkTheme}
       requireAuth
       disableTelemetry
     >

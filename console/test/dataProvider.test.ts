@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeDataProvider } from '../src/providers/dataProvider';
+import { appliedUserFilter, makeDataProvider } from '../src/providers/dataProvider';
 import { aSession, aUser, fakeApi } from './fakeFetch';
 
 const list = { pagination: { page: 3, perPage: 10 }, sort: { field: 'email', order: 'ASC' as const }, filter: {} };
@@ -35,6 +35,12 @@ describe('dataProvider users', () => {
     expect(api.last().query).toMatchObject({ filterField: 'banned', filterValue: 'true', filterOperator: 'eq' });
     await dp.getList('users', { ...list, filter: { emailVerified: false } });
     expect(api.last().query).toMatchObject({ filterField: 'emailVerified', filterValue: 'false' });
+    // list-users takes one filter: the one the list shows (appliedUserFilter), never a second one.
+    await dp.getList('users', { ...list, filter: { banned: true, emailVerified: true } });
+    expect(api.last().query).toMatchObject({ filterField: 'banned', filterValue: 'true' });
+    expect(appliedUserFilter({ banned: true, emailVerified: true })).toBe('banned');
+    expect(appliedUserFilter({ role: '', emailVerified: false })).toBe('emailVerified');
+    expect(appliedUserFilter({ q: 'ada' })).toBeUndefined();
   });
 
   it('an unknown sort field is not sent (the API default applies)', async () => {

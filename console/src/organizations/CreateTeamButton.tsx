@@ -1,29 +1,21 @@
 import GroupAdd from '@mui/icons-material/GroupAdd';
-import { TextField } from '@mui/material';
-import { useState } from 'react';
-import { ActionButton } from '../users/ActionButton';
+import { PromptButton } from '../common/PromptButton';
 import { useOrgAction } from './useOrgAction';
 
+/** create-team: an empty name field every time. */
 export function CreateTeamButton() {
   const { record, dataProvider, translate, canManage } = useOrgAction();
-  const [name, setName] = useState('');
   if (!record || !canManage) return null;
   return (
-    <ActionButton
+    <PromptButton
       label="resources.organizations.teams.create"
-      title={translate('resources.organizations.teams.create')}
+      title={translate('resources.organizations.teams.create_title', { organization: record.name })}
       icon={<GroupAdd />}
-      success="resources.organizations.teams.created"
-      onConfirm={() => dataProvider.createTeam(record.id, name.trim()).then(() => undefined)}
-    >
-      <TextField
-        autoFocus
-        fullWidth
-        margin="dense"
-        label={translate('resources.organizations.fields.name')}
-        onChange={(e) => setName(e.target.value)}
-        slotProps={{ htmlInput: { 'data-testid': 'team-name' } }}
-      />
-    </ActionButton>
+      fields={[
+        { name: 'name', label: translate('resources.organizations.fields.name'), required: true, testId: 'team-name' },
+      ]}
+      onConfirm={({ name }) => dataProvider.createTeam(record.id, name.trim())}
+      success={({ name }) => translate('resources.organizations.teams.created', { name: name.trim() })}
+    />
   );
 }

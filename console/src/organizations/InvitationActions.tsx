@@ -1,8 +1,8 @@
 import Cancel from '@mui/icons-material/Cancel';
 import Send from '@mui/icons-material/Send';
-import { DialogContentText, Stack } from '@mui/material';
+import { Stack } from '@mui/material';
+import { PromptButton } from '../common/PromptButton';
 import type { Invitation } from '../providers/dataProvider';
-import { ActionButton } from '../users/ActionButton';
 import { useOrgAction } from './useOrgAction';
 
 /** Resend (extends the expiry and mails it again) and cancel, for a pending invitation. */
@@ -12,29 +12,23 @@ export function InvitationActions({ invitation }: { invitation: Invitation }) {
   const { email, role } = invitation;
   return (
     <Stack direction="row" sx={{ flexWrap: 'wrap' }}>
-      <ActionButton
+      <PromptButton
         label="resources.organizations.invitations.resend"
-        title={translate('resources.organizations.invitations.resend')}
+        title={translate('resources.organizations.invitations.resend_title', { email })}
+        message={translate('resources.organizations.invitations.resend_confirm', { email })}
         icon={<Send />}
-        success="resources.organizations.invitations.resent"
-        onConfirm={() => dataProvider.inviteMember(record.id, email, role, true).then(() => undefined)}
-      >
-        <DialogContentText>
-          {translate('resources.organizations.invitations.resend_confirm', { email })}
-        </DialogContentText>
-      </ActionButton>
-      <ActionButton
+        onConfirm={() => dataProvider.inviteMember(record.id, email, role, true)}
+        success={() => translate('resources.organizations.invitations.resent', { email })}
+      />
+      <PromptButton
         label="resources.organizations.invitations.cancel"
-        title={translate('resources.organizations.invitations.cancel')}
+        title={translate('resources.organizations.invitations.cancel_title', { email })}
+        message={translate('resources.organizations.invitations.cancel_confirm', { email })}
         icon={<Cancel />}
         color="error"
-        success="resources.organizations.invitations.canceled"
-        onConfirm={() => dataProvider.cancelInvitation(invitation.id).then(() => undefined)}
-      >
-        <DialogContentText>
-          {translate('resources.organizations.invitations.cancel_confirm', { email })}
-        </DialogContentText>
-      </ActionButton>
+        onConfirm={() => dataProvider.cancelInvitation(invitation.id)}
+        success={() => translate('resources.organizations.invitations.canceled', { email })}
+      />
     </Stack>
   );
 }

@@ -1,7 +1,7 @@
 import { Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
+import { EmptyState } from '../common/EmptyState';
 import { ScrollX } from '../layout/ScrollX';
 import { wideOnly } from '../layout/useNarrow';
-import { EmptyState } from './EmptyState';
 import { InvitationActions } from './InvitationActions';
 import { InviteButton } from './InviteButton';
 import { useOrgAction } from './useOrgAction';

@@ -1,33 +1,32 @@
 import Edit from '@mui/icons-material/Edit';
-import { TextField } from '@mui/material';
-import { useState } from 'react';
+import { PromptButton } from '../common/PromptButton';
 import type { Member } from '../providers/dataProvider';
-import { ActionButton } from '../users/ActionButton';
-import { memberName, useOrgAction } from './useOrgAction';
+import { memberEmail, useOrgAction } from './useOrgAction';
 
-/** update-member-role as an operator (owner, admin, member or a configured role; comma-separated for several). */
+/** update-member-role as an operator; the dialog opens with the member's current role every time. */
 export function MemberRoleButton({ member }: { member: Member }) {
   const { record, dataProvider, translate, canManage } = useOrgAction();
-  const [role, setRole] = useState(member.role);
   if (!record || !canManage) return null;
+  const target = { email: memberEmail(member), organization: record.name };
   return (
-    <ActionButton
+    <PromptButton
       label="resources.organizations.members.change_role"
-      title={translate('resources.organizations.members.change_role_title', { name: memberName(member) })}
+      title={translate('resources.organizations.members.change_role_title', target)}
       icon={<Edit />}
-      success="resources.organizations.members.role_changed"
-      onConfirm={() => dataProvider.updateMemberRole(record.id, member.id, role.trim()).then(() => undefined)}
-    >
-      <TextField
-        autoFocus
-        fullWidth
-        margin="dense"
-        label={translate('resources.organizations.fields.role')}
-        helperText={translate('resources.organizations.members.role_help')}
-        defaultValue={member.role}
-        onChange={(e) => setRole(e.target.value)}
-        slotProps={{ htmlInput: { 'data-testid': 'member-role-input' } }}
-      />
-    </ActionButton>
+      fields={[
+        {
+          name: 'role',
+          label: translate('resources.organizations.fields.role'),
+          helperText: translate('resources.organizations.members.role_help'),
+          required: true,
+          testId: 'member-role-input',
+        },
+      ]}
+      initial={{ role: member.role }}
+      onConfirm={({ role }) => dataProvider.updateMemberRole(record.id, member.id, role.trim())}
+      success={({ role }) =>
+        translate('resources.organizations.members.role_changed', { ...target, role: role.trim() })
+      }
+    />
   );
 }

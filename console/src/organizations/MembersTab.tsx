@@ -1,8 +1,8 @@
 import { Stack, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import { DateField, RecordContextProvider } from 'react-admin';
+import { EmptyState } from '../common/EmptyState';
 import { ScrollX } from '../layout/ScrollX';
 import { wideOnly } from '../layout/useNarrow';
-import { EmptyState } from './EmptyState';
 import { MemberRoleButton } from './MemberRoleButton';
 import { RemoveMemberButton } from './RemoveMemberButton';
 import { useOrgAction } from './useOrgAction';

@@ -1,11 +1,28 @@
-import { AutocompleteInput, Create, ReferenceInput, regex, required, SimpleForm, TextInput } from 'react-admin';
+import {
+  AutocompleteInput,
+  Create,
+  ReferenceInput,
+  regex,
+  required,
+  SimpleForm,
+  TextInput,
+  useNotify,
+  useRedirect,
+} from 'react-admin';
+import type { FullOrganization } from '../providers/dataProvider';
 
 const slug = regex(/^[a-z0-9][a-z0-9-]*$/, 'resources.organizations.slug_help');
 
 /** admin/organization/create: the owner is the chosen user (searched by email), else the signed-in operator. */
 export function OrganizationCreate() {
+  const notify = useNotify();
+  const redirect = useRedirect();
+  const onSuccess = (org: FullOrganization) => {
+    notify('resources.organizations.notifications.created', { type: 'success', messageArgs: { name: org.name } });
+    redirect('show', 'organizations', org.id, org);
+  };
   return (
-    <Create redirect="show">
+    <Create redirect="show" mutationOptions={{ onSuccess }}>
       <SimpleForm>
         <TextInput source="name" validate={required()} />
         <TextInput source="slug" validate={[required(), slug]} helperText="resources.organizations.slug_help" />

@@ -1,34 +1,31 @@
 import Delete from '@mui/icons-material/Delete';
 import DriveFileRenameOutline from '@mui/icons-material/DriveFileRenameOutline';
 import PersonAdd from '@mui/icons-material/PersonAdd';
-import { DialogContentText, MenuItem, TextField } from '@mui/material';
-import { useState } from 'react';
+import { PromptButton } from '../common/PromptButton';
 import type { Team } from '../providers/dataProvider';
-import { ActionButton } from '../users/ActionButton';
 import { memberName, useOrgAction } from './useOrgAction';
 
+/** update-team: the dialog opens with the team's current name every time. */
 export function RenameTeamButton({ team }: { team: Team }) {
   const { record, dataProvider, translate, canManage } = useOrgAction();
-  const [name, setName] = useState(team.name);
   if (!record || !canManage) return null;
   return (
-    <ActionButton
+    <PromptButton
       label="resources.organizations.teams.rename"
       title={translate('resources.organizations.teams.rename_title', { name: team.name })}
       icon={<DriveFileRenameOutline />}
-      success="resources.organizations.teams.renamed"
-      onConfirm={() => dataProvider.renameTeam(record.id, team.id, name.trim()).then(() => undefined)}
-    >
-      <TextField
-        autoFocus
-        fullWidth
-        margin="dense"
-        defaultValue={team.name}
-        label={translate('resources.organizations.fields.name')}
-        onChange={(e) => setName(e.target.value)}
-        slotProps={{ htmlInput: { 'data-testid': 'team-rename' } }}
-      />
-    </ActionButton>
+      fields={[
+        {
+          name: 'name',
+          label: translate('resources.organizations.fields.name'),
+          required: true,
+          testId: 'team-rename',
+        },
+      ]}
+      initial={{ name: team.name }}
+      onConfirm={({ name }) => dataProvider.renameTeam(record.id, team.id, name.trim())}
+      success={({ name }) => translate('resources.organizations.teams.renamed', { from: team.name, name: name.trim() })}
+    />
   );
 }
 
@@ -36,51 +33,46 @@ export function RemoveTeamButton({ team }: { team: Team }) {
   const { record, dataProvider, translate, canManage } = useOrgAction();
   if (!record || !canManage) return null;
   return (
-    <ActionButton
+    <PromptButton
       label="resources.organizations.teams.remove"
-      title={translate('resources.organizations.teams.remove')}
+      title={translate('resources.organizations.teams.remove_title', { name: team.name })}
+      message={translate('resources.organizations.teams.remove_confirm', { name: team.name })}
       icon={<Delete />}
       color="error"
-      success="resources.organizations.teams.removed"
       onConfirm={() => dataProvider.removeTeam(record.id, team.id)}
-    >
-      <DialogContentText>
-        {translate('resources.organizations.teams.remove_confirm', { name: team.name })}
-      </DialogContentText>
-    </ActionButton>
+      success={() => translate('resources.organizations.teams.removed', { name: team.name })}
+    />
   );
 }
 
-/** Adds one of the organization's members who is not in the team yet. */
+/** Adds one of the organization's members who is not in the team yet; no one chosen at each opening. */
 export function AddTeamMemberButton({ team, inTeam }: { team: Team; inTeam: Set<string> }) {
   const { record, dataProvider, translate, canManage } = useOrgAction();
-  const [userId, setUserId] = useState('');
   if (!record || !canManage) return null;
   const candidates = (record.members ?? []).filter((m) => !inTeam.has(m.userId));
+  const nameOf = (userId: string) => {
+    const member = candidates.find((m) => m.userId === userId);
+    return member ? memberName(member) : userId;
+  };
   return (
-    <ActionButton
+    <PromptButton
       label="resources.organizations.teams.add_member"
       title={translate('resources.organizations.teams.add_member_title', { name: team.name })}
       icon={<PersonAdd />}
       disabled={candidates.length === 0}
-      success="resources.organizations.teams.member_added"
-      onConfirm={() => dataProvider.addTeamMember(record.id, team.id, userId)}
-    >
-      <TextField
-        select
-        fullWidth
-        margin="dense"
-        value={userId}
-        label={translate('resources.organizations.teams.member')}
-        onChange={(e) => setUserId(e.target.value)}
-        slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'team-member-select' } as object } }}
-      >
-        {candidates.map((m) => (
-          <MenuItem key={m.userId} value={m.userId}>
-            {memberName(m)} ({m.user?.email})
-          </MenuItem>
-        ))}
-      </TextField>
-    </ActionButton>
+      fields={[
+        {
+          name: 'userId',
+          label: translate('resources.organizations.teams.member'),
+          required: true,
+          options: candidates.map((m) => ({ value: m.userId, label: `${memberName(m)} (${m.user?.email})` })),
+          testId: 'team-member-select',
+        },
+      ]}
+      onConfirm={({ userId }) => dataProvider.addTeamMember(record.id, team.id, userId)}
+      success={({ userId }) =>
+        translate('resources.organizations.teams.member_added', { name: nameOf(userId), team: team.name })
+      }
+    />
   );
 }

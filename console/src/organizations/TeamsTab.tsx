@@ -1,30 +1,35 @@
 import Cancel from '@mui/icons-material/Cancel';
 import { Chip, Paper, Stack, Typography } from '@mui/material';
-import { useNotify, useRefresh } from 'react-admin';
+import { useState } from 'react';
+import { useRefresh } from 'react-admin';
+import { EmptyState } from '../common/EmptyState';
+import { PromptDialog } from '../common/PromptDialog';
 import { CreateTeamButton } from './CreateTeamButton';
-import { EmptyState } from './EmptyState';
 import { AddTeamMemberButton, RemoveTeamButton, RenameTeamButton } from './TeamActions';
 import { memberName, useOrgAction } from './useOrgAction';
 
-/** Teams with their members: create, rename, remove; add a member of the organization, remove one (chip delete). */
+/** Who is being taken off which team (the confirmation keeps it while it closes). */
+interface Removal {
+  teamId: string;
+  team: string;
+  userId: string;
+  name: string;
+}
+
+/**
+ * Teams with their members: create, rename, remove; add a member of the organization, remove one (the chip's
+ * delete icon, confirmed by name).
+ */
 export function TeamsTab() {
   const { record, dataProvider, translate, canManage } = useOrgAction();
-  const notify = useNotify();
   const refresh = useRefresh();
+  const [removal, setRemoval] = useState<Removal | null>(null);
+  const [confirming, setConfirming] = useState(false);
   if (!record) return null;
   const teams = record.teams ?? [];
   const byUser = new Map((record.members ?? []).map((m) => [m.userId, m]));
   const teamMembers = record.teamMembers ?? [];
-
-  const removeFromTeam = async (teamId: string, userId: string) => {
-    try {
-      await dataProvider.removeTeamMember(record.id, teamId, userId);
-      notify('resources.organizations.teams.member_removed', { type: 'success' });
-      refresh();
-    } catch (error) {
-      notify((error as Error).message, { type: 'error' });
-    }
-  };
+  const target = { name: removal?.name ?? '', team: removal?.team ?? '' };
 
   return (
     <>
@@ -57,7 +62,14 @@ export function TeamsTab() {
                     <Chip
                       key={tm.id}
                       label={label}
-                      onDelete={canManage ? () => removeFromTeam(team.id, tm.userId) : undefined}
+                      onDelete={
+                        canManage
+                          ? () => {
+                              setRemoval({ teamId: team.id, team: team.name, userId: tm.userId, name: label });
+                              setConfirming(true);
+                            }
+                          : undefined
+                      }
                       deleteIcon={
                         <Cancel
                           aria-label={translate('resources.organizations.teams.remove_member', { name: label })}
@@ -72,6 +84,18 @@ export function TeamsTab() {
           );
         })}
       </Stack>
+      <PromptDialog
+        open={confirming}
+        onClose={() => setConfirming(false)}
+        title={translate('resources.organizations.teams.remove_member_title', target)}
+        message={translate('resources.organizations.teams.remove_member_confirm', target)}
+        color="error"
+        onConfirm={() =>
+          removal ? dataProvider.removeTeamMember(record.id, removal.teamId, removal.userId) : Promise.resolve()
+        }
+        success={() => translate('resources.organizations.teams.member_removed', target)}
+        after={refresh}
+      />
     </>
   );
 }

@@ -13,3 +13,6 @@ export function useOrgAction() {
 
 /** A member's display name: the user's name, else their email. */
 export const memberName = (m: { user?: { name: string; email: string } }) => m.user?.name || m.user?.email || '';
+
+/** A member's email, which names them in dialogs and notifications (unique, unlike a name). */
+export const memberEmail = (m: { userId: string; user?: { email: string } }) => m.user?.email || m.userId;

@@ -99,16 +99,26 @@ export function listUsersQuery(params: GetListParams) {
     query.searchField = q.includes('@') || filter.searchField === 'email' ? 'email' : (filter.searchField ?? 'name');
     query.searchOperator = 'contains';
   }
-  // list-users takes one filter: the first one set, in USER_FILTERS order.
-  for (const field of USER_FILTERS) {
-    const value = filter[field];
-    if (value === undefined || value === null || value === '') continue;
+  const field = appliedUserFilter(filter);
+  if (field) {
     query.filterField = field;
-    query.filterValue = value;
+    query.filterValue = filter[field];
     query.filterOperator = 'eq';
-    break;
   }
   return query;
+}
+
+export type UserFilter = (typeof USER_FILTERS)[number];
+
+/** A filter value the list sends (react-admin keeps a shown but empty filter as undefined or ''). */
+export const isFilterSet = (value: unknown) => value !== undefined && value !== null && value !== '';
+
+/**
+ * The one filter list-users applies (it takes one filterField): the first set, in USER_FILTERS order. The users
+ * list shows this one only, so no filter is ever shown and ignored.
+ */
+export function appliedUserFilter(filter: Record<string, unknown>): UserFilter | undefined {
+  return USER_FILTERS.find((field) => isFilterSet(filter[field]));
 }
 
 export function makeDataProvider(client: ApiClient): ConsoleDataProvider {

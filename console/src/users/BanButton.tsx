@@ -1,44 +1,33 @@
 import Block from '@mui/icons-material/Block';
-import { TextField } from '@mui/material';
-import { useState } from 'react';
-import { ActionButton } from './ActionButton';
+import { PromptButton } from '../common/PromptButton';
+import { banState } from './banState';
 import { useUserAction } from './useUserAction';
 
-/** Ban with a reason and an expiry in seconds (empty: no expiry); shown only for users not banned. */
+/** Ban with a reason and an expiry in seconds (empty: no expiry); shown while no ban holds (a lapsed one does not). */
 export function BanButton() {
-  const { record, dataProvider, translate, name } = useUserAction();
-  const [reason, setReason] = useState('');
-  const [expiresIn, setExpiresIn] = useState('');
-  if (!record || record.banned) return null;
+  const { record, dataProvider, translate, email } = useUserAction();
+  if (!record || banState(record).active) return null;
   return (
-    <ActionButton
+    <PromptButton
       label="resources.users.actions.ban"
-      title={translate('resources.users.actions.ban_title', { name })}
+      title={translate('resources.users.actions.ban_title', { email })}
+      message={translate('resources.users.actions.ban_confirm', { email })}
       icon={<Block />}
       color="error"
-      success="resources.users.actions.banned"
-      onConfirm={() =>
-        dataProvider
-          .banUser(record.id, reason.trim() || undefined, expiresIn ? Number(expiresIn) : undefined)
-          .then(() => undefined)
+      fields={[
+        { name: 'reason', label: translate('resources.users.actions.ban_reason'), testId: 'ban-reason' },
+        {
+          name: 'expiresIn',
+          label: translate('resources.users.actions.ban_expires_in'),
+          type: 'number',
+          min: 1,
+          testId: 'ban-expires',
+        },
+      ]}
+      onConfirm={({ reason, expiresIn }) =>
+        dataProvider.banUser(record.id, reason.trim() || undefined, expiresIn ? Number(expiresIn) : undefined)
       }
-    >
-      <TextField
-        autoFocus
-        fullWidth
-        margin="dense"
-        label={translate('resources.users.actions.ban_reason')}
-        onChange={(e) => setReason(e.target.value)}
-        slotProps={{ htmlInput: { 'data-testid': 'ban-reason' } }}
-      />
-      <TextField
-        fullWidth
-        margin="dense"
-        type="number"
-        label={translate('resources.users.actions.ban_expires_in')}
-        onChange={(e) => setExpiresIn(e.target.value)}
-        slotProps={{ htmlInput: { min: 1, 'data-testid': 'ban-expires' } }}
-      />
-    </ActionButton>
+      success={() => translate('resources.users.actions.banned', { email })}
+    />
   );
 }

@@ -1,31 +1,28 @@
 import Password from '@mui/icons-material/Password';
-import { TextField } from '@mui/material';
-import { useState } from 'react';
-import { ActionButton } from './ActionButton';
+import { PromptButton } from '../common/PromptButton';
 import { useUserAction } from './useUserAction';
 
+/** set-user-password: an empty field every time. */
 export function SetPasswordButton() {
-  const { record, dataProvider, translate, name } = useUserAction();
-  const [password, setPassword] = useState('');
+  const { record, dataProvider, translate, email } = useUserAction();
   if (!record) return null;
   return (
-    <ActionButton
+    <PromptButton
       label="resources.users.actions.set_password"
-      title={translate('resources.users.actions.set_password_title', { name })}
+      title={translate('resources.users.actions.set_password_title', { email })}
       icon={<Password />}
-      success="resources.users.actions.password_set"
-      onConfirm={() => dataProvider.setUserPassword(record.id, password)}
-    >
-      <TextField
-        autoFocus
-        fullWidth
-        margin="dense"
-        type="password"
-        autoComplete="new-password"
-        label={translate('resources.users.actions.new_password')}
-        onChange={(e) => setPassword(e.target.value)}
-        slotProps={{ htmlInput: { 'data-testid': 'new-password' } }}
-      />
-    </ActionButton>
+      fields={[
+        {
+          name: 'password',
+          label: translate('resources.users.actions.new_password'),
+          type: 'password',
+          autoComplete: 'new-password',
+          required: true,
+          testId: 'new-password',
+        },
+      ]}
+      onConfirm={({ password }) => dataProvider.setUserPassword(record.id, password)}
+      success={() => translate('resources.users.actions.password_set', { email })}
+    />
   );
 }

@@ -1,31 +1,28 @@
 import AdminPanelSettings from '@mui/icons-material/AdminPanelSettings';
-import { TextField } from '@mui/material';
-import { useState } from 'react';
-import { ActionButton } from './ActionButton';
+import { PromptButton } from '../common/PromptButton';
 import { useUserAction } from './useUserAction';
 
+/** set-role: the dialog opens with the user's current role every time. */
 export function SetRoleButton() {
-  const { record, dataProvider, translate, name } = useUserAction();
-  const [role, setRole] = useState('');
+  const { record, dataProvider, translate, email } = useUserAction();
   if (!record) return null;
   return (
-    <ActionButton
+    <PromptButton
       label="resources.users.actions.set_role"
-      title={translate('resources.users.actions.set_role_title', { name })}
+      title={translate('resources.users.actions.set_role_title', { email })}
       icon={<AdminPanelSettings />}
-      success="resources.users.actions.role_set"
-      onConfirm={() => dataProvider.setRole(record.id, role || record.role).then(() => undefined)}
-    >
-      <TextField
-        autoFocus
-        fullWidth
-        margin="dense"
-        label={translate('resources.users.fields.role')}
-        helperText={translate('resources.users.actions.role_help')}
-        defaultValue={record.role}
-        onChange={(e) => setRole(e.target.value)}
-        slotProps={{ htmlInput: { 'data-testid': 'role-input' } }}
-      />
-    </ActionButton>
+      fields={[
+        {
+          name: 'role',
+          label: translate('resources.users.fields.role'),
+          helperText: translate('resources.users.actions.role_help'),
+          required: true,
+          testId: 'role-input',
+        },
+      ]}
+      initial={{ role: record.role }}
+      onConfirm={({ role }) => dataProvider.setRole(record.id, role.trim())}
+      success={({ role }) => translate('resources.users.actions.role_set', { email, role: role.trim() })}
+    />
   );
 }

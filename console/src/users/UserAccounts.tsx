@@ -1,8 +1,8 @@
 import { Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
+import { EmptyState } from '../common/EmptyState';
 import { ScrollX } from '../layout/ScrollX';
 import { wideOnly } from '../layout/useNarrow';
-import { EmptyState } from '../organizations/EmptyState';
 import { useUserAction } from './useUserAction';
 
 /** The user's linked accounts (admin/list-user-accounts): provider, account id, scopes; never tokens. */

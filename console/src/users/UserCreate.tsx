@@ -1,9 +1,16 @@
-import { Create, email, PasswordInput, required, SimpleForm, TextInput } from 'react-admin';
+import { Create, email, PasswordInput, required, SimpleForm, TextInput, useNotify, useRedirect } from 'react-admin';
+import type { User } from '../providers/dataProvider';
 
 /** create-user: email, name, password and an optional role (the service's default role when empty). */
 export function UserCreate() {
+  const notify = useNotify();
+  const redirect = useRedirect();
+  const onSuccess = (user: User) => {
+    notify('resources.users.notifications.created', { type: 'success', messageArgs: { email: user.email } });
+    redirect('show', 'users', user.id, user);
+  };
   return (
-    <Create redirect="show">
+    <Create redirect="show" mutationOptions={{ onSuccess }}>
       <SimpleForm>
         <TextInput source="email" type="email" validate={[required(), email()]} />
         <TextInput source="name" validate={required()} />

@@ -3,9 +3,9 @@ import {
   CreateButton,
   DataTable,
   DateField,
-  FilterButton,
   List,
   NullableBooleanInput,
+  RecordContextProvider,
   SearchInput,
   SimpleList,
   TextInput,
@@ -14,24 +14,29 @@ import {
 } from 'react-admin';
 import { useNarrow } from '../layout/useNarrow';
 import type { User } from '../providers/dataProvider';
+import { BanStatus } from './BanStatus';
+import { FILTER_LABELS, UserFilterButton } from './UserFilterButton';
 
 const filters = (searchPlaceholder: string) => [
   <SearchInput key="q" source="q" alwaysOn placeholder={searchPlaceholder} />,
-  <TextInput key="role" source="role" label="resources.users.fields.role" />,
-  <NullableBooleanInput key="banned" source="banned" label="resources.users.fields.banned" />,
-  <NullableBooleanInput key="emailVerified" source="emailVerified" label="resources.users.fields.emailVerified" />,
+  <TextInput key="role" source="role" label={FILTER_LABELS.role} />,
+  <NullableBooleanInput key="banned" source="banned" label={FILTER_LABELS.banned} />,
+  <NullableBooleanInput key="emailVerified" source="emailVerified" label={FILTER_LABELS.emailVerified} />,
 ];
 
 function ListActions() {
   return (
     <TopToolbar>
-      <FilterButton />
+      <UserFilterButton />
       <CreateButton />
     </TopToolbar>
   );
 }
 
-/** Users: search (email when the text has an @, else name), one filter at a time, sort, pages, total. */
+/**
+ * Users: search (email when the text has an @, else name), one filter at a time, sort, pages, total. The Banned
+ * column shows the ban in force: an active ban's end, and No for a lapsed one.
+ */
 export function UserList() {
   const translate = useTranslate();
   const narrow = useNarrow();
@@ -46,7 +51,11 @@ export function UserList() {
         <SimpleList<User>
           primaryText={(u) => u.email}
           secondaryText={(u) => u.name}
-          tertiaryText={(u) => (u.banned ? translate('resources.users.fields.banned') : u.role)}
+          tertiaryText={(u) => (
+            <RecordContextProvider value={u}>
+              <BanStatus compact />
+            </RecordContextProvider>
+          )}
           linkType="show"
         />
       ) : (
@@ -54,7 +63,9 @@ export function UserList() {
           <DataTable.Col source="email" />
           <DataTable.Col source="name" />
           <DataTable.Col source="role" />
-          <DataTable.Col source="banned" field={BooleanField} />
+          <DataTable.Col source="banned">
+            <BanStatus compact />
+          </DataTable.Col>
           <DataTable.Col source="emailVerified" field={BooleanField} />
           <DataTable.Col source="createdAt" field={DateField} />
         </DataTable>

@@ -1,9 +1,9 @@
 import { Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useCreatePath } from 'react-admin';
+import { EmptyState } from '../common/EmptyState';
 import { ScrollX } from '../layout/ScrollX';
 import { wideOnly } from '../layout/useNarrow';
-import { EmptyState } from '../organizations/EmptyState';
 import { useUserAction } from './useUserAction';
 
 /** The user's organizations with their role in each (admin/list-user-organizations), linked to their pages. */

@@ -1,5 +1,6 @@
 import { BooleanField, DateField, Labeled, Show, TabbedShowLayout, TextField } from 'react-admin';
 import { scrollTabs } from '../layout/ScrollTabs';
+import { BanStatus } from './BanStatus';
 import { UserAccounts } from './UserAccounts';
 import { UserOrganizations } from './UserOrganizations';
 import { UserSessions } from './UserSessions';
@@ -15,9 +16,7 @@ export function UserShow() {
           <TextField source="name" />
           <TextField source="role" />
           <BooleanField source="emailVerified" />
-          <BooleanField source="banned" />
-          <TextField source="banReason" emptyText="-" />
-          <DateField source="banExpires" showTime emptyText="-" />
+          <BanStatus label="resources.users.fields.banned" />
           <TextField source="language" emptyText="-" />
           <DateField source="createdAt" showTime />
           <DateField source="updatedAt" showTime />

@@ -6,9 +6,10 @@ import { SetPasswordButton } from './SetPasswordButton';
 import { SetRoleButton } from './SetRoleButton';
 import { UnbanButton } from './UnbanButton';
 
+/** The user's actions; in a narrow window they wrap onto more rows instead of running off the screen. */
 export function UserShowActions() {
   return (
-    <TopToolbar>
+    <TopToolbar sx={{ flexWrap: 'wrap' }}>
       <SetRoleButton />
       <BanButton />
       <UnbanButton />
