@@ -58,7 +58,7 @@ test: $(STAMP) ## Lint, type-check and run the whole test suite (needs PostgreSQ
 	npm run typecheck -w console
 	npm test
 
-lint: $(STAMP) ## Lint and check formatting (biome)
+lint: $(STAMP) ## Lint, check formatting (biome) and import boundaries (dependency-cruiser)
 	npm run lint
 
 format: $(STAMP) ## Format the code (biome)

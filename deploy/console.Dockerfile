@@ -17,6 +17,8 @@ COPY services/identity/package.json services/identity/
 COPY console/package.json console/
 RUN npm ci --workspace console --ignore-scripts
 COPY openapi.yaml ./
+# The one part of the service the console imports (its package's `./access` export): the pure access model.
+COPY services/identity/src/access services/identity/src/access
 COPY console console
 # Empty or a path (/api/auth): the console calls the API on its own origin. A URL
 # (--build-arg VITE_API_URL=https://id.example.com/api/auth) calls the API on another origin, which must then list

@@ -1,5 +1,6 @@
-// The one server import the console allows: the access-control model is pure (no I/O, no framework),
-// so canAccess reuses the service's own admin role table instead of copying it.
+// The one server import the console allows (the service package's `./access` export; a dependency rule in CI
+// refuses any other): the access-control model is pure (no I/O, no framework), so canAccess reuses the service's
+// own admin role table instead of copying it.
 import {
   ADMIN_DEFAULT_ROLES,
   ADMIN_ROLE_NAMES,
@@ -8,7 +9,7 @@ import {
   buildRoles,
   type Permissions,
   roleNames,
-} from '../../../services/identity/src/access';
+} from '@identity/service/access';
 
 const ADMIN_ROLES = buildRoles(ADMIN_STATEMENTS, ADMIN_DEFAULT_ROLES);
 

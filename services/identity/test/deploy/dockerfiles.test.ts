@@ -168,6 +168,17 @@ describe('console image', () => {
     for (const [, policy] of policies) expect(policy.replace(' __API_ORIGIN__', '')).toBe(CONSOLE_CSP);
     expect(read('deploy/console.Dockerfile')).toMatch(/sed -i "s#__API_ORIGIN__#\$\{api_origin\}#g"/);
   });
+
+  it("copies into its build stage every part of the service the console imports (the package's ./access export)", () => {
+    const pkg = JSON.parse(read('services/identity/package.json')) as { exports: Record<string, string> };
+    const accessDir = join('services/identity', pkg.exports['./access']).replace(/\/index\.ts$/, '');
+    expect(accessDir).toBe('services/identity/src/access');
+    const dockerfile = read('deploy/console.Dockerfile');
+    const copies = [...dockerfile.matchAll(/^COPY (\S+) (\S+)$/gm)].map(([, from, to]) => [from, to]);
+    expect(copies).toContainEqual([accessDir, accessDir]);
+    // Copied before the console's build runs.
+    expect(dockerfile.indexOf(`COPY ${accessDir}`)).toBeLessThan(dockerfile.indexOf('npm run build -w console'));
+  });
 });
 
 describe('.dockerignore', () => {

@@ -1,0 +1,70 @@
+/**
+ * Import boundaries (CONTRIBUTING.md, docs/architecture.md), checked by `npm run deps` in `make lint`. Violations
+ * that exist today are listed in .dependency-cruiser-known-violations.json and tolerated until the code they name
+ * is reshaped; any new one fails. Regenerate that list only when a violation is removed
+ * (`npm run deps:baseline`), never to admit a new one.
+ */
+const SRC = '^services/identity/src/';
+module.exports = {
+  forbidden: [
+    {
+      name: 'feature-not-composition-root',
+      severity: 'error',
+      comment: 'A feature states what it needs (its deps) and never reaches into the composition root.',
+      from: { path: `${SRC}features/` },
+      to: { path: `${SRC}context\\.ts$` },
+    },
+    {
+      name: 'feature-through-index',
+      severity: 'error',
+      comment: "Another feature is used only through its index.ts, never its internals.",
+      from: { path: `${SRC}features/([^/]+)/` },
+      to: {
+        path: `${SRC}features/[^/]+/`,
+        pathNot: [`${SRC}features/$1/`, `${SRC}features/[^/]+/index\\.ts$`],
+      },
+    },
+    {
+      name: 'access-is-pure',
+      severity: 'error',
+      comment: 'The access model is pure (the console imports it): it imports nothing outside itself.',
+      from: { path: `${SRC}access/` },
+      to: { pathNot: `${SRC}access/` },
+    },
+    {
+      name: 'layers-below-features',
+      severity: 'error',
+      comment: 'http/, infra/, shared/, db/, store/, mail/, crypto/, config/ and errors/ serve the features, not the other way.',
+      from: { path: `${SRC}(http|infra|shared|db|store|mail|crypto|config|errors|outbox)/` },
+      to: { path: `${SRC}features/` },
+    },
+    {
+      name: 'no-bench-or-tests-in-src',
+      severity: 'error',
+      comment: 'Production code never imports the benchmark or the test helpers.',
+      from: { path: SRC, pathNot: '\\.test\\.ts$' },
+      to: { path: '^services/identity/(bench|test)/' },
+    },
+    {
+      name: 'console-imports-only-access',
+      severity: 'error',
+      comment: "The console imports no server code but the service package's ./access export (the pure model).",
+      from: { path: '^console/' },
+      to: { path: '^services/identity/', pathNot: `${SRC}access/` },
+    },
+    {
+      name: 'console-imports-access-by-package',
+      severity: 'error',
+      comment: "The console names the model as '@identity/service/access', not by a relative path into the service.",
+      from: { path: '^console/' },
+      to: { path: `${SRC}access/`, dependencyTypes: ['local'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|dist-bench|node_modules)/' },
+    tsPreCompilationDeps: true,
+    combinedDependencies: false,
+    preserveSymlinks: false,
+  },
+};
