@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { Config } from './config';
 import { deriveKey } from './crypto/keys';
@@ -31,10 +32,11 @@ import { OrganizationRepository } from './features/organization/repository';
 import { createOrganizationFeature, type OrganizationFeature } from './features/organization/service';
 import { TeamRepository } from './features/organization/teams.repository';
 import { SessionRepository } from './features/session/repository';
-import { type Clock, SessionService } from './features/session/session.service';
+import { SessionService } from './features/session/session.service';
 import { createSocialFeature, type SocialFeature } from './features/social/service';
 import { TrustedOrigins } from './http/origins';
 import { SessionCookies } from './http/session-cookies';
+import { DatabaseClock } from './infra/database-clock';
 import { createLogger } from './infra/logger';
 import { Metrics } from './infra/metrics';
 import { checkEvictionPolicy } from './infra/redis-policy';
@@ -45,6 +47,7 @@ import { MAIL_TOPIC, MailOutbox, mailHandler } from './mail/mail-outbox';
 import { createMailQueue } from './mail/queue';
 import { Outbox } from './outbox/outbox';
 import { BackgroundTasks } from './shared/background';
+import type { Clock } from './shared/clock';
 import { drainBatches } from './shared/drain-batches';
 import { type Sql, sqlFor } from './shared/sql';
 import { type KeyValueStore, MemoryStore, RedisStore } from './store';
@@ -62,6 +65,7 @@ export interface Logger {
 /** Everything the feature plugins use, built once by plain wiring (DESIGN §4.9: no DI container). */
 export interface AppContext {
   config: Config;
+  /** The time every expiry follows: the database's clock (infra/database-clock.ts), or a test's. */
   clock: Clock;
   dataSource: DataSource;
   sql: Sql;
@@ -118,14 +122,14 @@ export interface ContextOptions {
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
   // Without a logger (the CLI): JSON lines on stderr, so stdout holds only the command's answer.
   const log = options.logger ?? createLogger(config, { fd: 2 });
-  const clock = options.clock ?? { now: () => Date.now() };
   const closers: Array<() => Promise<unknown>> = [];
   try {
     const { dataSource, redis } = await connect(config, options, log, closers);
     const sql = sqlFor(dataSource);
+    const metrics = new Metrics({ defaultMetrics: config.metricsEnabled });
+    const clock = options.clock ?? (await databaseClock(config, options, dataSource, metrics, log, closers));
     const store: KeyValueStore = redis ? new RedisStore(redis, config.redisPrefix) : new MemoryStore(clock.now);
     const sessionCache = config.session.redisCacheTtlSec > 0 ? store : null;
-    const metrics = new Metrics({ defaultMetrics: config.metricsEnabled });
     const hasher = new PasswordHasher(config.argon2, (op, seconds) => metrics.passwordHash.observe({ op }, seconds));
     const sessions = new SessionService(new SessionRepository(sql), sessionCache, config.session, clock);
     const repo = new AccountRepository(sql);
@@ -264,6 +268,31 @@ export async function createContext(config: Config, options: ContextOptions = {}
     await closeAll(closers);
     throw error;
   }
+}
+
+/**
+ * The clock every expiry follows: the database's (docs/operations.md, Clocks), read at start and every
+ * `clockSyncIntervalSec`, with its offset from this machine's clock on /metrics. Offline (no query may run):
+ * this machine's clock.
+ */
+async function databaseClock(
+  config: Config,
+  options: ContextOptions,
+  dataSource: DataSource,
+  metrics: Metrics,
+  log: Logger,
+  closers: Array<() => Promise<unknown>>,
+): Promise<Clock> {
+  if (options.offline) return { now: () => Date.now() };
+  const clock = new DatabaseClock({
+    connect: () => (dataSource.driver as unknown as { master: Pool }).master.connect(),
+    intervalMs: config.clockSyncIntervalSec * 1000,
+    log,
+  });
+  closers.unshift(() => clock.stop());
+  await clock.start();
+  metrics.watchClock(clock);
+  return clock;
 }
 
 /** The user's role in the active organization, for `/token` claims (null when not a member or the feature is off). */

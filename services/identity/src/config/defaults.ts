@@ -31,6 +31,7 @@ export function defaultConfig(): Config {
     consoleEnabled: false,
     consoleDir: join(REPO_ROOT, 'console', 'dist'),
     shutdownDrainMs: 5000,
+    clockSyncIntervalSec: 30,
     metricsEnabled: true,
     session: {
       expiresInSec: 7 * 24 * 3600,

@@ -188,6 +188,12 @@ export const ENV_SETTINGS: EnvSetting[] = [
   s('RATE_LIMIT_ENABLED', 'rateLimit.enabled', 'bool', 'Rate limits (global, and stricter on sign-in and sign-up)'),
   s('METRICS_ENABLED', 'metricsEnabled', 'bool', 'Serve GET /metrics (Prometheus) at the root of the port'),
   s('SHUTDOWN_DRAIN_MS', 'shutdownDrainMs', 'int', 'On SIGTERM, serve with readiness 503 this long before closing'),
+  s(
+    'CLOCK_SYNC_INTERVAL_SEC',
+    'clockSyncIntervalSec',
+    'int',
+    "How often each instance reads the database's clock, which every expiry follows",
+  ),
   s('JWT_ALG', 'jwt.alg', 'string', 'Signing algorithm of GET /token JWTs: EdDSA (Ed25519), ES256 or RS256'),
   s('JWT_EXPIRES_IN_SEC', 'jwt.expiresInSec', 'int', 'Lifetime of a GET /token JWT (never past the session expiry)'),
   s('JWT_AUDIENCE', 'jwt.audience', 'string', 'aud claim of issued JWTs (default PUBLIC_URL)'),

@@ -86,6 +86,7 @@ export const ConfigSchema = Type.Object(
     }),
     metricsEnabled: Type.Boolean({ description: 'GET /metrics (Prometheus text) and the per-request latency hook' }),
     shutdownDrainMs: Int(0, 'on SIGTERM, serve this long with readiness 503 before closing'),
+    clockSyncIntervalSec: Int(1, "how often each instance reads the database's clock (expiries follow it)"),
     session: Type.Object(
       {
         expiresInSec: Int(60, 'sliding session lifetime'),

@@ -87,6 +87,24 @@ export class Metrics {
     });
   }
 
+  /**
+   * The database clock's state at scrape time (docs/operations.md, Clocks): the database's clock minus this
+   * machine's, as measured at the last sync, and how long ago that sync succeeded (a growing age: the database
+   * could not be read and the clock goes on from its last reading).
+   */
+  watchClock(clock: { readonly offsetMs: number; readonly syncAgeMs: number | null }): void {
+    this.gauge(
+      'identity_clock_offset_seconds',
+      "The database's clock minus this instance's, at the last clock sync (expiries follow the database)",
+      [],
+      async () => [[{}, clock.offsetMs / 1000]],
+    );
+    this.gauge('identity_clock_sync_age_seconds', 'Seconds since the last successful clock sync', [], async () => {
+      const age = clock.syncAgeMs;
+      return age === null ? [] : [[{}, age / 1000]];
+    });
+  }
+
   /** Counts the outcome of a sign-in attempt, passing its result or error through. */
   async countSignIn<T>(method: string, attempt: () => Promise<T>): Promise<T> {
     try {

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { Pool } from 'pg';
+import { DatabaseClock } from '../../src/infra/database-clock';
 import type { ApiProcess } from '../setup/api-process';
 import { PUBLIC_URL } from '../setup/app';
 import { PASSWORD, uniqueEmail } from '../setup/fixtures';
@@ -95,11 +97,25 @@ async function untilBanLapses(userId: string): Promise<number> {
   return row.ms;
 }
 
-it('the two instances really run 10 minutes apart', async () => {
+/** A gauge's value on the instance's /metrics (at the root of its port). */
+async function metric(api: ApiProcess, name: string): Promise<number | undefined> {
+  const text = await (await fetch(new URL('/metrics', api.base))).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
+}
+
+it('the two instances really run 10 minutes apart, and each measures its offset from the database', async () => {
   const dateOf = async (api: ApiProcess) => Date.parse((await fetch(`${api.base}/health/live`)).headers.get('date')!);
   const skew = (await dateOf(ahead)) - (await dateOf(onTime));
   expect(skew).toBeGreaterThan(9 * 60_000);
   expect(skew).toBeLessThan(11 * 60_000);
+  // The database (this machine's clock) is 600 s behind the instance ahead.
+  expect(await metric(ahead, 'identity_clock_offset_seconds')).toBeCloseTo(-600, 0);
+  expect(Math.abs((await metric(onTime, 'identity_clock_offset_seconds'))!)).toBeLessThan(0.5);
+  expect(await metric(ahead, 'identity_clock_sync_age_seconds')).toBeGreaterThanOrEqual(0);
+  const warning = "clock: this machine's clock is far from the database's";
+  expect(ahead.output()).toContain(warning);
+  expect(onTime.output()).not.toContain(warning);
 });
 
 describe.each([
@@ -152,4 +168,38 @@ describe.each([
     expect(await signIn(onTime, first.email)).toMatchObject({ status: 200 });
     expect(await signIn(ahead, second.email)).toMatchObject({ status: 200 });
   });
+});
+
+describe('while the database cannot be read', () => {
+  it('the clock goes on from its last reading, and reads the database again once it is back', async () => {
+    const pool = new Pool({ connectionString: stack.pg.url, connectionTimeoutMillis: 1000 });
+    pool.on('error', () => undefined);
+    const notes: string[] = [];
+    const log = { info: (_: object, m: string) => notes.push(m), warn: (_: object, m: string) => notes.push(m) };
+    const clock = new DatabaseClock({ connect: () => pool.connect(), intervalMs: 60_000, log });
+    try {
+      await clock.start();
+      expect(clock.syncAgeMs).not.toBeNull();
+      // This process runs on the machine's clock, like the database: the two agree within the round trip.
+      expect(Math.abs(clock.now() - Date.now())).toBeLessThan(50);
+      const before = clock.offsetMs;
+      await stack.pg.stop('fast');
+      try {
+        await clock.sync();
+        expect(notes).toContain("clock: cannot read the database's clock; going on from the last reading");
+        expect(clock.offsetMs).toBe(before);
+        expect(Math.abs(clock.now() - Date.now())).toBeLessThan(50);
+        await new Promise((r) => setTimeout(r, 200));
+        expect(clock.syncAgeMs!).toBeGreaterThanOrEqual(200);
+      } finally {
+        await stack.pg.start();
+      }
+      await clock.sync();
+      expect(notes).toContain("clock: reading the database's clock again");
+      expect(clock.syncAgeMs!).toBeLessThan(200);
+    } finally {
+      await clock.stop();
+      await pool.end();
+    }
+  }, 30_000);
 });

@@ -2,6 +2,7 @@ import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import type { JwtConfig } from '../../config';
 import { newId } from '../../crypto/random';
 import type { Sealer } from '../../crypto/sealed';
+import { FOREIGN_CLOCK_SKEW_SEC } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { Clock } from '../session/session.service';
 import type { KeyEvents } from './key-events';
@@ -23,8 +24,8 @@ export interface SigningKey {
   retiredAt: number | null;
 }
 
-/** Margin for clocks of verifiers and instances that differ (clocks may differ by up to a minute). */
-const SKEW_MS = 60_000;
+/** Margin for the clocks of the services that verify our tokens (ours all follow the database's clock). */
+const SKEW_MS = FOREIGN_CLOCK_SKEW_SEC * 1000;
 /** An unknown kid reloads the key set at most this often (a rotation made by another instance). */
 const UNKNOWN_KID_RELOAD_MS = 5_000;
 

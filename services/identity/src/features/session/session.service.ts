@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { SessionConfig } from '../../config';
 import { isId, newId, newSessionToken } from '../../crypto/random';
 import { BoundedMap } from '../../shared/bounded-map';
+import type { Clock } from '../../shared/clock';
 import { drainBatches } from '../../shared/drain-batches';
 import { sessionJson } from '../../shared/session-json';
 import type { Sql } from '../../shared/sql';
@@ -10,9 +11,7 @@ import type { SessionView, SessionWithUser, UserView } from '../../shared/views'
 import type { KeyValueStore } from '../../store';
 import type { SessionRepository } from './repository';
 
-export interface Clock {
-  now(): number;
-}
+export type { Clock } from '../../shared/clock';
 
 export interface CreateSessionInput {
   user: UserView;

@@ -1,11 +1,9 @@
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
+import { FOREIGN_CLOCK_SKEW_SEC } from '../../shared/clock';
 import type { Provider } from './providers/registry';
 
 /** Signature algorithms accepted for provider id tokens: asymmetric only (never none, never HS*). */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
-
-/** How far ahead of our clock a provider's iat may be (its clock runs a little fast). */
-const IAT_SKEW_SEC = 60;
 
 const MICROSOFT_ISSUER = /^https:\/\/login\.microsoftonline\.com\/[0-9a-f-]{36}\/v2\.0$/;
 
@@ -45,7 +43,7 @@ export class IdTokenVerifier {
 
   private recent(iat: number): boolean {
     const age = this.now() / 1000 - iat;
-    return age <= this.maxAgeSec && age >= -IAT_SKEW_SEC;
+    return age <= this.maxAgeSec && age >= -FOREIGN_CLOCK_SKEW_SEC;
   }
 
   private keys(p: Provider) {
