@@ -20,6 +20,7 @@ import { healthRoutes } from './features/system/health.routes';
 import { systemRoutes } from './features/system/system.routes';
 import { registerBodylessCalls } from './http/bodyless-calls';
 import { registerCors } from './http/cors';
+import { registerDrainClose } from './http/drain';
 import { registerExpectContinue } from './http/expect-continue';
 import { registerLingeringClose } from './http/lingering-close';
 import { registerOriginCheck } from './http/origin-check';
@@ -84,6 +85,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
     requestIdHeader: REQUEST_ID_HEADER,
+    // At close: idle connections are closed, requests in flight finish, and one that still arrives on an open
+    // connection is served (with `Connection: close`), not refused (http/drain.ts).
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 512 },
     ajv: { customOptions: { removeAdditional: false } },
   });
@@ -94,6 +99,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // Before any other onRoute hook (rate limits, OpenAPI), so the GET twins get those hooks once, as routes of their own.
   registerBodylessCalls(app, validation, config.basePath);
   registerLingeringClose(app);
+  registerDrainClose(app, ctx.lifecycle);
   registerExpectContinue(app);
   registerSecurityHeaders(app, docsPath(config));
   await app.register(cookie, { secret: ctx.cookies.signer, hook: 'onRequest' });

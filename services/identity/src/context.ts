@@ -34,6 +34,7 @@ import { TeamRepository } from './features/organization/teams.repository';
 import { SessionRepository } from './features/session/repository';
 import { SessionService } from './features/session/session.service';
 import { createSocialFeature, type SocialFeature } from './features/social/service';
+import type { Lifecycle } from './http/drain';
 import { TrustedOrigins } from './http/origins';
 import { SessionCookies } from './http/session-cookies';
 import { DatabaseClock } from './infra/database-clock';
@@ -103,8 +104,11 @@ export interface AppContext {
   captcha: CaptchaVerifier | null;
   /** Work started by requests and not awaited by them (mail for known addresses); drained at close. */
   background: BackgroundTasks;
-  /** Set on SIGTERM: readiness answers 503 so load balancers stop sending while requests in flight finish. */
-  lifecycle: { draining: boolean };
+  /**
+   * Set on SIGTERM: readiness answers 503 so load balancers stop sending, and every answer carries
+   * `Connection: close` (http/drain.ts) while requests in flight finish.
+   */
+  lifecycle: Lifecycle;
   /** Deletes expired rows nobody will present again (sessions, verification tokens); run periodically. */
   sweepExpired(): Promise<{ sessions: number; verifications: number }>;
   close(): Promise<void>;

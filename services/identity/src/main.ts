@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createContext } from './context';
+import { beginDrain } from './http/drain';
 import { createLogger, logStartFailure, routeProcessOutput } from './infra/logger';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
@@ -38,12 +39,13 @@ async function main(): Promise<void> {
     closing = true;
     clearInterval(sweep);
     // Drain: readiness answers 503 while this instance still serves, so the load balancer stops sending before
-    // the listener closes; then close() stops accepting and waits for the requests in flight.
-    ctx.lifecycle.draining = true;
+    // the listener closes, and every answer carries `Connection: close`, so keep-alive clients leave as soon as
+    // they are answered. Then the listener closes, idle connections close, and the requests in flight finish.
+    const drain = beginDrain(app, ctx.lifecycle, app.log);
     app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'draining');
     await new Promise((done) => setTimeout(done, config.shutdownDrainMs));
     app.log.info({ signal }, 'shutting down');
-    await app.close();
+    await drain.close();
     await ctx.close();
     process.exit(0);
   };
