@@ -2,7 +2,7 @@ import { Agent, request } from 'node:http';
 import { until } from '../mail/helpers';
 import type { ApiProcess } from '../setup/api-process';
 import { PUBLIC_URL } from '../setup/app';
-import { PASSWORD, uniqueEmail } from '../setup/fixtures';
+import { CookieJar, PASSWORD, uniqueEmail } from '../setup/fixtures';
 import { type SmtpSink, startSmtpSink } from '../setup/smtp-sink';
 import { type FaultStack, startFaultStack } from './harness/stack';
 
@@ -26,7 +26,8 @@ afterAll(async () => {
 });
 
 interface Outcome {
-  kind: 'get-session' | 'sign-in';
+  /** get-session by token (Fastify), by its cookies (the cache cookie's fast path until the drain), or sign-in. */
+  kind: 'get-session' | 'cookie get-session' | 'sign-in';
   /** Sent as `x-request-id`: the server's request log names it once the request reached the server. */
   id: string;
   /** Sent after readiness said "draining". */
@@ -47,7 +48,7 @@ function send(
   agent: Agent,
   api: ApiProcess,
   kind: Outcome['kind'],
-  user: { email: string; token: string },
+  user: User,
   duringDrain: boolean,
 ): Promise<Outcome> {
   const url = new URL(api.base);
@@ -61,12 +62,14 @@ function send(
         host: url.hostname,
         port: url.port,
         method: signIn ? 'POST' : 'GET',
-        path: `${url.pathname}/${signIn ? 'sign-in/email' : 'get-session?disableCookieCache=true'}`,
+        path: `${url.pathname}/${signIn ? 'sign-in/email' : kind === 'get-session' ? 'get-session?disableCookieCache=true' : 'get-session'}`,
         headers: {
           'x-request-id': outcome.id,
           ...(signIn
             ? { 'content-type': 'application/json', origin: PUBLIC_URL, 'content-length': Buffer.byteLength(body!) }
-            : { authorization: `Bearer ${user.token}` }),
+            : kind === 'get-session'
+              ? { authorization: `Bearer ${user.token}` }
+              : { cookie: user.cookies }),
         },
       },
       (res) => {
@@ -115,7 +118,14 @@ function tally(list: Outcome[]): Record<string, number> {
   return counts;
 }
 
-async function signUp(api: ApiProcess): Promise<{ email: string; token: string }> {
+interface User {
+  email: string;
+  token: string;
+  /** The session cookies, the cache cookie included, as a Cookie header. */
+  cookies: string;
+}
+
+async function signUp(api: ApiProcess): Promise<User> {
   const email = uniqueEmail('drain');
   const res = await fetch(`${api.base}/sign-up/email`, {
     method: 'POST',
@@ -123,7 +133,8 @@ async function signUp(api: ApiProcess): Promise<{ email: string; token: string }
     body: JSON.stringify({ email, password: PASSWORD, name: 'Drain' }),
   });
   expect(res.status).toBe(200);
-  return { email, token: (await res.json()).token };
+  const jar = new CookieJar().store(res);
+  return { email, token: (await res.json()).token, cookies: jar.header() };
 }
 
 it('SIGTERM under keep-alive load: answers during the drain close their connection, none is reset, exit 0', async () => {
@@ -135,8 +146,8 @@ it('SIGTERM under keep-alive load: answers during the drain close their connecti
   let exited = false;
   const client = async (i: number) => {
     for (let n = 0; !exited; n++) {
-      // Mostly get-session; every fifth a sign-in (argon2: a request that takes a while).
-      const kind = n % 5 === i % 5 ? 'sign-in' : 'get-session';
+      // Mostly get-session, by token and by cookies; every fifth a sign-in (argon2: a request that takes a while).
+      const kind = (n + i) % 5 === 0 ? 'sign-in' : n % 2 ? 'get-session' : 'cookie get-session';
       const outcome = await send(agent, api, kind, users[i], draining);
       outcomes.push(outcome);
       if (outcome.error) await new Promise((r) => setTimeout(r, 5));
