@@ -1,4 +1,4 @@
-# Thin wrappers over the npm scripts (DESIGN §2). `make help` lists the targets.
+# Thin wrappers over the npm scripts. `make help` lists the targets.
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
 NPM_CI := npm ci --no-audit --no-fund

@@ -1,4 +1,4 @@
-/** Jest on @swc/jest (ECOSYSTEM.md §2): legacy decorators + metadata for TypeORM, ESM-only deps transformed. */
+/** Jest on @swc/jest (fast, and it handles TypeORM's decorators): legacy decorators + metadata for TypeORM, ESM-only deps transformed. */
 const esmOnly = [
   'cookie',
   '@fastify/cookie',

@@ -38,7 +38,7 @@ const USER_SORTS = new Set([
   'banExpires',
 ]);
 
-/** The admin actions, one named method each (DESIGN §2: a button calls one of these). */
+/** The admin actions, one named method each (a button calls one of these). */
 export interface AdminMethods {
   banUser(userId: string, banReason?: string, banExpiresIn?: number): Promise<User>;
   unbanUser(userId: string): Promise<User>;

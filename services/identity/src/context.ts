@@ -63,7 +63,7 @@ export interface Logger {
   error(fields: object, msg: string): void;
 }
 
-/** Everything the feature plugins use, built once by plain wiring (DESIGN §4.9: no DI container). */
+/** Everything the feature plugins use, built once by plain wiring (no dependency-injection container). */
 export interface AppContext {
   config: Config;
   /** The time every expiry follows: the database's clock (infra/database-clock.ts), or a test's. */

@@ -22,7 +22,7 @@ export interface StartWorkerOptions {
 }
 
 /**
- * The mail worker (DESIGN §1): drains the BullMQ `mail` queue, `mail.concurrency` mails at once. Any number of
+ * The mail worker (docs/mail.md): drains the BullMQ `mail` queue, `mail.concurrency` mails at once. Any number of
  * workers may share the queue. BullMQ retries failed sends with exponential backoff; a job that can never be
  * sent fails at once. Logs never contain a job's link (it carries a token).
  */

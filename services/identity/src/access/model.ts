@@ -1,5 +1,5 @@
 /**
- * The access-control model (spec §6 "Access-control model", DESIGN §4.5): roles are built from resources and
+ * The access-control model (docs/SPEC.md §6 "Access-control model"): roles are built from resources and
  * actions; a check asks for actions on resources with AND or OR logic and answers either success or why not.
  * Pure: no I/O, no framework, so the console can reuse it.
  */

@@ -70,14 +70,14 @@ export function defaultConfig(): Config {
     rateLimit: {
       enabled: true,
       global: { windowSec: 60, max: 600 },
-      // SECURITY.md: a per-account failure counter on top of the per-address limits; the window ends it.
+      // A per-account failure counter on top of the per-address limits (docs/security.md); the window ends it.
       accountFailures: { windowSec: 900, max: 10 },
       rules: {
         '/sign-in/email': { windowSec: 60, max: 10 },
         '/sign-up/email': { windowSec: 60, max: 5 },
         // each start stores a 10-minute OAuth state; each id token is checked against the provider's keys
         '/sign-in/social': { windowSec: 60, max: 30 },
-        // password and email routes: each request may send a mail or try a token (SECURITY.md rate limits)
+        // password and email routes: each request may send a mail or try a token (docs/security.md, rate limits)
         '/request-password-reset': { windowSec: 60, max: 5 },
         '/forget-password': { windowSec: 60, max: 5 },
         '/reset-password': { windowSec: 60, max: 10 },

@@ -1,6 +1,6 @@
 /**
  * The configuration schema: the single source of the Config type and of its validation.
- * Units live in the names (DESIGN §4.8); the README documents every field.
+ * Units live in the names (`…Sec`, `…Ms`); docs/configuration.md documents every field.
  */
 import { type Static, Type } from 'typebox';
 
@@ -164,7 +164,7 @@ export const ConfigSchema = Type.Object(
     social: Type.Object(
       {
         stateTtlSec: Int(60, 'OAuth state lifetime (spec §9: 600)'),
-        /** SECURITY.md account linking: never link a provider login to an account whose own email is unverified. */
+        /** Account linking: never link a provider login to an account whose own email is unverified. */
         requireLocalEmailVerifiedForLinking: Type.Boolean(),
         /** link-social may link a provider account whose email differs from the user's. */
         allowDifferentEmails: Type.Boolean(),

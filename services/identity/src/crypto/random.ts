@@ -16,7 +16,7 @@ export function randomString(length: number, alphabet: string = ALPHANUMERIC): s
   return out;
 }
 
-/** Session tokens: 32 base62 characters ≈ 190 bits (SECURITY.md: at least 128). */
+/** Session tokens: 32 base62 characters ≈ 190 bits (at least 128 bits, so guessing one is hopeless). */
 export const newSessionToken = (): string => randomString(32);
 
 export const newId = (): string => randomUUID();

@@ -1,4 +1,4 @@
-// For the TypeORM CLI (migration:generate) only: exactly one exported DataSource (ECOSYSTEM gotcha 11).
+// For the TypeORM CLI (migration:generate) only: exactly one exported DataSource (the CLI refuses a file with more).
 import { createDataSource } from './data-source';
 
 export const dataSource = createDataSource({

@@ -128,7 +128,7 @@ export const EXTRA_ERRORS = {
   INVALID_NEW_USER_CALLBACK_URL: e(403, 'Invalid newUserCallbackURL'),
   /** spec §6: "refused as unauthorized"; a route that needs a session got none. */
   UNAUTHORIZED: e(401, 'Unauthorized'),
-  /** spec §5 origin check on cookie-carrying POSTs (SECURITY.md cross-site requests). */
+  /** spec §5 origin check on cookie-carrying POSTs (cross-site requests). */
   INVALID_ORIGIN: e(403, 'Invalid origin'),
   MISSING_OR_NULL_ORIGIN: e(403, 'Missing or null Origin'),
   /** configured "sign-up disabled". */
@@ -137,7 +137,7 @@ export const EXTRA_ERRORS = {
   SERVER_ONLY: e(403, 'This endpoint is only available to trusted servers'),
   /** Schema validation: a field of the wrong type, size or shape. `details` names it. */
   VALIDATION_ERROR: e(400, 'Invalid request'),
-  /** Mass assignment (SECURITY.md): a field the client may not set, or an unknown one. */
+  /** Mass assignment: a field the client may not set, or an unknown one. */
   FIELD_NOT_ALLOWED: e(400, 'Field not allowed'),
   INVALID_JSON: e(400, 'Malformed request body'),
   PAYLOAD_TOO_LARGE: e(413, 'Request body too large'),
@@ -158,7 +158,7 @@ export const EXTRA_ERRORS = {
   CANNOT_IMPERSONATE_ADMINS: e(403, 'You cannot impersonate admins'),
   /** An operator cannot delete their own account through remove-user (better-auth's rule). */
   CANNOT_REMOVE_YOURSELF: e(400, 'You cannot remove yourself'),
-  /** Role escalation guard (SECURITY.md): set-role and create-user accept only configured role names. */
+  /** Role escalation guard: set-role and create-user accept only configured role names. */
   NOT_ALLOWED_TO_SET_NON_EXISTENT_ROLE: e(400, 'You are not allowed to set a non-existent role value'),
   /** spec §5: has-permission needs a user id or role unless a session exists. */
   USER_ID_OR_ROLE_REQUIRED: e(400, 'user id or role is required'),

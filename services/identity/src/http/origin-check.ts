@@ -12,7 +12,7 @@ declare module 'fastify' {
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Cross-site request defence (spec §5, SECURITY.md): on state-changing methods an Origin, when present, must be
+ * Cross-site request defence (docs/SPEC.md §5, docs/security.md): on state-changing methods an Origin, when present, must be
  * trusted ("null" included: sandboxed frames), which also stops login CSRF on sign-in and sign-up. Without an
  * Origin, a request carrying cookies must show a trusted Referer. Requests without cookies or Origin
  * (server-to-server, Bearer) pass. Fetch-Metadata `cross-site` is refused outright.

@@ -13,7 +13,7 @@ declare module 'fastify' {
 }
 
 /**
- * DESIGN §3 server-only routes: the key header (`apiKey.header`, default `x-api-key`) must carry the service
+ * Server-only routes (for internal services, never browsers): the key header (`apiKey.header`, default `x-api-key`) must carry the service
  * credential: an API key holding `{ service: ['act'] }`, or the static SERVICE_API_KEY (bootstrapping
  * and small deployments; compared in constant time). A browser never holds either, so a request that looks like
  * one (an Origin or Fetch-Metadata header) is refused even with a key: a leaked key is not usable from a page.

@@ -16,8 +16,8 @@ const hidden = (schema: Json | undefined) =>
   schema?.hide === true || (Array.isArray(schema?.tags) && schema.tags.includes('X-HIDDEN'));
 
 /**
- * The route schemas are the single source of the OpenAPI document (DESIGN §3). Paths are relative to the
- * `servers` URL, the base path (ECOSYSTEM gotcha 15): generated clients use baseUrl `<origin><basePath>`.
+ * The route schemas are the single source of the OpenAPI document. Paths are relative to the
+ * `servers` URL, the base path (so a generated client joins them correctly): generated clients use baseUrl `<origin><basePath>`.
  * The document is shaped for client generators here, in one place: the shared schemas (those with an `$id`) are
  * named components (openapi-components.ts) and every operation has an operationId (openapi-operation-ids.ts).
  */

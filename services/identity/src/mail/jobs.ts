@@ -1,5 +1,5 @@
 /**
- * The mail contract between the API and the worker (DESIGN §3 Mail): typed jobs whose links are already built
+ * The mail contract between the API and the worker (docs/mail.md): typed jobs whose links are already built
  * from PUBLIC_URL. The worker renders `kind` in `language` and sends it; `id` makes a double enqueue send once.
  */
 

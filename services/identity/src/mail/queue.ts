@@ -39,8 +39,8 @@ export function idFor(kind: MailKind, secret: string): string {
 }
 
 /**
- * A connection of BullMQ's own: workers and blocking commands need `maxRetriesPerRequest: null` (ECOSYSTEM
- * gotcha 14), which the API's client (1 retry) must not have.
+ * A connection of BullMQ's own: workers and blocking commands need `maxRetriesPerRequest: null` (BullMQ
+ * refuses others), which the API's client (1 retry) must not have.
  */
 export function bullConnection(config: Pick<Config, 'redisUrl'>, fallback?: Redis | null): Redis {
   if (config.redisUrl) return new Redis(config.redisUrl, { maxRetriesPerRequest: null });

@@ -10,7 +10,7 @@ export const ErrorSchema = Type.Object(
   { $id: 'Error', title: 'Error' },
 );
 
-/** Every route documents its error answers (ECOSYSTEM gotcha 16: typed clients need them). */
+/** Every route documents its error answers: clients generated from the OpenAPI document need them typed. */
 export const errorResponses = { '4xx': ErrorSchema, '5xx': ErrorSchema };
 
 const DateTime = Type.String({ format: 'date-time' });

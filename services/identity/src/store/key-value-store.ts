@@ -1,5 +1,5 @@
 /**
- * What the service keeps outside PostgreSQL that may expire or be rebuilt (DESIGN §1):
+ * What the service keeps outside PostgreSQL that may expire or be rebuilt (PostgreSQL stays the source of truth):
  * the session cache and, later, OAuth state. Redis in production; in-process without REDIS_URL.
  */
 export interface KeyValueStore {

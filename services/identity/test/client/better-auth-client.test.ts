@@ -3,7 +3,7 @@ import { browserClient } from '../setup/browser-client';
 import { DATA_COOKIE, PASSWORD, TOKEN_COOKIE, uniqueEmail } from '../setup/fixtures';
 
 /**
- * The service driven as a product frontend would drive it: the published better-auth client (ECOSYSTEM §3b)
+ * The service driven as a product frontend would drive it: the published better-auth client
  * over real HTTP. In Node the client needs a cookie jar of our own and a trusted Origin header.
  */
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { createDataSource } from '../../src/db/data-source';
 import { scratchDatabase } from '../setup/scratch-database';
 
-/** The checked-in migrations and the entities describe the same schema (DESIGN §4.7). */
+/** The checked-in migrations and the entities describe the same schema (TypeORM would generate no new migration). */
 describe('migrations ↔ entities', () => {
   const databaseUrl = scratchDatabase('migrations');
 

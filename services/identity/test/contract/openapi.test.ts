@@ -8,8 +8,8 @@ import { generateOpenApi } from '../../src/openapi-document';
 import { startTestApp, type TestApp } from '../setup/app';
 
 /**
- * The committed OpenAPI document (/openapi.yaml) is generated from the route schemas (DESIGN §3) and is the
- * contract typed clients are generated from (ECOSYSTEM gotchas 15 and 16).
+ * The committed OpenAPI document (/openapi.yaml) is generated from the route schemas and is the contract typed
+ * clients are generated from (paths relative to the base path, every error answer typed).
  */
 const COMMITTED = path.resolve(__dirname, '../../../../openapi.yaml');
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;

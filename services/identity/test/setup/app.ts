@@ -9,7 +9,7 @@ export const PUBLIC_URL = 'http://localhost:3000';
 export const TRUSTED_ORIGIN = 'https://app.example.test';
 export const TEST_SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
 
-/** A clock tests move by hand: expiries without sleeping (DESIGN §4.11). */
+/** A clock tests move by hand: expiries without sleeping. */
 export class TestClock {
   private t = Date.now();
   now = (): number => this.t;

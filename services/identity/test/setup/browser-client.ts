@@ -9,7 +9,7 @@ export interface Sent {
 }
 
 /**
- * A browser of our own for the published better-auth client (ECOSYSTEM §3b) over real HTTP: a cookie jar (no
+ * A browser of our own for the published better-auth client over real HTTP: a cookie jar (no
  * domain matching: one server), the page's Origin, and a log of what was sent. Pass `fetchOptions` to
  * `createAuthClient` together with the plugins a test needs.
  */

@@ -6,7 +6,7 @@ export const PASSWORD = 'correct horse battery staple';
 
 export const uniqueEmail = (tag = 'user'): string => `${tag}-${randomBytes(6).toString('hex')}@example.com`;
 
-/** A browser's cookie store, enough for tests: Set-Cookie in, Cookie out (ECOSYSTEM gotcha 22: parse, never match). */
+/** A browser's cookie store, enough for tests: Set-Cookie in, Cookie out (parsed, never matched as text). */
 export class CookieJar {
   readonly cookies = new Map<string, string>();
   /** Attributes of the last Set-Cookie per name, lowercased keys. */

@@ -41,7 +41,7 @@ export interface LoopbackOidc {
   /** Signs with a key the provider never published, under the provider's key id. */
   mintForeignIdToken(claims: JWTPayload): Promise<string>;
   /**
-   * A browser at the provider: follows the authorization URL through login and consent (ECOSYSTEM §2: our own
+   * A browser at the provider: follows the authorization URL through login and consent (our own
    * interaction handler) and answers the URL the provider redirects back to (the service's callback).
    */
   authorize(url: string): Promise<URL>;

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { Socket } from 'node:net';
 
 /**
- * Where the tests find PostgreSQL and Redis (ECOSYSTEM §2): DATABASE_URL / REDIS_URL first, then the local
+ * Where the tests find PostgreSQL and Redis: DATABASE_URL / REDIS_URL first, then the local
  * default ports, then testcontainers where a Docker engine exists, otherwise a clear error.
  */
 export interface ServiceUrls {

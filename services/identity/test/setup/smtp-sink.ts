@@ -61,7 +61,7 @@ const addresses = (field: AddressObject | AddressObject[] | undefined): string[]
 
 /**
  * A real SMTP server on 127.0.0.1 and a random port (no auth, no TLS) that keeps what it receives, parsed by
- * mailparser: the test double for a mail server, reached through the real network path (DESIGN §4.11).
+ * mailparser: the test double for a mail server, reached through the real network path.
  */
 export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const events = new EventEmitter();

@@ -14,7 +14,7 @@ import { OrganizationSlugs1795800000420 } from './1795800000420-organization-slu
 import { Outbox1795900000100 } from './1795900000100-outbox';
 import { InvitationAcceptedBy1795900000270 } from './1795900000270-invitation-accepted-by';
 
-/** Listed explicitly (ECOSYSTEM gotcha 11: a glob would also match .d.ts files). Append new ones in order. */
+/** Listed explicitly (a glob would also match the compiled .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
   Initial1795262258691,
   UserLanguage1795265570400,

@@ -85,7 +85,7 @@ export class AccountService {
 
   /**
    * Unknown email, social-only account and wrong password all answer INVALID_EMAIL_OR_PASSWORD after the
-   * same argon2 work (SECURITY.md enumeration). Ban and other hooks run only after a correct password.
+   * same argon2 work, so timing reveals no account. Ban and other hooks run only after a correct password.
    */
   async signIn(input: SignInInput, client: ClientInfo, lang?: string): Promise<SessionWithUser> {
     this.assertEmailPasswordEnabled();

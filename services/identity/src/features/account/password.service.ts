@@ -38,7 +38,7 @@ export class PasswordService {
 
   /**
    * Same answer, same time, for known and unknown addresses: the lookup runs either way and the token and mail
-   * of a known address are made after the answer (SECURITY.md enumeration).
+   * of a known address are made after the answer, so timing reveals no account.
    */
   async requestReset(email: string, callbackURL: string, acceptLanguage?: string): Promise<void> {
     const { repo, background } = this.deps;

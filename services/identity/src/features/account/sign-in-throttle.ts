@@ -10,7 +10,7 @@ export interface FailureRule {
 }
 
 /**
- * The per-account failure counter (SECURITY.md rate limits): guesses at one account spread over many client
+ * The per-account failure counter (docs/security.md): guesses at one account spread over many client
  * addresses are throttled too. Counted per email, known or not (the answer must not reveal which), in Redis across
  * instances or in this process while Redis is away. A window ends the throttle: never a permanent lockout.
  */

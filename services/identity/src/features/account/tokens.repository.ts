@@ -4,7 +4,7 @@ import type { Sql } from '../../shared/sql';
 /**
  * Single-use tokens in the verifications table (spec §3: `reset-password:{token}`, `delete-account-{token}`,
  * and the ids of used verification JWTs). `take` is one DELETE … RETURNING: of several requests presenting the
- * same token at the same instant exactly one gets the row (DESIGN §4.6).
+ * same token at the same instant exactly one gets the row (a guarded DELETE … RETURNING).
  */
 export class TokenRepository {
   constructor(private readonly sql: Sql) {}

@@ -55,7 +55,7 @@ export function installOperatorRule(org: OrganizationFeature, access: AdminAcces
   };
 }
 
-/** Plugs the admin feature into the session feature's named hook points (DESIGN §4.4). */
+/** Plugs the admin feature into the session feature's named hook points (session.service.ts `SessionHooks`). */
 export function installAdminHooks(sessions: SessionService, bans: BanPolicy): void {
   sessions.hooks.beforeCreate.push((user) => bans.check(user));
   sessions.hooks.afterCreate.push(({ user }) => bans.recheck(user.id));

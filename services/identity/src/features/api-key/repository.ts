@@ -108,7 +108,7 @@ export class ApiKeyRepository {
   }
 
   /**
-   * Spends one use in one guarded statement (DESIGN §4.6): a due refill resets `remaining` to `refillAmount` first,
+   * Spends one use in one guarded statement (concurrent uses never spend the same one): a due refill resets `remaining` to `refillAmount` first,
    * and a key with no use left is not updated at all, so parallel requests on any number of instances can never
    * spend more uses than there are (PostgreSQL re-checks the WHERE on the row version it locks). Null: not spent.
    */

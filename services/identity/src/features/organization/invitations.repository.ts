@@ -11,7 +11,7 @@ export interface NewInvitation {
   expiresAt: Date;
 }
 
-/** Invitation rows. Status changes that must happen once are guarded updates (DESIGN §4.6). */
+/** Invitation rows. Status changes that must happen once are guarded updates (`WHERE status = …`: one of concurrent callers wins). */
 export class InvitationRepository {
   constructor(private readonly sql: Sql) {}
 

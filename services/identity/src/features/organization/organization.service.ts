@@ -42,7 +42,7 @@ export class OrganizationService {
     const operator = isOperator(auth);
     const ownerId = (operator && input.userId) || auth.user.id;
     const slug = slugOf(input.slug, 'body.slug');
-    // A userId in a body never lets one user act for another (DESIGN §3).
+    // A userId in a body never lets one user act for another.
     if (!operator && input.userId !== undefined && input.userId !== ownerId) fail('FIELD_NOT_ALLOWED');
     const settings = this.d.config.organization;
     if (operator) {

@@ -24,7 +24,7 @@ export interface CreateSessionInput {
 }
 
 /**
- * Named hook points that optional features plug into (DESIGN §4.4): ban check, impersonation hiding.
+ * Named hook points that optional features plug into: ban check, impersonation hiding.
  * A beforeCreate hook may refuse (throw) or answer the user as it now is (a lapsed ban lifted, spec §4).
  * An afterCreate hook may still refuse: the new session is then deleted before the error goes on (a check
  * repeated after the insert closes the race with a change that committed between the first check and it).
@@ -368,7 +368,7 @@ export class SessionService {
       value.session.rememberMe = raw[0] === '1';
       return { value, json };
     } catch {
-      return null; // Redis down or flushed: PostgreSQL answers (SECURITY.md faults)
+      return null; // Redis down or flushed: PostgreSQL answers (docs/operations.md, faults)
     }
   }
 

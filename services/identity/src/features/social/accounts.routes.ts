@@ -15,7 +15,7 @@ declare module 'fastify' {
 }
 
 /**
- * DESIGN §3 server-only: a `userId` in the body is honoured only with the service credential; without one the
+ * Server-only: a `userId` in the body is honoured only with the service credential; without one the
  * caller acts for themselves (session), so no user ever reads another's tokens. A caller presenting neither a
  * session nor a key is unauthenticated (401) whatever the body names; 403 SERVER_ONLY is for a caller who is
  * someone (a session, a key, a page) and asks for another user.

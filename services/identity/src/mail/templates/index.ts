@@ -6,7 +6,7 @@ import { resetPassword } from './reset-password';
 import type { Translations } from './types';
 import { verifyEmail } from './verify-email';
 
-/** One template per kind of job (DESIGN §2: templates/<kind> per language). */
+/** One template per kind of job, each with its texts in every language (docs/mail.md). */
 export const TEMPLATES: Readonly<Record<MailKind, Translations>> = {
   'reset-password': resetPassword,
   'verify-email': verifyEmail,

@@ -4,7 +4,7 @@ import { signUpAdmin } from '../admin/helpers';
 import { createKey, expectError, keyRow, server } from './helpers';
 
 /**
- * DESIGN §3 server-only routes accept an API key with the service permission as the service credential. This app
+ * Server-only routes accept an API key with the service permission as the service credential. This app
  * has no static SERVICE_API_KEY: the first service key is made by an admin (`apiKey: manage`).
  */
 let t: TestApp;

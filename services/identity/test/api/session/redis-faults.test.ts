@@ -4,7 +4,7 @@ import { post, type SignedUp, sessionOf, signIn, signUp } from '../../setup/fixt
 import { startTcpProxy, type TcpProxy } from '../../setup/tcp-proxy';
 
 /**
- * SECURITY.md faults: Redis stopped, hung or flushed under a running API. Sessions still validate from
+ * Faults (docs/operations.md): Redis stopped, hung or flushed under a running API. Sessions still validate from
  * PostgreSQL, and a session revoked while Redis was away stays revoked when Redis returns with its old entry.
  */
 let proxy: TcpProxy;

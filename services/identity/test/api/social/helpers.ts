@@ -15,7 +15,7 @@ export interface SocialTest {
 
 /**
  * The service with providers on one loopback oidc-provider, all with the same client:
- * - `loop`, `loop2`: generic OIDC by discovery (offline_access + prompt=consent for refresh tokens, gotcha 19);
+ * - `loop`, `loop2`: generic OIDC by discovery (offline_access + prompt=consent, which the provider needs to issue refresh tokens);
  * - `closed`: the same with sign-up disabled; `invite`: new users only when the sign-in asks (requestSignUp);
  * - `plain`: generic OAuth 2 with explicit endpoints; `broken`: OAuth 2 whose user-info endpoint does not exist.
  */
