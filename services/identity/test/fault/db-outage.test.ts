@@ -172,9 +172,19 @@ it('PostgreSQL stopped: 503 with Retry-After at once, liveness fast, readiness 5
   const user = await signUp(api, email);
   expect(user.status).toBe(200);
   await stack.pg.stop('fast');
+  const logged = api.output().length;
   try {
     expectUnavailable(await signIn(api, email));
     expectUnavailable(await signUp(api, uniqueEmail('stopped-new')));
+    // One warn line per refused request, without a stack trace.
+    const lines = api
+      .output()
+      .slice(logged)
+      .split('\n')
+      .filter((l) => l.includes('"database unavailable"'));
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ level: 40, msg: 'database unavailable' });
+    expect(lines.join('\n')).not.toContain('"stack"');
     expectUnavailable(await call(api, '/list-sessions', undefined, user.body.token as string));
     await expectLive(api);
     const ready = await call(api, '/health/ready');
