@@ -1,27 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import type { DataSource } from 'typeorm';
-import { createDataSource } from '../../src/db/data-source';
 import { Outbox, type OutboxHandler, type OutboxOptions, Undeliverable, type WorkState } from '../../src/outbox/outbox';
 import { OutboxRepository, stuckOutboxRows } from '../../src/outbox/repository';
-import { type Sql, sqlFor } from '../../src/shared/sql';
+import type { Sql } from '../../src/shared/sql';
 import { until } from '../mail/helpers';
-import { scratchDatabase } from '../setup/scratch-database';
+import { migratedScratchDatabase } from '../setup/scratch-database';
 
 /**
  * The outbox and its relay on a real PostgreSQL (a database of this file's own: the relay claims every row of its
  * table), with a queue double standing for BullMQ: what it was handed, what it answers when asked.
  */
-const databaseUrl = scratchDatabase('outbox');
-let ds: DataSource;
+const db = migratedScratchDatabase('outbox');
 let sql: Sql;
 
-beforeAll(async () => {
-  ds = createDataSource({ url: databaseUrl() });
-  await ds.initialize();
-  await ds.runMigrations({ transaction: 'all' });
-  sql = sqlFor(ds);
+beforeAll(() => {
+  sql = db.sql();
 });
-afterAll(() => ds?.destroy());
 beforeEach(() => sql.query('DELETE FROM outbox'));
 
 const ROUTE = 'redis:test:bull';

@@ -1,4 +1,7 @@
 import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { createDataSource } from '../../src/db/data-source';
+import { type Sql, sqlFor } from '../../src/shared/sql';
 
 /**
  * An empty database of its own for one test file (`<run database>_<suffix>`), created before its tests and dropped
@@ -20,4 +23,22 @@ export function scratchDatabase(suffix: string): () => string {
     await admin.end();
   });
   return () => url;
+}
+
+/**
+ * The same, with every migration run and a query handle on it (for tests of SQL written against the real schema).
+ * Returns the getters of its URL and of its `Sql` (set once migrated).
+ */
+export function migratedScratchDatabase(suffix: string): { url: () => string; sql: () => Sql } {
+  const url = scratchDatabase(suffix);
+  let ds: DataSource | undefined;
+  let sql: Sql | undefined;
+  beforeAll(async () => {
+    ds = createDataSource({ url: url() });
+    await ds.initialize();
+    await ds.runMigrations({ transaction: 'all' });
+    sql = sqlFor(ds);
+  });
+  afterAll(() => ds?.destroy());
+  return { url, sql: () => sql! };
 }

@@ -1,27 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
-import { createDataSource } from '../../../src/db/data-source';
 import { CONSISTENCY_CHECKS, runConsistencyChecks } from '../../../src/features/system/consistency.service';
-import { type Sql, sqlFor } from '../../../src/shared/sql';
+import type { Sql } from '../../../src/shared/sql';
 import { runCliWith } from '../../setup/cli-process';
-import { scratchDatabase } from '../../setup/scratch-database';
+import { migratedScratchDatabase } from '../../setup/scratch-database';
 
 /**
  * The consistency check (`cli check`) on a database of its own: a clean one reports nothing, and each partial state
  * a multi-step operation could leave is made by hand and reported, by the service and by the command.
  */
-const databaseUrl = scratchDatabase('consistency');
-let ds: DataSource;
+const db = migratedScratchDatabase('consistency');
+const databaseUrl = db.url;
 let sql: Sql;
 const settings = { creatorRole: 'owner' };
 
-beforeAll(async () => {
-  ds = createDataSource({ url: databaseUrl() });
-  await ds.initialize();
-  await ds.runMigrations({ transaction: 'all' });
-  sql = sqlFor(ds);
+beforeAll(() => {
+  sql = db.sql();
 });
-afterAll(() => ds?.destroy());
 
 async function user(fields: { banned?: boolean; banExpires?: string | null } = {}): Promise<string> {
   const id = randomUUID();
