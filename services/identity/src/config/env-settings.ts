@@ -65,7 +65,7 @@ export const ENV_SETTINGS: EnvSetting[] = [
     'DB_QUERY_TIMEOUT_MS',
     'database.queryTimeoutMs',
     'int',
-    'PostgreSQL cancels a statement running longer (statement_timeout); a server that does not answer at all is given up 1 s later; the request answers 503',
+    'PostgreSQL cancels a statement running longer (statement_timeout); a connection whose server does not answer at all is closed within 1 s after; the request answers 503',
   ),
   s(
     'REDIS_URL',

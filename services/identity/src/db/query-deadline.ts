@@ -1,0 +1,94 @@
+import { Client, type ClientConfig } from 'pg';
+
+/**
+ * A bound on how long a pooled connection may wait for PostgreSQL's answer, kept by one sweep per data source
+ * rather than a timer per query.
+ *
+ * PostgreSQL cancels a statement that runs past `statement_timeout` by itself. What it cannot do is answer when it
+ * is hung (stopped with its sockets open, a frozen host): the query would wait as long as the outage. pg's own
+ * `query_timeout` bounds that, but arms and clears a timer and two closures for every query, which on the hot
+ * path cost about a tenth of the throughput and a third more memory (docs/performance.md). Here each connection
+ * only notes when it became busy (one clock read per query, cleared when pg reports the connection idle again),
+ * and a sweep every `sweepMs` closes any connection busy for longer than `limitMs`. Closing the socket fails its
+ * query with `ETIMEDOUT` (a 503 by db/unavailable.ts) and the pool drops the connection, as after a server crash;
+ * the sweep runs only while connections are open.
+ */
+export interface QueryDeadline {
+  /** The connection class for the pool (pg-pool's documented `Client` option). */
+  readonly Client: typeof Client;
+  /** How many connections are waiting for an answer right now. */
+  busy(): number;
+}
+
+export interface QueryDeadlineOptions {
+  limitMs: number;
+  sweepMs: number;
+  now?: () => number;
+}
+
+export function createQueryDeadline(options: QueryDeadlineOptions): QueryDeadline {
+  const now = options.now ?? (() => performance.now());
+  const open = new Set<WatchedClient>();
+  let sweeper: NodeJS.Timeout | undefined;
+
+  const sweep = () => {
+    const cutoff = now() - options.limitMs;
+    for (const client of open) if (client.busySince !== 0 && client.busySince < cutoff) client.abandon(options.limitMs);
+  };
+
+  const track = (client: WatchedClient) => {
+    open.add(client);
+    if (!sweeper) {
+      sweeper = setInterval(sweep, options.sweepMs);
+      sweeper.unref();
+    }
+  };
+  const untrack = (client: WatchedClient) => {
+    open.delete(client);
+    if (open.size === 0 && sweeper) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  };
+
+  class WatchedClient extends Client {
+    /** When the connection last went from idle to busy (0: idle). */
+    busySince = 0;
+
+    constructor(config?: string | ClientConfig) {
+      super(config);
+      // pg emits 'drain' when the last queued query has its answer and the connection is ready again.
+      this.on('drain', () => {
+        this.busySince = 0;
+      });
+      this.once('end', () => untrack(this));
+      track(this);
+    }
+
+    // biome-ignore lint/suspicious/noExplicitAny: pg's query() is heavily overloaded; this only passes it through.
+    override query(...args: any[]): any {
+      if (this.busySince === 0) this.busySince = now() || 1;
+      // biome-ignore lint/suspicious/noExplicitAny: see above.
+      return (super.query as (...a: any[]) => any)(...args);
+    }
+
+    /** Closes the socket: the query in flight fails with ETIMEDOUT, and the pool drops this connection. */
+    abandon(limitMs: number): void {
+      this.busySince = 0;
+      untrack(this);
+      const error = Object.assign(new Error(`PostgreSQL did not answer within ${limitMs} ms; connection closed`), {
+        code: 'ETIMEDOUT',
+      });
+      // `connection.stream` is the socket pg writes to; pg exposes no other way to drop a connection whose
+      // server does not answer (end() sends a goodbye and waits for a reply that would not come).
+      (this as unknown as { connection: { stream: { destroy(error?: Error): void } } }).connection.stream.destroy(
+        error,
+      );
+    }
+  }
+
+  return {
+    Client: WatchedClient,
+    busy: () => [...open].filter((c) => c.busySince !== 0).length,
+  };
+}
