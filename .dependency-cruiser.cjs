@@ -1,8 +1,6 @@
 /**
- * Import boundaries (CONTRIBUTING.md, docs/architecture.md), checked by `npm run deps` in `make lint`. Violations
- * that exist today are listed in .dependency-cruiser-known-violations.json and tolerated until the code they name
- * is reshaped; any new one fails. Regenerate that list only when a violation is removed
- * (`npm run deps:baseline`), never to admit a new one.
+ * Import boundaries (CONTRIBUTING.md, docs/architecture.md), checked by `npm run deps` in `make lint`: any
+ * violation fails.
  */
 const SRC = '^services/identity/src/';
 module.exports = {
@@ -11,8 +9,8 @@ module.exports = {
       name: 'feature-not-composition-root',
       severity: 'error',
       comment: 'A feature states what it needs (its deps) and never reaches into the composition root.',
-      from: { path: `${SRC}features/` },
-      to: { path: `${SRC}context\\.ts$` },
+      from: { path: `${SRC}(features|http|infra|shared|db|store|mail|crypto|config|errors|outbox|access)/` },
+      to: { path: `${SRC}(context|wiring|app)\\.ts$` },
     },
     {
       name: 'feature-through-index',

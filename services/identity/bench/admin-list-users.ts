@@ -152,13 +152,13 @@ async function main() {
     console.log(
       `seeded ${USERS} users in ${((performance.now() - t) / 1000).toFixed(1)} s (one INSERT … SELECT generate_series, VACUUM ANALYZE)`,
     );
-    const operator = await ctx.admin!.users.create(null, {
+    const operator = await ctx.features.admin!.users.create(null, {
       email: 'ops@bench.test',
       password: 'bench password 123',
       name: 'Ops',
       role: 'admin',
     });
-    const signedIn = await ctx.accounts.signIn(
+    const signedIn = await ctx.features.account.accounts.signIn(
       { email: operator.email, password: 'bench password 123' },
       { ipAddress: null, userAgent: null },
     );

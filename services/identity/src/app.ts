@@ -3,21 +3,8 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context';
 import { registerErrorHandler } from './errors/handler';
-import { accountRoutes } from './features/account/account.routes';
-import { deletionRoutes } from './features/account/deletion.routes';
-import { emailRoutes } from './features/account/email.routes';
-import { passwordRoutes } from './features/account/password.routes';
-import { adminRoutes } from './features/admin';
-import { apiKeyFeature } from './features/api-key';
 import { registerCaptcha } from './features/captcha';
-import { introspectionRoutes } from './features/introspection/introspection.routes';
-import { tokenRoutes } from './features/jwt/token.routes';
-import { organizationFeature } from './features/organization';
-import { cookieFastPath } from './features/session/cookie-fast-path';
-import { sessionRoutes } from './features/session/session.routes';
-import { socialFeature } from './features/social';
-import { healthRoutes } from './features/system/health.routes';
-import { systemRoutes } from './features/system/system.routes';
+import { cookieFastPath } from './features/session';
 import { registerBodylessCalls } from './http/bodyless-calls';
 import { registerCors } from './http/cors';
 import { registerDrainClose } from './http/drain';
@@ -102,9 +89,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerDrainClose(app, ctx.lifecycle);
   registerExpectContinue(app);
   registerSecurityHeaders(app, docsPath(config));
-  await app.register(cookie, { secret: ctx.cookies.signer, hook: 'onRequest' });
-  registerCors(app, ctx.trusted, config.basePath);
-  registerOriginCheck(app, ctx.trusted, config.advanced.disableOriginCheck);
+  await app.register(cookie, { secret: ctx.web.cookies.signer, hook: 'onRequest' });
+  registerCors(app, ctx.web.trusted, config.basePath);
+  registerOriginCheck(app, ctx.web.trusted, config.advanced.disableOriginCheck);
   if (config.metricsEnabled) registerMetrics(app, ctx.metrics);
   await registerRateLimit(app, config, ctx.redis, ctx.metrics);
   await registerOpenApi(app, config);
@@ -112,21 +99,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   await app.register(
     async (api) => {
-      if (ctx.captcha) registerCaptcha(api, ctx.captcha, config.basePath);
-      await api.register(healthRoutes, ctx);
-      await api.register(systemRoutes);
-      await api.register(sessionRoutes, ctx);
-      await api.register(accountRoutes, ctx);
-      await api.register(passwordRoutes, ctx);
-      await api.register(emailRoutes, ctx);
-      await api.register(deletionRoutes, ctx);
-      await api.register(tokenRoutes, ctx);
-      await api.register(introspectionRoutes, ctx);
-      await api.register((scope) => socialFeature(scope, ctx));
-      if (config.features.admin) await api.register(adminRoutes, ctx);
-      await api.register((scope) => apiKeyFeature(scope, ctx));
-      if (config.features.organization)
-        await api.register((scope) => organizationFeature(scope, ctx), { prefix: '/organization' });
+      if (ctx.features.captcha) registerCaptcha(api, ctx.features.captcha, config.basePath);
+      for (const feature of ctx.features.routes)
+        await api.register((scope) => feature.routes(scope, ctx.web), feature.prefix ? { prefix: feature.prefix } : {});
     },
     { prefix: config.basePath },
   );
@@ -137,7 +112,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       done();
     });
     fastPath = cookieFastPath({
-      cookies: ctx.cookies,
+      cookies: ctx.web.cookies,
       parseCookie: (header) => app.parseCookie(header),
       now: ctx.clock.now,
       route: `${config.basePath}/get-session`,

@@ -8,11 +8,11 @@ import {
   ADMIN_USAGE,
   describeError,
   parseFlags,
+  pruneSearchWords,
   runAdminCommand,
   UsageError,
-} from './features/admin/cli';
-import { pruneSearchWords } from './features/admin/search-words';
-import { describeResults, runConsistencyChecks } from './features/system/consistency.service';
+} from './features/admin';
+import { describeResults, runConsistencyChecks } from './features/system';
 import { generateOpenApi } from './openapi-document';
 
 const USAGE = `usage: cli <command>
@@ -39,7 +39,15 @@ async function run(args: string[]): Promise<void> {
   const [command, arg] = args;
   if (ADMIN_COMMANDS.includes(command)) {
     const flags = parseFlags(args.slice(1));
-    console.log(await withContext((ctx) => runAdminCommand(ctx, command, flags)));
+    console.log(
+      await withContext((ctx) =>
+        runAdminCommand(
+          { admin: ctx.features.admin, accounts: ctx.features.account.accounts, config: ctx.config },
+          command,
+          flags,
+        ),
+      ),
+    );
     return;
   }
   switch (command) {
@@ -56,7 +64,7 @@ async function run(args: string[]): Promise<void> {
       });
       return;
     case 'jwks:rotate':
-      console.log(`new signing key: ${await withContext((ctx) => ctx.jwt.keys.rotate())}`);
+      console.log(`new signing key: ${await withContext((ctx) => ctx.features.jwt.keys.rotate())}`);
       return;
     case 'words:prune':
       console.log(`removed ${await withContext((ctx) => pruneSearchWords(ctx.sql))} words no user holds`);

@@ -4,39 +4,12 @@ import type { DataSource } from 'typeorm';
 import type { Config } from './config';
 import { deriveKey } from './crypto/keys';
 import { PasswordHasher } from './crypto/password';
-import { Sealer } from './crypto/sealed';
-import { VerificationTokens } from './crypto/verification-token';
 import { createDataSource } from './db/data-source';
 import { openEmbeddedPostgres } from './db/embedded';
-import { ApiError } from './errors';
-import { AccountService } from './features/account/account.service';
-import { DeletionService } from './features/account/deletion.service';
-import { EmailService } from './features/account/email.service';
-import { AccountMailer } from './features/account/mailer';
-import { PasswordService } from './features/account/password.service';
-import { AccountRepository } from './features/account/repository';
-import { SignInThrottle } from './features/account/sign-in-throttle';
-import { TokenRepository } from './features/account/tokens.repository';
-import { type AdminServices, createAdmin } from './features/admin/wiring';
-import { ApiKeyService } from './features/api-key/api-key.service';
-import { ApiKeyRepository } from './features/api-key/repository';
-import { ApiKeyVerifier } from './features/api-key/verify.service';
-import { CaptchaVerifier } from './features/captcha/captcha.service';
-import { IntrospectionService } from './features/introspection/introspection.service';
-import { redisKeyEvents } from './features/jwt/key-events';
-import { KeyRepository } from './features/jwt/repository';
-import { SigningKeys } from './features/jwt/signing-keys';
-import { type MemberRoleLookup, SessionTokens } from './features/jwt/token.service';
-import { InvitationRepository } from './features/organization/invitations.repository';
-import { OrganizationRepository } from './features/organization/repository';
-import { createOrganizationFeature, type OrganizationFeature } from './features/organization/service';
-import { TeamRepository } from './features/organization/teams.repository';
-import { SessionRepository } from './features/session/repository';
-import { SessionService } from './features/session/session.service';
-import { createSocialFeature, type SocialFeature } from './features/social/service';
 import type { Lifecycle } from './http/drain';
 import { TrustedOrigins } from './http/origins';
 import { SessionCookies } from './http/session-cookies';
+import { createWeb, type Web } from './http/web';
 import { DatabaseClock } from './infra/database-clock';
 import { createLogger } from './infra/logger';
 import { Metrics } from './infra/metrics';
@@ -52,6 +25,7 @@ import type { Clock } from './shared/clock';
 import { drainBatches } from './shared/drain-batches';
 import { type Sql, sqlFor } from './shared/sql';
 import { type KeyValueStore, MemoryStore, RedisStore } from './store';
+import { createFeatures, type Features } from './wiring';
 
 /** pino's shape (a message, or fields and a message): the process's pino logger fits as is. */
 export interface Logger {
@@ -63,7 +37,11 @@ export interface Logger {
   error(fields: object, msg: string): void;
 }
 
-/** Everything the feature plugins use, built once by plain wiring (no dependency-injection container). */
+/**
+ * The running service: its infrastructure (connected here), the features (built by wiring.ts), and the shared web
+ * parts the route tables are registered with (app.ts). Built once by plain wiring, no dependency-injection
+ * container; no feature imports this module.
+ */
 export interface AppContext {
   config: Config;
   /** The time every expiry follows: the database's clock (infra/database-clock.ts), or a test's. */
@@ -74,34 +52,15 @@ export interface AppContext {
   store: KeyValueStore;
   hasher: PasswordHasher;
   metrics: Metrics;
-  trusted: TrustedOrigins;
-  cookies: SessionCookies;
-  sessions: SessionService;
-  accounts: AccountService;
-  passwords: PasswordService;
-  emails: EmailService;
-  deletion: DeletionService;
-  /** Per-account failed sign-in counter (off when rate limits are off). */
-  signInThrottle: SignInThrottle;
-  /** Organizations, members, invitations and teams (routes registered only when features.organization). */
-  organization: OrganizationFeature;
-  /** Social sign-in: providers, OAuth callback, id tokens, linking and provider tokens. */
-  social: SocialFeature;
+  /** Cookies, trusted origins and the session and service-credential guards every route table gets. */
+  web: Web;
+  features: Features;
   /** The queue the outbox hands mail to: BullMQ (the workers send), or this process when Redis is away or unset. */
   mail: MailQueue;
   /** Where the flows write their mails, in the transaction of the token or invitation they carry. */
   mailOutbox: MailOutbox;
   /** The transactional outbox and its relay (docs/decisions/0003-transactional-outbox.md); `start` polls. */
   outbox: Outbox;
-  /** The admin feature's services when `features.admin` is on (its hooks are then installed), else null. */
-  admin: AdminServices | null;
-  /** API keys: management, verification, sessions for keys and service keys. */
-  apiKeys: ApiKeyService;
-  /** Signed session tokens: the in-process signing keys and the token issuer/verifier. */
-  jwt: { keys: SigningKeys; tokens: SessionTokens };
-  introspection: IntrospectionService;
-  /** The bot check when `captcha.provider` is set, else null. */
-  captcha: CaptchaVerifier | null;
   /** Work started by requests and not awaited by them (mail for known addresses); drained at close. */
   background: BackgroundTasks;
   /**
@@ -133,10 +92,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     const metrics = new Metrics({ defaultMetrics: config.metricsEnabled });
     const clock = options.clock ?? (await databaseClock(config, options, dataSource, metrics, log, closers));
     const store: KeyValueStore = redis ? new RedisStore(redis, config.redisPrefix) : new MemoryStore(clock.now);
-    const sessionCache = config.session.redisCacheTtlSec > 0 ? store : null;
     const hasher = new PasswordHasher(config.argon2, (op, seconds) => metrics.passwordHash.observe({ op }, seconds));
-    const sessions = new SessionService(new SessionRepository(sql), sessionCache, config.session, clock);
-    const repo = new AccountRepository(sql);
     if (redis) {
       const policy = await checkEvictionPolicy(redis, (fields, message) => log.warn(fields, message));
       if (policy) metrics.redisMaxmemoryPolicy.set({ policy }, 1);
@@ -163,71 +119,33 @@ export async function createContext(config: Config, options: ContextOptions = {}
       log.error({ error: (error as Error).message }, `${label} failed`),
     );
     closers.unshift(() => background.drain());
-    const tokens = new TokenRepository(sql);
-    const mailer = new AccountMailer(mailOutbox, config);
-    const jwt = new VerificationTokens(deriveKey(config.secret, 'verification-jwt'), clock.now);
-    const flows = { sql, repo, tokens, sessions, hasher, mailer, background, config, clock };
-    const emails = new EmailService({ ...flows, jwt });
-    const accounts = new AccountService(repo, sessions, hasher, config, clock, emails);
-    const signInThrottle = new SignInThrottle(
-      store,
-      config.rateLimit.enabled ? config.rateLimit.accountFailures : { windowSec: 1, max: 0 },
-      clock.now,
-    );
-    const passwords = new PasswordService({ ...flows, accounts, signInThrottle });
-    const deletion = new DeletionService({ ...flows, accounts });
-    const organization = createOrganizationFeature({
+    const lifecycle: Lifecycle = { draining: false };
+    const features = createFeatures({
+      config,
+      clock,
+      dataSource,
       sql,
-      orgs: new OrganizationRepository(sql),
-      invitations: new InvitationRepository(sql),
-      teams: new TeamRepository(sql),
-      sessions,
-      config,
-      clock,
-      mail: mailOutbox,
-    });
-    const admin = config.features.admin
-      ? createAdmin(sql, {
-          accounts,
-          passwords,
-          deletion,
-          sessions,
-          config,
-          clock,
-          organizations: config.features.organization ? organization : null,
-          // Called per request, after `social` below is built (social needs admin's ban check, so it comes later).
-          linkedAccounts: (userId) => social.tokens.list(userId),
-        })
-      : null;
-    const apiKeyRepo = new ApiKeyRepository(sql);
-    const apiKeys = new ApiKeyService({
-      repo: apiKeyRepo,
-      verifier: new ApiKeyVerifier(apiKeyRepo, store, config.apiKey, clock),
-      config,
-      clock,
-      getUser: (id) => accounts.getUser(id),
-      organizations: config.features.organization ? organization.access : null,
-      admin: admin?.access ?? null,
-    });
-    const keys = new SigningKeys(
-      new KeyRepository(sql),
-      config.jwt,
-      new Sealer(deriveKey(config.secret, 'jwks-private-keys')),
-      clock,
-      redis ? redisKeyEvents(redis, config.redisPrefix) : null,
-      (m) => log.warn(m),
-    );
-    closers.unshift(() => keys.stop());
-    const sessionTokens = new SessionTokens(keys, config, clock, memberRoleLookup(config, organization));
-    const { provider } = config.captcha;
-    const social = createSocialFeature({
-      config,
-      sql,
+      redis,
       store,
+      hasher,
+      mailOutbox,
+      background,
+      lifecycle,
+      warn: (m) => log.warn(m),
+    });
+    closers.unshift(() => features.jwt.keys.stop());
+    const web = createWeb({
+      config,
       clock,
-      accounts,
-      sessions,
-      banCheck: admin ? (user) => admin.banPolicy.check(user) : null,
+      metrics,
+      cookies: new SessionCookies(
+        config,
+        deriveKey(config.secret, 'session-cache'),
+        deriveKey(config.secret, 'cookie'),
+      ),
+      trusted: new TrustedOrigins([config.publicUrl, ...config.trustedOrigins]),
+      sessions: features.session.sessions,
+      apiKeys: features.apiKey.apiKeys,
     });
     return {
       config,
@@ -238,33 +156,16 @@ export async function createContext(config: Config, options: ContextOptions = {}
       store,
       hasher,
       metrics,
-      trusted: new TrustedOrigins([config.publicUrl, ...config.trustedOrigins]),
-      cookies: new SessionCookies(
-        config,
-        deriveKey(config.secret, 'session-cache'),
-        deriveKey(config.secret, 'cookie'),
-      ),
-      sessions,
-      accounts,
-      passwords,
-      emails,
-      deletion,
-      signInThrottle,
-      organization,
-      social,
+      web,
+      features,
       mail,
       mailOutbox,
       outbox,
-      admin,
-      apiKeys,
-      jwt: { keys, tokens: sessionTokens },
-      introspection: new IntrospectionService(sessions, sessionTokens),
-      captcha: provider ? new CaptchaVerifier(provider, config.captcha, (m) => log.warn(m)) : null,
       background,
-      lifecycle: { draining: false },
+      lifecycle,
       sweepExpired: async () => ({
-        sessions: await sessions.sweepExpired(),
-        verifications: await drainBatches((batch) => tokens.deleteExpired(new Date(clock.now()), batch)),
+        sessions: await features.session.sessions.sweepExpired(),
+        verifications: await drainBatches((batch) => features.account.sweepExpiredTokens(batch)),
       }),
       close: () => closeAll(closers),
     };
@@ -297,19 +198,6 @@ async function databaseClock(
   await clock.start();
   metrics.watchClock(clock);
   return clock;
-}
-
-/** The user's role in the active organization, for `/token` claims (null when not a member or the feature is off). */
-function memberRoleLookup(config: Config, organization: OrganizationFeature): MemberRoleLookup {
-  if (!config.features.organization) return async () => null;
-  return (organizationId, userId) =>
-    organization.access.member(organizationId, userId, 'MEMBER_NOT_FOUND').then(
-      (member) => member.role,
-      (error) => {
-        if (error instanceof ApiError) return null;
-        throw error;
-      },
-    );
 }
 
 /**

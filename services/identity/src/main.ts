@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
   // JWT signing keys: reload every JWT_KEY_REFRESH_SEC and on another instance's rotation notice (Redis).
-  await ctx.jwt.keys.watch();
+  await ctx.features.jwt.keys.watch();
   // The outbox relay: mail written by any instance is handed to the queue and checked until it is sent.
   ctx.outbox.start();
   let closing = false;

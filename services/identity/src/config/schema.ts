@@ -60,7 +60,10 @@ export const ConfigSchema = Type.Object(
       {
         poolSize: Int(1, 'connections per process'),
         connectTimeoutMs: Int(100, 'wait for a pool connection, opening one included'),
-        queryTimeoutMs: Int(100, 'PostgreSQL cancels a longer statement; the client closes a connection with no answer within 1 s after'),
+        queryTimeoutMs: Int(
+          100,
+          'PostgreSQL cancels a longer statement; the client closes a connection with no answer within 1 s after',
+        ),
       },
       strict,
     ),

@@ -1,7 +1,10 @@
 import type { FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
-import type { AppContext } from '../context';
 import { ApiError } from '../errors';
 import type { SessionWithUser } from '../shared/views';
+import type { WebParts } from './web';
+
+/** What the session guards read: the cookies, the session lookup, API keys, and the key header's settings. */
+export type SessionGuardParts = Pick<WebParts, 'cookies' | 'sessions' | 'apiKeys' | 'config'>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,7 +20,7 @@ declare module 'fastify' {
  * Routes that change something resolve the session from PostgreSQL, never from a cache, so a revocation
  * (sign-out, revoke, ban, password change, deletion) takes effect on them at once.
  */
-async function authenticate(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function authenticate(ctx: SessionGuardParts, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const token = ctx.cookies.readToken(request);
   if (!token) return authenticateWithApiKey(ctx, request, reply);
   const resolved = await ctx.sessions.resolve(token, { source: 'database', refresh: false });
@@ -56,7 +59,11 @@ export const API_KEY_REFUSED_ROUTES: ReadonlySet<string> = new Set([
  * better-auth's sessions for API keys: with no session token, a key in the configured header stands for a session
  * of its owner, made for this request and never stored (one use of the key is spent, its rate limit counted).
  */
-async function authenticateWithApiKey(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function authenticateWithApiKey(
+  ctx: SessionGuardParts,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   const presented = request.headers[ctx.config.apiKey.header];
   if (typeof presented !== 'string' || !ctx.config.apiKey.sessionForApiKeys) throw new ApiError('UNAUTHORIZED');
   const route = request.routeOptions.url?.slice(ctx.config.basePath.length) ?? '';
@@ -74,18 +81,21 @@ async function authenticateWithApiKey(ctx: AppContext, request: FastifyRequest, 
  * The caller's session when there is a valid one (routes that also serve anonymous callers), else null. API keys
  * are not read here: on these routes the key header carries the service credential (has-permission).
  */
-export async function optionalSession(ctx: AppContext, request: FastifyRequest): Promise<SessionWithUser | null> {
+export async function optionalSession(
+  ctx: SessionGuardParts,
+  request: FastifyRequest,
+): Promise<SessionWithUser | null> {
   const token = ctx.cookies.readToken(request);
   if (!token) return null;
   return (await ctx.sessions.resolve(token, { source: 'database', refresh: false })).current;
 }
 
-export function requireSession(ctx: AppContext): preHandlerHookHandler {
+export function requireSession(ctx: SessionGuardParts): preHandlerHookHandler {
   return (request, reply) => authenticate(ctx, request, reply);
 }
 
 /** spec §5: sensitive actions need a session created within the fresh age. */
-export function requireFreshSession(ctx: AppContext): preHandlerHookHandler {
+export function requireFreshSession(ctx: SessionGuardParts): preHandlerHookHandler {
   return async (request, reply) => {
     await authenticate(ctx, request, reply);
     if (!ctx.sessions.isFresh(request.auth.session)) throw new ApiError('SESSION_NOT_FRESH');

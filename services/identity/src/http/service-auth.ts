@@ -1,9 +1,12 @@
 import type { FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { SERVICE_PERMISSION } from '../access';
-import type { AppContext } from '../context';
 import { safeEqual } from '../crypto/signed';
 import { ApiError } from '../errors';
-import type { ApiKeyView } from '../features/api-key/views';
+import type { ApiKeyView } from '../shared/views';
+import type { WebParts } from './web';
+
+/** What the service credential check reads: the key header's settings and API keys. */
+export type ServiceGuardParts = Pick<WebParts, 'config' | 'apiKeys'>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,7 +22,7 @@ declare module 'fastify' {
  * one (an Origin or Fetch-Metadata header) is refused even with a key: a leaked key is not usable from a page.
  * A service key is verified like any key: enabled, not expired, within its rate limit and uses (one is spent).
  */
-export async function assertServiceCredential(ctx: AppContext, request: FastifyRequest, reply?: FastifyReply) {
+export async function assertServiceCredential(ctx: ServiceGuardParts, request: FastifyRequest, reply?: FastifyReply) {
   const key = request.headers[ctx.config.apiKey.header];
   const browser = request.headers.origin !== undefined || request.headers['sec-fetch-mode'] !== undefined;
   if (browser || typeof key !== 'string') throw new ApiError('SERVER_ONLY');
@@ -37,6 +40,6 @@ export async function assertServiceCredential(ctx: AppContext, request: FastifyR
   throw new ApiError(result.code);
 }
 
-export function requireServiceCredential(ctx: AppContext): preHandlerHookHandler {
+export function requireServiceCredential(ctx: ServiceGuardParts): preHandlerHookHandler {
   return async (request, reply) => assertServiceCredential(ctx, request, reply);
 }

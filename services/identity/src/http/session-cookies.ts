@@ -1,7 +1,7 @@
 import { type CookieSerializeOptions, Signer } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
-import { type CachedSession, decodeCookieCache, encodeCookieCache, isUsable } from '../features/session/cookie-cache';
+import { type CachedSession, decodeCookieCache, encodeCookieCache, isUsable } from './cookie-cache';
 import { BoundedMap } from '../shared/bounded-map';
 import { sessionJson } from '../shared/session-json';
 import type { SessionView, SessionWithUser } from '../shared/views';

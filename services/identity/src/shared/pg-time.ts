@@ -44,3 +44,9 @@ export function isoFromPg(text: string): string {
   }
   return parseTimestamptz(text).toISOString();
 }
+
+/** A timestamptz column as ISO 8601 UTC: a Date (pg's default) or PostgreSQL's text (`timestamptzAsText`). */
+export const isoOf = (v: Date | string): string => (typeof v === 'string' ? isoFromPg(v) : v.toISOString());
+
+/** The same for a nullable column. */
+export const isoOrNull = (v: Date | string | null | undefined): string | null => (v == null ? null : isoOf(v));

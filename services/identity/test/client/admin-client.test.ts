@@ -30,7 +30,7 @@ async function signedUp(name: string) {
 describe('better-auth adminClient() over HTTP', () => {
   it('an admin creates, finds, updates, re-roles and lists users', async () => {
     const admin = await signedUp('Admin');
-    await t.ctx.admin!.users.setRole(null, admin.id, 'admin');
+    await t.ctx.features.admin!.users.setRole(null, admin.id, 'admin');
     const email = uniqueEmail('made');
     const created = await admin.client.admin.createUser({ email, password: PASSWORD, name: 'Made', role: 'user' });
     expect(created.error).toBeNull();
@@ -62,7 +62,7 @@ describe('better-auth adminClient() over HTTP', () => {
 
   it('bans (sign-in refused with BANNED_USER), lists and revokes sessions, unbans', async () => {
     const admin = await signedUp('Admin');
-    await t.ctx.admin!.users.setRole(null, admin.id, 'admin');
+    await t.ctx.features.admin!.users.setRole(null, admin.id, 'admin');
     const user = await signedUp('User');
     const sessions = await admin.client.admin.listUserSessions({ userId: user.id });
     expect(sessions.data?.sessions).toHaveLength(1);
@@ -84,7 +84,7 @@ describe('better-auth adminClient() over HTTP', () => {
 
   it('impersonates and stops, the client following the session cookies', async () => {
     const admin = await signedUp('Admin');
-    await t.ctx.admin!.users.setRole(null, admin.id, 'admin');
+    await t.ctx.features.admin!.users.setRole(null, admin.id, 'admin');
     const user = await signedUp('Target');
     const started = await admin.client.admin.impersonateUser({ userId: user.id });
     expect(started.error).toBeNull();

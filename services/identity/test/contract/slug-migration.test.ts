@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../../src/db/data-source';
 import { OrganizationSlugs1795800000420 } from '../../src/db/migrations/1795800000420-organization-slugs';
-import { normalizeSlug } from '../../src/features/organization/slug';
+import { normalizeSlug } from '../../src/shared/slug';
 import { scratchDatabase } from '../setup/scratch-database';
 
 /**

@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { normalizeSlug } from '../../features/organization/slug';
+import { normalizeSlug } from '../../shared/slug';
 
 interface Row {
   id: string;
@@ -7,7 +7,7 @@ interface Row {
 }
 
 /**
- * Organization slugs are stored normalized from now on (features/organization/slug.ts: NFKC, lower case,
+ * Organization slugs are stored normalized from now on (shared/slug.ts: NFKC, lower case,
  * trimmed), so that look-alikes ("ACME", "ａｃｍｅ") are one slug for the uniqueness check. This brings the stored
  * slugs to that form, in JavaScript so that it is exactly the rule the service applies (PostgreSQL's lower() depends
  * on the database's locale).

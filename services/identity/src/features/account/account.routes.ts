@@ -1,12 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
 import { checkRedirects } from '../../http/redirects';
-import { clientInfo, requireSession } from '../../http/require-session';
+import { clientInfo } from '../../http/require-session';
 import { sessionJson } from '../../shared/session-json';
+import type { AccountWeb } from './deps';
 import { SignInEmail, SignUpEmail, UpdateUser } from './schemas';
 
-export async function accountRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function accountRoutes(fastify: FastifyInstance, ctx: AccountWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
@@ -36,7 +36,7 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: AppContext): 
     },
   );
 
-  app.post('/update-user', { schema: UpdateUser, preHandler: requireSession(ctx) }, async (request, reply) => {
+  app.post('/update-user', { schema: UpdateUser, preHandler: ctx.requireSession }, async (request, reply) => {
     const user = await ctx.accounts.updateProfile(request.auth.user.id, request.body);
     if (request.cookies[ctx.cookies.tokenName])
       ctx.cookies.setCache(

@@ -1,16 +1,13 @@
 import type { Config } from '../../config';
 import type { PasswordHasher } from '../../crypto/password';
 import { fail } from '../../errors';
+import type { Clock } from '../../shared/clock';
+import { normalizeEmail } from '../../shared/email';
 import { isUniqueViolation, type Sql } from '../../shared/sql';
-import type { SessionWithUser, UserView } from '../../shared/views';
-import type { Clock, SessionService } from '../session/session.service';
+import type { ClientInfo, SessionWithUser, UserView } from '../../shared/views';
+import type { SessionService } from '../session';
 import type { EmailService } from './email.service';
 import type { AccountRepository, ProfileFields } from './repository';
-
-export interface ClientInfo {
-  ipAddress: string | null;
-  userAgent: string | null;
-}
 
 export interface SignUpInput {
   name: string;
@@ -166,6 +163,3 @@ export class AccountService {
     if (!this.config.emailAndPassword.enabled) fail('EMAIL_PASSWORD_DISABLED');
   }
 }
-
-/** spec §3: emails are stored lowercase; the schema has already checked the format. */
-export const normalizeEmail = (email: string): string => email.toLowerCase();

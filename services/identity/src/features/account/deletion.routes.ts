@@ -1,16 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
 import { checkRedirects, redirectTarget } from '../../http/redirects';
-import { requireSession } from '../../http/require-session';
+import type { AccountWeb } from './deps';
 import { DeleteUser, DeleteUserCallback } from './flows.schemas';
 
-export async function deletionRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function deletionRoutes(fastify: FastifyInstance, ctx: AccountWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
     '/delete-user',
-    { schema: DeleteUser, preHandler: [checkRedirects(ctx.trusted, 'callbackURL'), requireSession(ctx)] },
+    { schema: DeleteUser, preHandler: [checkRedirects(ctx.trusted, 'callbackURL'), ctx.requireSession] },
     async (request, reply) => {
       const outcome = await ctx.deletion.request(request.auth, request.body, request.headers['accept-language']);
       if (outcome === 'mailed') return { success: true, message: 'Verification email sent' };
@@ -21,7 +20,7 @@ export async function deletionRoutes(fastify: FastifyInstance, ctx: AppContext):
 
   app.get(
     '/delete-user/callback',
-    { schema: DeleteUserCallback, preHandler: [checkRedirects(ctx.trusted, 'callbackURL'), requireSession(ctx)] },
+    { schema: DeleteUserCallback, preHandler: [checkRedirects(ctx.trusted, 'callbackURL'), ctx.requireSession] },
     async (request, reply) => {
       await ctx.deletion.confirm(request.auth, request.query.token);
       ctx.cookies.clear(reply);

@@ -1,9 +1,10 @@
 import type { Config } from '../../config';
 import { LOWER_ALPHANUMERIC, randomString } from '../../crypto/random';
 import { fail } from '../../errors';
+import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
-import type { Clock, SessionService } from '../session/session.service';
+import type { SessionService } from '../session';
 import type { AccountService } from './account.service';
 import type { AccountMailer } from './mailer';
 import type { AccountRepository } from './repository';

@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
 import { ApiError, type ErrorCode } from '../../errors';
 import { checkRedirects, redirectTarget } from '../../http/redirects';
-import { clientInfo, optionalSession, requireSession } from '../../http/require-session';
+import { clientInfo } from '../../http/require-session';
+import type { AccountWeb } from './deps';
 import type { VerifyEmailError } from './email.service';
 import { ChangeEmail, SendVerificationEmail, VerifyEmail } from './flows.schemas';
 
@@ -15,14 +15,14 @@ const JSON_ERRORS: Record<VerifyEmailError, ErrorCode> = {
   unauthorized: 'UNAUTHORIZED',
 };
 
-export async function emailRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function emailRoutes(fastify: FastifyInstance, ctx: AccountWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
     '/send-verification-email',
     { schema: SendVerificationEmail, preHandler: checkRedirects(ctx.trusted, 'callbackURL') },
     async (request) => {
-      const auth = await optionalSession(ctx, request);
+      const auth = await ctx.optionalSession(request);
       const { email, callbackURL } = request.body;
       await ctx.emails.sendVerification(email, callbackURL, auth, request.headers['accept-language']);
       return { status: true };
@@ -34,7 +34,7 @@ export async function emailRoutes(fastify: FastifyInstance, ctx: AppContext): Pr
     { schema: VerifyEmail, preHandler: checkRedirects(ctx.trusted, 'callbackURL') },
     async (request, reply) => {
       const { token, callbackURL } = request.query;
-      const auth = await optionalSession(ctx, request);
+      const auth = await ctx.optionalSession(request);
       const result = await ctx.emails.verify(token, auth, clientInfo(request), request.headers['accept-language']);
       if (!result.ok) {
         if (callbackURL) return reply.redirect(redirectTarget(callbackURL, { error: result.error }), 302);
@@ -48,7 +48,7 @@ export async function emailRoutes(fastify: FastifyInstance, ctx: AppContext): Pr
 
   app.post(
     '/change-email',
-    { schema: ChangeEmail, preHandler: [checkRedirects(ctx.trusted, 'callbackURL'), requireSession(ctx)] },
+    { schema: ChangeEmail, preHandler: [checkRedirects(ctx.trusted, 'callbackURL'), ctx.requireSession] },
     async (request) => {
       const { newEmail, callbackURL } = request.body;
       await ctx.emails.changeEmail(request.auth, newEmail, callbackURL, request.headers['accept-language']);

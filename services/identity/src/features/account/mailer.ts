@@ -1,27 +1,9 @@
 import type { Config } from '../../config';
-import { DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGE_TAGS, type Language, type MailJob } from '../../mail/jobs';
+import type { MailJob } from '../../mail/jobs';
+import { mailLanguage } from '../../mail/language';
 import type { MailOutbox } from '../../mail/mail-outbox';
 import { idFor } from '../../mail/queue';
 import type { Sql } from '../../shared/sql';
-
-/** Accept-Language primary subtag → language of the spec §1 enumeration. */
-const BY_SUBTAG = new Map(LANGUAGE_NAMES.map((name) => [LANGUAGE_TAGS[name], name]));
-
-/** The user's stored language, else the best Accept-Language match, else ENG. */
-export function mailLanguage(stored: string | null | undefined, acceptLanguage?: string): Language {
-  if (stored && (LANGUAGE_NAMES as string[]).includes(stored)) return stored as Language;
-  const ranked = (acceptLanguage ?? '')
-    .slice(0, 512)
-    .split(',')
-    .map((part, index) => {
-      const [tag, ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      return { tag: tag.toLowerCase().split('-')[0], q: q ? Number(q.slice(2)) : 1, index };
-    })
-    .filter((entry) => entry.q > 0 && BY_SUBTAG.has(entry.tag))
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  return ranked[0] ? BY_SUBTAG.get(ranked[0].tag)! : DEFAULT_LANGUAGE;
-}
 
 /** Who a mail goes to: a user's address, name and stored language. */
 export interface Recipient {

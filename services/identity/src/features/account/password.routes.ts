@@ -1,14 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
 import { fail } from '../../errors';
 import { checkRedirects, redirectTarget } from '../../http/redirects';
-import { clientInfo, requireSession } from '../../http/require-session';
-import { requireServiceCredential } from '../../http/service-auth';
+import { clientInfo } from '../../http/require-session';
+import type { AccountWeb } from './deps';
 import { ChangePassword, RequestPasswordReset, ResetPassword, ResetPasswordLink, SetPassword } from './flows.schemas';
 import { RESET_REQUESTED_MESSAGE } from './password.service';
 
-export async function passwordRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function passwordRoutes(fastify: FastifyInstance, ctx: AccountWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const options = { schema: RequestPasswordReset, preHandler: checkRedirects(ctx.trusted, 'redirectTo') };
 
@@ -39,7 +38,7 @@ export async function passwordRoutes(fastify: FastifyInstance, ctx: AppContext):
     return { status: true };
   });
 
-  app.post('/change-password', { schema: ChangePassword, preHandler: requireSession(ctx) }, async (request, reply) => {
+  app.post('/change-password', { schema: ChangePassword, preHandler: ctx.requireSession }, async (request, reply) => {
     const { session, user } = await ctx.passwords.changePassword(request.auth, request.body, clientInfo(request));
     if (session) ctx.cookies.set(reply, session, ctx.clock.now());
     return { token: session?.session.token ?? null, user };
@@ -50,7 +49,7 @@ export async function passwordRoutes(fastify: FastifyInstance, ctx: AppContext):
     {
       schema: SetPassword,
       config: { skipOriginCheck: true }, // refused to browsers outright by the service credential check
-      preHandler: [requireServiceCredential(ctx), requireSession(ctx)],
+      preHandler: [ctx.requireServiceCredential, ctx.requireSession],
     },
     async (request) => {
       await ctx.passwords.setPassword(request.auth.user.id, request.body.newPassword);

@@ -1,7 +1,7 @@
 import { newId } from '../../crypto/random';
+import { toUserView } from '../../db/user-row';
 import { isUniqueViolation, type Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
-import { toUserView } from '../session/repository';
 
 const USER_RETURNING =
   'id, email, email_verified, name, image, role, banned, ban_reason, ban_expires, language, created_at, updated_at';

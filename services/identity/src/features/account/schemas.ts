@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { LANGUAGE_NAMES } from '../../mail/jobs';
+import { LanguageField } from '../../mail/language';
 import {
   EmailField,
   errorResponses,
@@ -9,12 +9,6 @@ import {
   RedirectField,
   UserSchema,
 } from '../../shared/schemas';
-
-/** spec §1 language enumeration, by name: the language of the user's mail. */
-export const LanguageField = Type.Union(
-  LANGUAGE_NAMES.map((name) => Type.Literal(name)),
-  { description: 'Language of mail: RUS, UKR, ENG, SPA, GERMAN, POL, FRA or TURKEY' },
-);
 
 const strict = { additionalProperties: false } as const;
 

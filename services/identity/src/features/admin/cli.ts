@@ -1,4 +1,14 @@
-import type { AppContext } from '../../context';
+import type { Config } from '../../config';
+import type { AccountService } from '../account';
+import type { AdminServices } from '.';
+
+/** What the admin commands use. */
+export interface AdminCommandParts {
+  admin: AdminServices | null;
+  accounts: Pick<AccountService, 'getUserByEmail'>;
+  config: Config;
+}
+
 import { ApiError } from '../../errors';
 import type { UserView } from '../../shared/views';
 
@@ -43,7 +53,7 @@ const line = (u: UserView) =>
 
 /** `flags` from parseFlags, read before connecting so a usage error never starts a database. */
 export async function runAdminCommand(
-  ctx: AppContext,
+  ctx: AdminCommandParts,
   command: string,
   flags: Record<string, string>,
 ): Promise<string> {

@@ -1,11 +1,11 @@
 import type { Config } from '../../config';
+import type { Web } from '../../http/web';
+import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
-import type { AccountService } from '../account/account.service';
-import type { DeletionService } from '../account/deletion.service';
-import type { PasswordService } from '../account/password.service';
-import type { OrganizationSummary } from '../organization/repository';
-import type { OrganizationFeature } from '../organization/service';
-import type { Clock, SessionService } from '../session/session.service';
+import type { AccountService, DeletionService, PasswordService } from '../account';
+import type { OrganizationFeature, OrganizationSummary } from '../organization';
+import type { SessionService } from '../session';
+import type { AdminServices } from '.';
 import type { AdminAccess } from './access';
 import type { AdminRepository } from './repository';
 import type { TrigramSample } from './search-sample';
@@ -28,6 +28,13 @@ export interface AdminDeps {
   organizations: OrganizationFeature | null;
   /** A user's linked accounts, from the social feature's list-accounts (never a token or the password hash). */
   linkedAccounts: (userId: string) => Promise<LinkedAccount[]>;
+}
+
+/** What the admin feature needs from outside: the other features' services and the infrastructure. */
+export type AdminFeatureDeps = Omit<AdminDeps, 'repo' | 'access' | 'trigrams'>;
+
+export interface AdminWeb extends Web {
+  admin: AdminServices;
 }
 
 export interface OrganizationPage {

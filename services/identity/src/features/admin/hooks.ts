@@ -1,8 +1,9 @@
 import { fail } from '../../errors';
+import type { Clock } from '../../shared/clock';
 import type { SessionView, UserView } from '../../shared/views';
-import type { AccountService } from '../account/account.service';
-import type { OrganizationFeature } from '../organization/service';
-import type { Clock, SessionService } from '../session/session.service';
+import type { AccountService } from '../account';
+import type { OrganizationFeature } from '../organization';
+import type { SessionService } from '../session';
 import type { AdminAccess } from './access';
 import type { AdminRepository } from './repository';
 

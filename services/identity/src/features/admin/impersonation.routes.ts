@@ -1,17 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
-import { clientInfo, requireSession } from '../../http/require-session';
+import { clientInfo } from '../../http/require-session';
+import type { AdminWeb } from './deps';
 import { ImpersonateUser, StopImpersonating } from './schemas';
-import type { AdminServices } from './wiring';
 
 /**
  * spec §4 Impersonation. The impersonation session takes the session cookies; the admin's own token waits in
  * the signed `<prefix>.admin_session` cookie (better-auth's name) until stop-impersonating puts it back.
  */
-export async function impersonationRoutes(fastify: FastifyInstance, ctx: AppContext & { admin: AdminServices }) {
+export async function impersonationRoutes(fastify: FastifyInstance, ctx: AdminWeb) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const session = requireSession(ctx);
+  const session = ctx.requireSession;
   const adminCookie = ctx.cookies.tokenName.replace(/session_token$/, 'admin_session');
   const attributes = {
     httpOnly: true,

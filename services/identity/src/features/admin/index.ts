@@ -1,10 +1,25 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
+import type { FeatureRoutes } from '../../http/web';
+import { AdminAccess } from './access';
+import { AdminBansService } from './bans.service';
+import type { AdminDeps, AdminFeatureDeps } from './deps';
+import { BanPolicy, installAdminHooks, installOperatorRule } from './hooks';
 import { impersonationRoutes } from './impersonation.routes';
 import { adminOrganizationRoutes } from './organizations.routes';
+import { AdminOrganizationsService } from './organizations.service';
 import { adminPermissionRoutes } from './permissions.routes';
+import { AdminPermissionsService } from './permissions.service';
+import { AdminRepository } from './repository';
+import { TrigramSample } from './search-sample';
 import { adminSessionRoutes } from './sessions.routes';
+import { AdminSessionsService } from './sessions.service';
 import { adminUserRoutes } from './users.routes';
+import { AdminUsersService } from './users.service';
+
+export { AdminAccess } from './access';
+export { ADMIN_COMMANDS, ADMIN_USAGE, describeError, parseFlags, runAdminCommand, UsageError } from './cli';
+export type { AdminFeatureDeps, LinkedAccount } from './deps';
+export type { BanPolicy } from './hooks';
+export { pruneSearchWords } from './search-words';
 
 /**
  * The admin feature's route table (spec §7 admin calls, under admin/), registered only when `features.admin`
@@ -19,13 +34,49 @@ import { adminUserRoutes } from './users.routes';
  *                organization/get · create · invite-member · cancel-invitation · update-member-role ·
  *                remove-member · create-team · update-team · remove-team · add-team-member · remove-team-member
  */
-export async function adminRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { admin } = ctx;
-  if (!admin) throw new Error('admin routes registered without the admin feature');
-  const withAdmin = { ...ctx, admin };
-  await fastify.register(adminUserRoutes, withAdmin);
-  await fastify.register(adminSessionRoutes, withAdmin);
-  await fastify.register(impersonationRoutes, withAdmin);
-  await fastify.register(adminPermissionRoutes, withAdmin);
-  await fastify.register(adminOrganizationRoutes, withAdmin);
+export interface AdminServices {
+  access: AdminAccess;
+  bans: AdminBansService;
+  banPolicy: BanPolicy;
+  users: AdminUsersService;
+  sessions: AdminSessionsService;
+  permissions: AdminPermissionsService;
+  organizations: AdminOrganizationsService;
+}
+
+export type AdminFeature = AdminServices & FeatureRoutes;
+
+/**
+ * Builds the admin feature and plugs it into the session feature's hook points (ban check, hidden impersonation)
+ * and, when on, the organization feature's operator rule.
+ */
+export function createAdminFeature(deps: AdminFeatureDeps): AdminFeature {
+  const { sql } = deps;
+  const repo = new AdminRepository(sql, deps.config.admin.reuseListTotals);
+  const access = new AdminAccess(deps.config.admin);
+  const trigrams = new TrigramSample(sql, () => deps.clock.now());
+  const d: AdminDeps = { ...deps, sql, repo, access, trigrams };
+  const banPolicy = new BanPolicy(repo, deps.clock);
+  installAdminHooks(deps.sessions, banPolicy);
+  if (deps.organizations) installOperatorRule(deps.organizations, access, deps.accounts);
+  const admin: AdminServices = {
+    access,
+    banPolicy,
+    bans: new AdminBansService(d),
+    users: new AdminUsersService(d),
+    sessions: new AdminSessionsService(d),
+    permissions: new AdminPermissionsService(d),
+    organizations: new AdminOrganizationsService(d),
+  };
+  return {
+    ...admin,
+    async routes(app, web) {
+      const ctx = { ...web, admin };
+      await app.register(adminUserRoutes, ctx);
+      await app.register(adminSessionRoutes, ctx);
+      await app.register(impersonationRoutes, ctx);
+      await app.register(adminPermissionRoutes, ctx);
+      await app.register(adminOrganizationRoutes, ctx);
+    },
+  };
 }

@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
-import { requireSession } from '../../http/require-session';
+import type { AdminWeb } from './deps';
 import {
   AddTeamMember,
   CancelInvitation,
@@ -17,12 +16,11 @@ import {
   UpdateMemberRole,
   UpdateTeam,
 } from './organizations.schemas';
-import type { AdminServices } from './wiring';
 
 /** Operators on any organization (organization/access.ts), and a user's accounts and organizations. */
-export async function adminOrganizationRoutes(fastify: FastifyInstance, ctx: AppContext & { admin: AdminServices }) {
+export async function adminOrganizationRoutes(fastify: FastifyInstance, ctx: AdminWeb) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const preHandler = requireSession(ctx);
+  const preHandler = ctx.requireSession;
   const { organizations: orgs, users } = ctx.admin;
 
   app.get('/admin/list-user-accounts', { schema: ListUserAccounts, preHandler }, async (request) =>

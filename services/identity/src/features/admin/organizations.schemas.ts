@@ -13,7 +13,7 @@ import {
   TeamMemberSchema,
   TeamNameField,
   TeamSchema,
-} from '../organization/schemas';
+} from '../organization';
 
 /**
  * Operator calls on any organization, under admin/organization/: the organization routes' names and

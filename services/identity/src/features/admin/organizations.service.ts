@@ -1,9 +1,7 @@
 import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
 import type { SessionWithUser } from '../../shared/views';
-import { asOperator, type Caller } from '../organization/access';
-import type { InviteInput } from '../organization/invitation.service';
-import type { OrganizationFeature } from '../organization/service';
+import { asOperator, type Caller, type InviteInput, type OrganizationFeature } from '../organization';
 import type { AdminDeps } from './deps';
 
 /** What an operator may do to an organization: read it (`list`) or change it (`manage`). */

@@ -1,24 +1,21 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
 import { ApiError } from '../../errors';
-import { optionalSession, requireSession } from '../../http/require-session';
-import { requireServiceCredential } from '../../http/service-auth';
+import type { AdminWeb } from './deps';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './list-query';
 import { HasPermission, ListOrganizations } from './schemas';
-import type { AdminServices } from './wiring';
 
 const count = (v: number | string | undefined, fallback: number) =>
   v === undefined ? fallback : /^\d+$/.test(String(v)) ? Number(v) : fallback;
 
-export async function adminPermissionRoutes(fastify: FastifyInstance, ctx: AppContext & { admin: AdminServices }) {
+export async function adminPermissionRoutes(fastify: FastifyInstance, ctx: AdminWeb) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const serverOnly = requireServiceCredential(ctx);
+  const serverOnly = ctx.requireServiceCredential;
 
   // With a session: about its user. Without: only servers holding the service credential, for a user id or role.
   app.post('/admin/has-permission', { schema: HasPermission }, async function (request, reply) {
     const { permissions } = ctx.admin;
-    const auth = await optionalSession(ctx, request);
+    const auth = await ctx.optionalSession(request);
     if (!auth) {
       permissions.requested(request.body);
       if (request.headers[ctx.config.apiKey.header] === undefined) throw new ApiError('UNAUTHORIZED');
@@ -29,7 +26,7 @@ export async function adminPermissionRoutes(fastify: FastifyInstance, ctx: AppCo
 
   app.get(
     '/admin/list-organizations',
-    { schema: ListOrganizations, preHandler: requireSession(ctx) },
+    { schema: ListOrganizations, preHandler: ctx.requireSession },
     async (request) => {
       const limit = Math.min(count(request.query.limit, DEFAULT_LIMIT), MAX_LIMIT);
       return ctx.admin.permissions.listOrganizations(request.auth, limit, count(request.query.offset, 0));

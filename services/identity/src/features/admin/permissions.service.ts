@@ -2,7 +2,7 @@ import { hasAnyPermission, type Permissions } from '../../access';
 import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
 import type { SessionWithUser } from '../../shared/views';
-import type { OrganizationSummary } from '../organization/repository';
+import type { OrganizationSummary } from '../organization';
 import type { AdminDeps } from './deps';
 
 export interface PermissionCheck {

@@ -1,7 +1,7 @@
+import { toUserView, USER_COLUMNS } from '../../db/user-row';
 import { BoundedMap } from '../../shared/bounded-map';
 import type { Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
-import { toUserView, USER_COLUMNS } from '../session/repository';
 import type { ListPlan } from './list-query';
 
 export interface BanFields {

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { LanguageField } from '../../mail/language';
 import {
   EmailField,
   errorResponses,
@@ -11,7 +12,6 @@ import {
   SuccessSchema,
   UserSchema,
 } from '../../shared/schemas';
-import { LanguageField } from '../account/schemas';
 
 /** better-auth admin plugin names and shapes (its admin client works unchanged), spec §7. */
 const strict = { additionalProperties: false } as const;

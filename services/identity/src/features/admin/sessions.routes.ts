@@ -1,14 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
-import { requireSession } from '../../http/require-session';
+import type { AdminWeb } from './deps';
 import { BanUser, ListUserSessions, RevokeUserSession, RevokeUserSessions, UnbanUser } from './schemas';
-import type { AdminServices } from './wiring';
 
 /** Session control and bans: each of these ends or lists sessions of another user. */
-export async function adminSessionRoutes(fastify: FastifyInstance, ctx: AppContext & { admin: AdminServices }) {
+export async function adminSessionRoutes(fastify: FastifyInstance, ctx: AdminWeb) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const session = requireSession(ctx);
+  const session = ctx.requireSession;
   const { sessions, bans } = ctx.admin;
 
   app.post('/admin/list-user-sessions', { schema: ListUserSessions, preHandler: session }, async (request) => ({

@@ -1,13 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
-import { requireSession } from '../../http/require-session';
+import type { AdminWeb } from './deps';
 import { CreateUser, GetUser, ListUsers, RemoveUser, SetRole, SetUserPassword, UpdateUser } from './schemas';
-import type { AdminServices } from './wiring';
 
-export async function adminUserRoutes(fastify: FastifyInstance, ctx: AppContext & { admin: AdminServices }) {
+export async function adminUserRoutes(fastify: FastifyInstance, ctx: AdminWeb) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const session = requireSession(ctx);
+  const session = ctx.requireSession;
   const { users } = ctx.admin;
 
   app.post('/admin/create-user', { schema: CreateUser, preHandler: session }, async (request) => ({

@@ -1,9 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context';
 import { CATALOGUE, fail } from '../../errors';
-import { assertServiceCredential, requireServiceCredential } from '../../http/service-auth';
 import type { ApiKeyCaller } from './api-key.service';
+import type { ApiKeyWeb } from './deps';
 import { CreateApiKey, DeleteApiKey, GetApiKey, ListApiKeys, UpdateApiKey, VerifyApiKey } from './schemas';
 
 /**
@@ -11,18 +10,17 @@ import { CreateApiKey, DeleteApiKey, GetApiKey, ListApiKeys, UpdateApiKey, Verif
  * session, a server holding the service credential. An API key never manages keys as a session (a leaked key must
  * not mint new ones).
  */
-async function callerOf(ctx: AppContext, request: FastifyRequest): Promise<ApiKeyCaller> {
-  const token = ctx.cookies.readToken(request);
-  if (token) {
-    const resolved = await ctx.sessions.resolve(token, { source: 'database', refresh: false });
-    return resolved.current ? { kind: 'user', auth: resolved.current } : fail('UNAUTHORIZED');
+async function callerOf(ctx: ApiKeyWeb, request: FastifyRequest): Promise<ApiKeyCaller> {
+  if (ctx.cookies.readToken(request)) {
+    const auth = await ctx.optionalSession(request);
+    return auth ? { kind: 'user', auth } : fail('UNAUTHORIZED');
   }
   if (request.headers[ctx.config.apiKey.header] === undefined) return fail('UNAUTHORIZED');
-  await assertServiceCredential(ctx, request);
+  await ctx.assertServiceCredential(request);
   return { kind: 'server' };
 }
 
-export async function apiKeyRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function apiKeyRoutes(fastify: FastifyInstance, ctx: ApiKeyWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const keys = ctx.apiKeys;
 
@@ -48,7 +46,7 @@ export async function apiKeyRoutes(fastify: FastifyInstance, ctx: AppContext): P
     {
       schema: VerifyApiKey,
       config: { skipOriginCheck: true }, // refused to browsers outright by the service credential check
-      preHandler: requireServiceCredential(ctx),
+      preHandler: ctx.requireServiceCredential,
     },
     async (request) => {
       const result = await keys.verify(request.body.key, request.body.permissions);

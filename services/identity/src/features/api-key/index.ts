@@ -1,15 +1,40 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
+import type { FeatureRoutes } from '../../http/web';
 import { apiKeyRoutes } from './api-key.routes';
+import { ApiKeyService } from './api-key.service';
+import type { ApiKeyFeatureDeps } from './deps';
+import { ApiKeyRepository } from './repository';
+import { ApiKeyVerifier } from './verify.service';
+
+export type { ApiKeyService } from './api-key.service';
+export type { ApiKeyFeatureDeps } from './deps';
 
 /**
- * The API key feature's route table (better-auth's api-key plugin paths):
+ * API keys (better-auth's api-key plugin paths). Its route table:
  *
  *   api-key.routes   api-key/create · api-key/get · api-key/list · api-key/update · api-key/delete · api-key/verify
  *
- * It also plugs into session resolution (src/http/require-session.ts: a key in the configured header stands for
- * its owner's session) and the service credential (src/http/service-auth.ts: keys with `service: ['act']`).
+ * The composition root also hands `apiKeys` to the shared guards (src/http/web.ts): a key in the configured header
+ * stands for its owner's session, and keys with `service: ['act']` are the service credential.
  */
-export async function apiKeyFeature(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  await app.register(apiKeyRoutes, ctx);
+export interface ApiKeyFeature extends FeatureRoutes {
+  apiKeys: ApiKeyService;
+}
+
+export function createApiKeyFeature(deps: ApiKeyFeatureDeps): ApiKeyFeature {
+  const repo = new ApiKeyRepository(deps.sql);
+  const apiKeys = new ApiKeyService({
+    repo,
+    verifier: new ApiKeyVerifier(repo, deps.store, deps.config.apiKey, deps.clock),
+    config: deps.config,
+    clock: deps.clock,
+    getUser: deps.getUser,
+    organizations: deps.organizations,
+    admin: deps.admin,
+  });
+  return {
+    apiKeys,
+    async routes(app, web) {
+      await app.register(apiKeyRoutes, { ...web, apiKeys });
+    },
+  };
 }

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { type Permissions, Role, SERVICE_PERMISSION } from '../../access';
 import type { Config } from '../../config';
 import type { ErrorCode } from '../../errors';
+import type { Clock } from '../../shared/clock';
 import { type KeyValueStore, MemoryStore } from '../../store';
-import type { Clock } from '../session/session.service';
 import type { ApiKeyRepository } from './repository';
 import type { ApiKeyView } from './views';
 

@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { CaptchaVerifier } from './captcha.service';
+import type { CaptchaConfig } from '../../config';
+import { CaptchaVerifier } from './captcha.service';
+
+export type { CaptchaVerifier } from './captcha.service';
 
 /** better-auth's captcha plugin header. */
 export const CAPTCHA_HEADER = 'x-captcha-response';
@@ -17,4 +20,9 @@ export function registerCaptcha(api: FastifyInstance, verifier: CaptchaVerifier,
     const header = request.headers[CAPTCHA_HEADER];
     await verifier.require(typeof header === 'string' ? header : undefined, request.ip);
   });
+}
+
+/** The bot check when `captcha.provider` is set, else null. */
+export function createCaptcha(config: CaptchaConfig, warn: (message: string) => void): CaptchaVerifier | null {
+  return config.provider ? new CaptchaVerifier(config.provider, config, warn) : null;
 }

@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
-import { requireServiceCredential } from '../../http/service-auth';
+import type { IntrospectionWeb } from './deps';
 import { Introspect, IntrospectBatch } from './schemas';
 
 /**
@@ -9,11 +8,11 @@ import { Introspect, IntrospectBatch } from './schemas';
  * POST /introspect        { token }      → RFC 7662 answer
  * POST /introspect/batch  { tokens: [] } → { results: [...] } in the same order
  */
-export async function introspectionRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function introspectionRoutes(fastify: FastifyInstance, ctx: IntrospectionWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const options = {
     config: { skipOriginCheck: true, rateLimit: false as const }, // browsers are refused by the credential check
-    preHandler: requireServiceCredential(ctx),
+    preHandler: ctx.requireServiceCredential,
   };
 
   app.post('/introspect', { ...options, schema: Introspect }, (request) =>

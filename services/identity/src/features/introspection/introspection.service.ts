@@ -1,5 +1,5 @@
-import type { SessionTokens } from '../jwt/token.service';
-import type { SessionService } from '../session/session.service';
+import type { SessionTokens } from '../jwt';
+import type { SessionService } from '../session';
 
 /** RFC 7662 §2.2 answer; `active: false` alone for anything invalid, expired or revoked. */
 export interface Introspection {

@@ -2,9 +2,9 @@ import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import type { JwtConfig } from '../../config';
 import { newId } from '../../crypto/random';
 import type { Sealer } from '../../crypto/sealed';
+import type { Clock } from '../../shared/clock';
 import { FOREIGN_CLOCK_SKEW_SEC } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
-import type { Clock } from '../session/session.service';
 import type { KeyEvents } from './key-events';
 import type { KeyRepository, KeyRow } from './repository';
 

@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
-import { requireSession } from '../../http/require-session';
+import type { JwtWeb } from './deps';
 import { GetJwks, GetToken } from './schemas';
 
 /**
@@ -9,13 +8,13 @@ import { GetJwks, GetToken } from './schemas';
  * GET /token  a JWT for the caller's session, `{ token }`
  * GET /jwks   the public keys, `{ keys }`; public, answered from memory
  */
-export async function tokenRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function tokenRoutes(fastify: FastifyInstance, ctx: JwtWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   // The session is read from PostgreSQL (requireSession): a revoked session never gets a new token.
-  app.get('/token', { schema: GetToken, preHandler: requireSession(ctx) }, async (request) => ({
-    token: await ctx.jwt.tokens.issue(request.auth),
+  app.get('/token', { schema: GetToken, preHandler: ctx.requireSession }, async (request) => ({
+    token: await ctx.tokens.issue(request.auth),
   }));
 
-  app.get('/jwks', { schema: GetJwks }, () => ctx.jwt.keys.publicSet());
+  app.get('/jwks', { schema: GetJwks }, () => ctx.keys.publicSet());
 }

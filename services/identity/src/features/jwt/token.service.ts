@@ -1,8 +1,8 @@
 import { type JWTPayload, type JWTVerifyGetKey, jwtVerify, SignJWT } from 'jose';
 import type { Config } from '../../config';
 import { randomString } from '../../crypto/random';
+import type { Clock } from '../../shared/clock';
 import type { SessionWithUser } from '../../shared/views';
-import type { Clock } from '../session/session.service';
 import type { SigningKeys } from './signing-keys';
 
 /** What a `/token` JWT carries besides the registered claims (iss, aud, sub = user id, exp, iat, jti). */

@@ -1,8 +1,8 @@
 import { fail } from '../../errors';
 import { isUniqueViolation, type Sql } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
-import type { OrganizationDeps } from './access';
 import { type InvitationService, teamMemberLimit } from './invitation.service';
+import type { OrganizationDeps } from './membership';
 import type { WithSession } from './organization.service';
 import type { InvitationView, MemberView } from './views';
 

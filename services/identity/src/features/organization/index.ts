@@ -1,25 +1,93 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
+import type { FeatureRoutes, Web } from '../../http/web';
+import { AcceptService } from './accept.service';
+import type { OrganizationFeatureDeps } from './deps';
+import { InvitationMailer } from './invitation.mailer';
 import { invitationRoutes } from './invitation.routes';
+import { InvitationService } from './invitation.service';
+import { InvitationRepository } from './invitations.repository';
 import { memberRoutes } from './member.routes';
+import { MemberService } from './member.service';
+import { OrganizationAccess, type OrganizationDeps } from './membership';
 import { organizationRoutes } from './organization.routes';
+import { OrganizationService } from './organization.service';
+import { OrganizationReadService } from './read.service';
+import { OrganizationRepository } from './repository';
 import { requireOrganizationSession } from './session';
 import { teamRoutes } from './team.routes';
+import { TeamService } from './team.service';
+import { TeamRepository } from './teams.repository';
+
+export type { OrganizationFeatureDeps } from './deps';
+export type { InviteInput } from './invitation.service';
+export { asOperator, type Caller, type OperatorLookup, type OrganizationAccess } from './membership';
+export type { OrganizationSummary } from './repository';
+export {
+  IdField,
+  InvitationSchema,
+  MemberSchema,
+  MessageSchema,
+  OrganizationSchema,
+  OrganizationWithMembersSchema,
+  RoleField,
+  SlugField,
+  strict,
+  TeamMemberSchema,
+  TeamNameField,
+  TeamSchema,
+} from './schemas';
+export type { MemberUser, MemberView } from './views';
 
 /**
- * The organization feature's route table under `organization/` (spec §7). Registered by the composition root
- * only when `features.organization` is on.
+ * Organizations, members, invitations and teams (docs/SPEC.md §3), under `organization/`. Registered by the
+ * composition root only when `features.organization` is on. Its route tables:
  *
  *   organization.routes  create · check-slug · update · delete · list · get-full-organization · set-active
  *   member.routes        list-members · get-active-member(-role) · remove-member · update-member-role · leave · has-permission
  *   invitation.routes    invite-member · accept-invitation · reject-invitation ·  cancel-invitation · get-invitation · list-invitations · list-user-invitations
  *   team.routes          create-team · update-team · remove-team · list-teams · list-user-teams · add-team-member ·
  *                        remove-team-member
+ *
+ * The admin feature acts on any organization through these services as an operator (`asOperator`), and the JWT
+ * feature reads a member's role through `access`.
  */
-export async function organizationFeature(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const opts = { ctx, org: ctx.organization, session: requireOrganizationSession(ctx) };
+export interface OrganizationFeature extends FeatureRoutes {
+  access: OrganizationAccess;
+  organizations: OrganizationService;
+  reads: OrganizationReadService;
+  members: MemberService;
+  invitations: InvitationService;
+  accept: AcceptService;
+  teams: TeamService;
+}
+
+export function createOrganizationFeature(deps: OrganizationFeatureDeps): OrganizationFeature {
+  const d: OrganizationDeps = {
+    ...deps,
+    orgs: new OrganizationRepository(deps.sql),
+    invitations: new InvitationRepository(deps.sql),
+    teams: new TeamRepository(deps.sql),
+  };
+  const access = new OrganizationAccess(d);
+  const invitations = new InvitationService(d, access, new InvitationMailer(d.mail, d.config, d.orgs));
+  const feature: OrganizationFeature = {
+    prefix: '/organization',
+    access,
+    organizations: new OrganizationService(d, access),
+    reads: new OrganizationReadService(d, access),
+    members: new MemberService(d, access),
+    invitations,
+    accept: new AcceptService(d, invitations),
+    teams: new TeamService(d, access),
+    routes: (app, web) => registerRoutes(app, web, feature),
+  };
+  return feature;
+}
+
+async function registerRoutes(app: FastifyInstance, web: Web, org: OrganizationFeature): Promise<void> {
+  const opts = { ctx: web, org, session: requireOrganizationSession(web) };
   await app.register(organizationRoutes, opts);
   await app.register(memberRoutes, opts);
   await app.register(invitationRoutes, opts);
-  if (ctx.config.organization.teams.enabled) await app.register(teamRoutes, opts);
+  if (web.config.organization.teams.enabled) await app.register(teamRoutes, opts);
 }

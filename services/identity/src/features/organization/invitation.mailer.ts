@@ -1,8 +1,8 @@
 import type { Config } from '../../config';
+import { mailLanguage } from '../../mail/language';
 import type { MailOutbox } from '../../mail/mail-outbox';
 import { idFor } from '../../mail/queue';
 import type { Sql } from '../../shared/sql';
-import { mailLanguage } from '../account/mailer';
 import type { OrganizationRepository } from './repository';
 import type { InvitationView, MemberView } from './views';
 

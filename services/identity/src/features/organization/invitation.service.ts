@@ -1,8 +1,8 @@
 import { fail } from '../../errors';
 import { isUniqueViolation } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
-import type { OrganizationAccess, OrganizationDeps } from './access';
 import type { InvitationMailer } from './invitation.mailer';
+import type { OrganizationAccess, OrganizationDeps } from './membership';
 import type { InvitationView, MemberView } from './views';
 
 export interface InviteInput {

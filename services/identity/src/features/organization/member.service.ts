@@ -1,7 +1,7 @@
 import { fail } from '../../errors';
 import type { Sql } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
-import type { OrganizationAccess, OrganizationDeps } from './access';
+import type { OrganizationAccess, OrganizationDeps } from './membership';
 import { type WithSession, withoutActive } from './organization.service';
 import type { MemberView } from './views';
 

@@ -1,7 +1,7 @@
 import type { Permissions } from '../../access';
 import { fail } from '../../errors';
 import type { SessionWithUser } from '../../shared/views';
-import type { OrganizationAccess, OrganizationDeps } from './access';
+import type { OrganizationAccess, OrganizationDeps } from './membership';
 import type { MemberPage } from './repository';
 import type { InvitationView, MemberView, OrganizationView, TeamMemberView, TeamView } from './views';
 

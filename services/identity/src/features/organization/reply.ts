@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context';
+import type { Web } from '../../http/web';
 import type { SessionWithUser } from '../../shared/views';
 
 /** When a call changed the caller's active organization, the browser gets a fresh session-cache cookie. */
 export function reissue(
-  ctx: AppContext,
+  ctx: Pick<Web, 'cookies' | 'clock'>,
   request: FastifyRequest,
   reply: FastifyReply,
   session?: SessionWithUser | null,

@@ -1,7 +1,7 @@
 import { fail, MESSAGES } from '../../errors';
 import type { SessionWithUser } from '../../shared/views';
-import type { OrganizationAccess, OrganizationDeps } from './access';
 import { teamMemberLimit } from './invitation.service';
+import type { OrganizationAccess, OrganizationDeps } from './membership';
 import type { TeamMemberView, TeamView } from './views';
 
 /** spec §7 team calls; §5: name only on update, the last team stays, nobody removes their own team. */

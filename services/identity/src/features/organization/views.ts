@@ -1,7 +1,8 @@
+import { isoOf } from '../../shared/pg-time';
+
 /** What clients see of organizations, members, invitations and teams (better-auth's shapes; ISO dates). */
 
 type Row = Record<string, unknown>;
-const iso = (d: unknown): string => (d as Date).toISOString();
 
 export interface OrganizationView {
   id: string;
@@ -75,7 +76,7 @@ export const toOrganization = (r: Row): OrganizationView => ({
   slug: r.slug as string,
   logo: (r.logo as string | null) ?? null,
   metadata: parseMetadata(r.metadata),
-  createdAt: iso(r.created_at),
+  createdAt: isoOf(r.created_at as Date),
 });
 
 /** A member row; with the user's public fields when the row was joined with users (u_* columns). */
@@ -85,7 +86,7 @@ export function toMember(r: Row): MemberView {
     organizationId: r.organization_id as string,
     userId: r.user_id as string,
     role: r.role as string,
-    createdAt: iso(r.created_at),
+    createdAt: isoOf(r.created_at as Date),
   };
   if (r.team_id) member.teamId = r.team_id as string;
   if (r.u_email !== undefined)
@@ -106,21 +107,21 @@ export const toInvitation = (r: Row): InvitationView => ({
   status: r.status as InvitationStatus,
   teamId: (r.team_id as string | null) ?? null,
   inviterId: r.inviter_id as string,
-  expiresAt: iso(r.expires_at),
-  createdAt: iso(r.created_at),
+  expiresAt: isoOf(r.expires_at as Date),
+  createdAt: isoOf(r.created_at as Date),
 });
 
 export const toTeam = (r: Row): TeamView => ({
   id: r.id as string,
   name: r.name as string,
   organizationId: r.organization_id as string,
-  createdAt: iso(r.created_at),
-  updatedAt: r.updated_at ? iso(r.updated_at) : null,
+  createdAt: isoOf(r.created_at as Date),
+  updatedAt: r.updated_at ? isoOf(r.updated_at as Date) : null,
 });
 
 export const toTeamMember = (r: Row): TeamMemberView => ({
   id: r.id as string,
   teamId: r.team_id as string,
   userId: r.user_id as string,
-  createdAt: iso(r.created_at),
+  createdAt: isoOf(r.created_at as Date),
 });

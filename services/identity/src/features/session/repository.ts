@@ -1,35 +1,12 @@
-import { isoFromPg } from '../../shared/pg-time';
+import { toUserView, USER_COLUMNS } from '../../db/user-row';
 import type { Sql } from '../../shared/sql';
 import { TickBatcher } from '../../shared/tick-batcher';
-import type { SessionView, SessionWithUser, UserView } from '../../shared/views';
+import type { SessionView, SessionWithUser } from '../../shared/views';
 
-/** A timestamptz as a Date (pg's default) or as PostgreSQL's text (`timestamptzAsText`), in ISO 8601 UTC. */
-const isoOf = (v: Date | string): string => (typeof v === 'string' ? isoFromPg(v) : v.toISOString());
-const iso = (v: Date | string | null): string | null => (v === null ? null : isoOf(v));
-
-export const USER_COLUMNS =
-  'u.id, u.email, u.email_verified, u.name, u.image, u.role, u.banned, u.ban_reason, u.ban_expires, u.language, u.created_at, u.updated_at';
 const SESSION_COLUMNS =
   's.id AS s_id, s.token, s.user_id, s.expires_at, s.remember_me, s.ip_address, s.user_agent, s.impersonated_by, s.active_organization_id, s.created_at AS s_created_at, s.updated_at AS s_updated_at';
 
 type Row = Record<string, unknown>;
-
-export function toUserView(r: Row): UserView {
-  return {
-    id: r.id as string,
-    email: r.email as string,
-    emailVerified: r.email_verified as boolean,
-    name: r.name as string,
-    image: (r.image as string | null) ?? null,
-    role: r.role as string,
-    banned: r.banned as boolean,
-    banReason: (r.ban_reason as string | null) ?? null,
-    banExpires: iso(r.ban_expires as Date | string | null),
-    language: (r.language as string | null) ?? null,
-    createdAt: isoOf(r.created_at as Date | string),
-    updatedAt: isoOf(r.updated_at as Date | string),
-  };
-}
 
 function toSessionView(r: Row): SessionView {
   return {

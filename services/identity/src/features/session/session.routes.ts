@@ -1,8 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AppContext } from '../../context';
 import { ApiError } from '../../errors';
-import { requireSession } from '../../http/require-session';
+import type { SessionWeb } from './deps';
 import { GetSession, ListSessions, RevokeOtherSessions, RevokeSession, RevokeSessions, SignOut } from './schemas';
 
 /** A body already serialized by the response schema (session-json.ts): Fastify sends JSON strings as they are. */
@@ -10,9 +9,9 @@ function sendJson(reply: FastifyReply, json: string): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(json);
 }
 
-export async function sessionRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function sessionRoutes(fastify: FastifyInstance, ctx: SessionWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const session = requireSession(ctx);
+  const session = ctx.requireSession;
 
   // The hot path for internal services: cookie cache → Redis → PostgreSQL. Exempt from the global rate limit.
   app.get('/get-session', { schema: GetSession, config: { rateLimit: false } }, async (request, reply) => {

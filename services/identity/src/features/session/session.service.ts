@@ -11,8 +11,6 @@ import type { SessionView, SessionWithUser, UserView } from '../../shared/views'
 import type { KeyValueStore } from '../../store';
 import type { SessionRepository } from './repository';
 
-export type { Clock } from '../../shared/clock';
-
 export interface CreateSessionInput {
   user: UserView;
   rememberMe: boolean;

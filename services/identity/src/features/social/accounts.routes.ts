@@ -1,10 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context';
 import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
-import { optionalSession, requireFreshSession, requireSession } from '../../http/require-session';
-import { requireServiceCredential } from '../../http/service-auth';
+import type { SocialWeb } from './deps';
 import { AccountInfo, GetAccessToken, ListAccounts, RefreshToken, UnlinkAccount } from './schemas';
 
 declare module 'fastify' {
@@ -20,14 +18,14 @@ declare module 'fastify' {
  * session nor a key is unauthenticated (401) whatever the body names; 403 SERVER_ONLY is for a caller who is
  * someone (a session, a key, a page) and asks for another user.
  */
-function ownerFromSessionOrService(fastify: FastifyInstance, ctx: AppContext) {
-  const service = requireServiceCredential(ctx);
-  const session = requireSession(ctx);
+function ownerFromSessionOrService(fastify: FastifyInstance, ctx: SocialWeb) {
+  const service = ctx.requireServiceCredential;
+  const session = ctx.requireSession;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const userId = (request.body as { userId?: string } | undefined)?.userId;
     if (userId !== undefined) {
       const keyPresented = typeof request.headers[ctx.config.apiKey.header] === 'string';
-      if (!keyPresented && !(await optionalSession(ctx, request))) fail('UNAUTHORIZED');
+      if (!keyPresented && !(await ctx.optionalSession(request))) fail('UNAUTHORIZED');
       await service.call(fastify, request, reply, () => {});
       request.accountOwner = isId(userId) ? userId : fail('ACCOUNT_NOT_FOUND');
       return;
@@ -37,16 +35,16 @@ function ownerFromSessionOrService(fastify: FastifyInstance, ctx: AppContext) {
   };
 }
 
-export async function accountsRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function accountsRoutes(fastify: FastifyInstance, ctx: SocialWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { tokens } = ctx.social;
   const owner = ownerFromSessionOrService(fastify, ctx);
 
-  app.get('/list-accounts', { schema: ListAccounts, preHandler: requireSession(ctx) }, async (request) =>
+  app.get('/list-accounts', { schema: ListAccounts, preHandler: ctx.requireSession }, async (request) =>
     tokens.list(request.auth.user.id),
   );
 
-  app.post('/unlink-account', { schema: UnlinkAccount, preHandler: requireFreshSession(ctx) }, async (request) => {
+  app.post('/unlink-account', { schema: UnlinkAccount, preHandler: ctx.requireFreshSession }, async (request) => {
     await tokens.unlink(request.auth.user.id, request.body);
     return { status: true };
   });

@@ -1,14 +1,30 @@
 import type { Config } from '../../config';
+import type { Web } from '../../http/web';
+import type { Clock } from '../../shared/clock';
+import type { Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
-import type { AccountService } from '../account/account.service';
-import type { Clock, SessionService } from '../session/session.service';
+import type { KeyValueStore } from '../../store';
+import type { AccountService } from '../account';
+import type { SessionService } from '../session';
+import type { SocialServices } from '.';
 import type { IdTokenVerifier } from './id-token';
 import type { ProviderRegistry } from './providers/registry';
 import type { SocialRepository } from './repository';
 import type { OAuthStates } from './state';
 import type { TokenVault } from './vault';
 
-/** What the social feature's services share (wired in context.ts). */
+/** What the social feature needs from outside. */
+export interface SocialFeatureDeps extends Pick<SocialDeps, 'config' | 'clock' | 'accounts' | 'sessions' | 'banCheck'> {
+  sql: Sql;
+  /** OAuth state between the redirect and the callback (Redis, or this process). */
+  store: KeyValueStore;
+}
+
+export interface SocialWeb extends Web {
+  social: SocialServices;
+}
+
+/** What the social feature's services share (wired in index.ts). */
 export interface SocialDeps {
   config: Config;
   clock: Clock;

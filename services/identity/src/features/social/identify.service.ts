@@ -1,6 +1,6 @@
+import { normalizeEmail } from '../../shared/email';
 import { isUniqueViolation } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
-import { normalizeEmail } from '../account/account.service';
 import type { SocialDeps } from './deps';
 import type { ProviderTokens } from './oauth-client';
 import type { Provider } from './providers/registry';

@@ -1,7 +1,30 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
+import { deriveKey } from '../../crypto/keys';
+import { Sealer } from '../../crypto/sealed';
+import type { FeatureRoutes } from '../../http/web';
 import { accountsRoutes } from './accounts.routes';
+import { CallbackService } from './callback.service';
+import type { SocialDeps, SocialFeatureDeps, SocialWeb } from './deps';
+import { IdTokenVerifier } from './id-token';
+import { IdentifyService } from './identify.service';
+import { ProviderRegistry } from './providers/registry';
+import { SocialRepository } from './repository';
 import { signInRoutes } from './sign-in.routes';
+import { SocialService } from './social.service';
+import { OAuthStates } from './state';
+import { AccountTokensService } from './tokens.service';
+import { TokenVault } from './vault';
+
+export type { SocialFeatureDeps } from './deps';
+export type { ProviderRegistry } from './providers/registry';
+
+/** The social feature's services. */
+export interface SocialServices {
+  providers: ProviderRegistry;
+  social: SocialService;
+  callback: CallbackService;
+  tokens: AccountTokensService;
+}
 
 /**
  * The social feature's route table (spec §7):
@@ -9,7 +32,29 @@ import { signInRoutes } from './sign-in.routes';
  *   sign-in.routes   sign-in/social · callback/:providerId (GET, POST) · link-social
  *   accounts.routes  list-accounts · unlink-account · get-access-token · refresh-token · account-info
  */
-export async function socialFeature(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export type SocialFeature = SocialServices & FeatureRoutes;
+
+export function createSocialFeature(base: SocialFeatureDeps): SocialFeature {
+  const { config, clock } = base;
+  const d: SocialDeps = {
+    ...base,
+    providers: new ProviderRegistry(config, clock.now),
+    verifier: new IdTokenVerifier(clock.now, config.social.idTokenMaxAgeSec),
+    states: new OAuthStates(base.store, config.social.stateTtlSec, clock.now),
+    repo: new SocialRepository(base.sql),
+    vault: new TokenVault(new Sealer(deriveKey(config.secret, 'provider-tokens'))),
+  };
+  const identify = new IdentifyService(d);
+  const services: SocialServices = {
+    providers: d.providers,
+    social: new SocialService(d, identify),
+    callback: new CallbackService(d, identify),
+    tokens: new AccountTokensService(d),
+  };
+  return { ...services, routes: (app, web) => registerRoutes(app, { ...web, social: services }) };
+}
+
+async function registerRoutes(app: FastifyInstance, ctx: SocialWeb): Promise<void> {
   // Form bodies only here, for the form_post callback; every other route still takes JSON only.
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',

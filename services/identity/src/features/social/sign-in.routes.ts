@@ -1,13 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
 import { checkRedirects } from '../../http/redirects';
-import { clientInfo, requireSession } from '../../http/require-session';
+import { clientInfo } from '../../http/require-session';
 import { errorPage } from './callback.service';
+import type { SocialWeb } from './deps';
 import { CallbackGet, CallbackPost, LinkSocial, SignInSocial } from './schemas';
 import { StateCookie } from './state-cookie';
 
-export async function signInRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function signInRoutes(fastify: FastifyInstance, ctx: SocialWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { social, callback } = ctx.social;
   const stateCookie = new StateCookie(ctx.config);
@@ -30,7 +30,7 @@ export async function signInRoutes(fastify: FastifyInstance, ctx: AppContext): P
 
   app.post(
     '/link-social',
-    { schema: LinkSocial, preHandler: [requireSession(ctx), redirects] },
+    { schema: LinkSocial, preHandler: [ctx.requireSession, redirects] },
     async (request, reply) => {
       const { body, auth } = request;
       if (body.idToken) {

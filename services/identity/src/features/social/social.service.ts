@@ -1,6 +1,5 @@
 import { fail } from '../../errors';
-import type { SessionWithUser, UserView } from '../../shared/views';
-import type { ClientInfo } from '../account/account.service';
+import type { ClientInfo, SessionWithUser, UserView } from '../../shared/views';
 import type { SocialDeps } from './deps';
 import type { IdentifyService, SignInRefusal } from './identify.service';
 import { authorizationUrl, type ProviderTokens } from './oauth-client';

@@ -1,9 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context';
 import { errorResponses } from '../../shared/schemas';
-import { ReadinessCheck } from './readiness';
+import type { ReadinessCheck } from './readiness';
 
 const State = Type.Union([Type.Literal('ok'), Type.Literal('failing'), Type.Literal('not-configured')]);
 const ReadinessSchema = Type.Object(
@@ -15,9 +14,11 @@ const ReadinessSchema = Type.Object(
 );
 
 /** Probes for orchestrators (under the base path, like every route): liveness (the process answers) and readiness (it can serve). */
-export async function healthRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function healthRoutes(
+  fastify: FastifyInstance,
+  { readiness }: { readiness: ReadinessCheck },
+): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const readiness = new ReadinessCheck(ctx.dataSource, ctx.redis, ctx.lifecycle);
   const probe = { config: { rateLimit: false } };
 
   app.get(

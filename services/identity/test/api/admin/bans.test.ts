@@ -30,7 +30,7 @@ describe('admin ban-user / unban-user', () => {
 
   it('a ban that commits between the ban check and the session insert still leaves no session', async () => {
     const u = await signUp(t.app);
-    const hooks = t.ctx.sessions.hooks.beforeCreate;
+    const hooks = t.ctx.features.session.sessions.hooks.beforeCreate;
     // Runs after the ban check passed: the ban lands in the window before the insert.
     const late = async () => {
       await t.ctx.sql.query('UPDATE users SET banned = true WHERE id = $1', [u.userId]);

@@ -9,8 +9,8 @@ afterAll(() => t.close());
 
 describe('admin feature off', () => {
   it('registers no admin route and installs no hook', async () => {
-    expect(t.ctx.admin).toBeNull();
-    expect(t.ctx.sessions.hooks.beforeCreate).toHaveLength(0);
+    expect(t.ctx.features.admin).toBeNull();
+    expect(t.ctx.features.session.sessions.hooks.beforeCreate).toHaveLength(0);
     const u = await signUp(t.app);
     expect((await get(t.app, '/admin/list-users', { jar: u.jar })).statusCode).toBe(404);
     expect((await signIn(t.app, u.email)).res.statusCode).toBe(200);

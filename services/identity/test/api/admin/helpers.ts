@@ -5,7 +5,7 @@ import { type CookieJar, get, post, type SignedUp, signUp, uniqueEmail } from '.
 /** A signed-up user made admin by the operator path (the same service the CLI uses). */
 export async function signUpAdmin(t: TestApp, role = 'admin'): Promise<SignedUp> {
   const u = await signUp(t.app, { email: uniqueEmail('admin') });
-  await t.ctx.admin!.users.setRole(null, u.userId, role);
+  await t.ctx.features.admin!.users.setRole(null, u.userId, role);
   return u;
 }
 

@@ -97,7 +97,7 @@ describe('an operator on an organization they are not a member of', () => {
     const invitation = ok(
       await op('invite-member', { organizationId: org.id, email: invitee.email, role: 'member' }, admin.jar),
     );
-    await t.ctx.admin!.users.setRole(null, admin.userId, 'user');
+    await t.ctx.features.admin!.users.setRole(null, admin.userId, 'user');
     const res = await post(t.app, '/organization/accept-invitation', { invitationId: invitation.id }, as(invitee.jar));
     expectError(res, 403, 'INVITER_NO_LONGER_A_MEMBER');
     expect((await snapshot(t, org.id)).members).toHaveLength(1);

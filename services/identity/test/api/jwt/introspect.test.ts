@@ -77,8 +77,12 @@ describe('POST /introspect', () => {
     const sid = JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString()).sid;
     expect([await active(other.token!), await active(jwt)]).toEqual([true, true]);
     // Second lookups by id and by token are Redis hits: no PostgreSQL read per introspection.
-    expect((await t.ctx.sessions.resolveById(sid, { source: 'cache', refresh: false })).from).toBe('redis');
-    expect((await t.ctx.sessions.resolve(other.token!, { source: 'cache', refresh: false })).from).toBe('redis');
+    expect((await t.ctx.features.session.sessions.resolveById(sid, { source: 'cache', refresh: false })).from).toBe(
+      'redis',
+    );
+    expect(
+      (await t.ctx.features.session.sessions.resolve(other.token!, { source: 'cache', refresh: false })).from,
+    ).toBe('redis');
 
     const revoked = await post(t.app, '/revoke-session', { token: other.token }, { jar: u.jar });
     expect(revoked.statusCode).toBe(200);

@@ -115,7 +115,7 @@ describe('GET /token and GET /jwks', () => {
     const oldKid = decodeProtectedHeader(before).kid!;
     await verify(before, verifier);
 
-    const newKid = await t.ctx.jwt.keys.rotate();
+    const newKid = await t.ctx.features.jwt.keys.rotate();
     expect(newKid).not.toBe(oldKid);
     const after = await newToken({ jar: u.jar });
     expect(decodeProtectedHeader(after).kid).toBe(newKid);
@@ -126,16 +126,16 @@ describe('GET /token and GET /jwks', () => {
     // The old key's last tokens expire 900 s after its retirement (+ refresh interval and skew): still there
     // at 900 s, gone after the retention, and deleted from PostgreSQL by the periodic refresh.
     t.clock.advance(900);
-    await t.ctx.jwt.keys.refresh();
+    await t.ctx.features.jwt.keys.refresh();
     expect(await publishedKids()).toContain(oldKid);
-    t.clock.advance(t.ctx.jwt.keys.retentionMs / 1000 - 900 + 1);
-    await t.ctx.jwt.keys.refresh();
+    t.clock.advance(t.ctx.features.jwt.keys.retentionMs / 1000 - 900 + 1);
+    await t.ctx.features.jwt.keys.refresh();
     const kids = await publishedKids();
     expect(kids).toContain(newKid);
     expect(kids).not.toContain(oldKid);
     expect(await t.ctx.sql.query('SELECT id FROM jwks WHERE id = $1', [oldKid])).toEqual([]);
     await expect(verify(before, remoteVerifier())).rejects.toThrow();
-    t.clock.advance(-(t.ctx.jwt.keys.retentionMs / 1000 + 1)); // back to real time for the next tests
+    t.clock.advance(-(t.ctx.features.jwt.keys.retentionMs / 1000 + 1)); // back to real time for the next tests
   });
 });
 
@@ -143,7 +143,7 @@ describe('several instances', () => {
   it('two instances starting together with a new algorithm create one key, not two', async () => {
     const [a, b] = await Promise.all([startTestApp({}, { JWT_ALG: 'ES256' }), startTestApp({}, { JWT_ALG: 'ES256' })]);
     try {
-      const [ka, kb] = await Promise.all([a.ctx.jwt.keys.signingKey(), b.ctx.jwt.keys.signingKey()]);
+      const [ka, kb] = await Promise.all([a.ctx.features.jwt.keys.signingKey(), b.ctx.features.jwt.keys.signingKey()]);
       expect(ka.kid).toBe(kb.kid);
       expect(ka.alg).toBe('ES256');
       const active = await a.ctx.sql.query('SELECT id FROM jwks WHERE retired_at IS NULL');
@@ -159,14 +159,14 @@ describe('several instances', () => {
   it('a rotation on one instance reaches the others at once (Redis notice)', async () => {
     const [a, b] = await Promise.all([startTestApp(), startTestApp()]);
     try {
-      await b.ctx.jwt.keys.watch();
-      await b.ctx.jwt.keys.signingKey();
-      const kid = await a.ctx.jwt.keys.rotate();
+      await b.ctx.features.jwt.keys.watch();
+      await b.ctx.features.jwt.keys.signingKey();
+      const kid = await a.ctx.features.jwt.keys.rotate();
       const deadline = Date.now() + 5000;
-      while ((await b.ctx.jwt.keys.signingKey()).kid !== kid && Date.now() < deadline)
+      while ((await b.ctx.features.jwt.keys.signingKey()).kid !== kid && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 50));
-      expect((await b.ctx.jwt.keys.signingKey()).kid).toBe(kid);
-      expect((await b.ctx.jwt.keys.publicSet()).keys.map((k) => k.kid)).toContain(kid);
+      expect((await b.ctx.features.jwt.keys.signingKey()).kid).toBe(kid);
+      expect((await b.ctx.features.jwt.keys.publicSet()).keys.map((k) => k.kid)).toContain(kid);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
@@ -175,7 +175,7 @@ describe('several instances', () => {
 
 describe('cli jwks:rotate', () => {
   it('rotates from the command line; a running instance hears of it and signs with the new key', async () => {
-    await t.ctx.jwt.keys.watch();
+    await t.ctx.features.jwt.keys.watch();
     const u = await signUp(t.app);
     const before = decodeProtectedHeader(await newToken({ jar: u.jar })).kid;
     const { code, stdout } = await runCli('jwks:rotate');

@@ -55,7 +55,9 @@ describe('a session of a banned user', () => {
     await banRow(u.userId, new Date(t.clock.now() - 1000));
     expect((await serverSession(u.token))?.user.id).toBe(u.userId);
     await banRow(u.userId, new Date(t.clock.now() + 60_000));
-    expect(await t.ctx.sessions.resolve(u.token, { source: 'database', refresh: false })).toMatchObject({
+    expect(
+      await t.ctx.features.session.sessions.resolve(u.token, { source: 'database', refresh: false }),
+    ).toMatchObject({
       current: null,
     });
   });
@@ -68,7 +70,7 @@ describe('the Redis session cache and a crash between the commit and the evictio
     for (let i = 0; i < 2; i++) expect(await serverSession(other.token!)).not.toBeNull(); // cached
     expect(await t.ctx.redis!.exists(cacheKeyOf(other.token!))).toBe(1);
     // The work of a ban or a user deletion up to its commit; the process "dies" before the returned eviction.
-    await t.ctx.sql.transaction((tx) => t.ctx.sessions.endAllForUserIn(tx, u.userId));
+    await t.ctx.sql.transaction((tx) => t.ctx.features.session.sessions.endAllForUserIn(tx, u.userId));
     expect(await serverSession(other.token!)).toBeNull();
     expect(await serverSession(u.token)).toBeNull();
   });
@@ -79,7 +81,9 @@ describe('the Redis session cache and a crash between the commit and the evictio
     expect(org.statusCode).toBe(200);
     for (let i = 0; i < 2; i++)
       expect((await serverSession(u.token))?.session.activeOrganizationId).toBe(org.json().id);
-    await t.ctx.sql.transaction((tx) => t.ctx.sessions.clearActiveOrganizationIn(tx, org.json().id, u.userId));
+    await t.ctx.sql.transaction((tx) =>
+      t.ctx.features.session.sessions.clearActiveOrganizationIn(tx, org.json().id, u.userId),
+    );
     expect((await serverSession(u.token))?.session.activeOrganizationId).toBeNull();
   });
 

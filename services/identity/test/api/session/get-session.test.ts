@@ -142,12 +142,12 @@ describe('lookups under load', () => {
   it('answers concurrent lookups of distinct sessions with one query, each with its own session', async () => {
     const users = await Promise.all(Array.from({ length: 8 }, () => signUp(t.app)));
     const revoked = users.pop()!;
-    await t.ctx.sessions.revoke(revoked.token);
+    await t.ctx.features.session.sessions.revoke(revoked.token);
     const prepared = jest.spyOn(t.ctx.sql, 'prepared');
     try {
       const tokens = [...users.map((u) => u.token), revoked.token, 'x'.repeat(32), users[0].token];
       const answers = await Promise.all(
-        tokens.map((token) => t.ctx.sessions.resolve(token, { source: 'database', refresh: false })),
+        tokens.map((token) => t.ctx.features.session.sessions.resolve(token, { source: 'database', refresh: false })),
       );
       expect(answers.map((a) => a.current?.user.id ?? null)).toEqual([
         ...users.map((u) => u.userId),
@@ -174,14 +174,14 @@ describe('lookups under load', () => {
   it('answers concurrent Redis cache reads with one MGET, each with its own session or none', async () => {
     expect(t.ctx.redis).toBeTruthy();
     const users = await Promise.all(Array.from({ length: 6 }, () => signUp(t.app)));
-    for (const u of users) await t.ctx.sessions.resolve(u.token, { source: 'cache', refresh: false }); // cached
+    for (const u of users) await t.ctx.features.session.sessions.resolve(u.token, { source: 'cache', refresh: false }); // cached
     const revoked = users.pop()!;
-    await t.ctx.sessions.revoke(revoked.token);
+    await t.ctx.features.session.sessions.revoke(revoked.token);
     const mget = jest.spyOn(t.ctx.redis!, 'mget');
     try {
       const tokens = [...users.map((u) => u.token), revoked.token];
       const answers = await Promise.all(
-        tokens.map((token) => t.ctx.sessions.resolve(token, { source: 'cache', refresh: false })),
+        tokens.map((token) => t.ctx.features.session.sessions.resolve(token, { source: 'cache', refresh: false })),
       );
       expect(answers.map((a) => [a.from, a.current?.user.id ?? null])).toEqual([
         ...users.map((u) => ['redis', u.userId]),
@@ -196,9 +196,9 @@ describe('lookups under load', () => {
 
   it('a lookup made after a revocation never reuses a query sent before it', async () => {
     const u = await signUp(t.app);
-    const before = t.ctx.sessions.resolve(u.token, { source: 'database', refresh: false });
-    await t.ctx.sessions.revoke(u.token);
-    const after = await t.ctx.sessions.resolve(u.token, { source: 'database', refresh: false });
+    const before = t.ctx.features.session.sessions.resolve(u.token, { source: 'database', refresh: false });
+    await t.ctx.features.session.sessions.revoke(u.token);
+    const after = await t.ctx.features.session.sessions.resolve(u.token, { source: 'database', refresh: false });
     expect(after.current).toBeNull();
     await before; // sent before the revocation: either answer is allowed for it
   });
@@ -215,12 +215,12 @@ describe('Redis cache fill', () => {
     await t.ctx.redis!.del(
       `${t.config.redisPrefix}session:${createHash('sha256').update(u.token).digest('base64url')}`,
     );
-    await t.ctx.sessions.resolve(u.token, { source: 'database', refresh: false });
+    await t.ctx.features.session.sessions.resolve(u.token, { source: 'database', refresh: false });
     expect(await cached(u.token)).toBe(false);
     const res = await post(t.app, '/update-user', { name: 'Still Me' }, { bearer: u.token });
     expect(res.statusCode).toBe(200);
     expect(await cached(u.token)).toBe(false);
-    await t.ctx.sessions.resolve(u.token, { source: 'cache', refresh: false });
+    await t.ctx.features.session.sessions.resolve(u.token, { source: 'cache', refresh: false });
     expect(await cached(u.token)).toBe(true);
   });
 });
@@ -229,7 +229,9 @@ describe('Redis cache fill races', () => {
   // A request reads PostgreSQL, then a revocation or profile update commits, then the request fills the cache:
   // the filled entry must not outlive the change.
   const raceAfterRead = (change: () => Promise<unknown>) => {
-    const repo = (t.ctx.sessions as unknown as { repo: { findWithUser: (token: string) => Promise<unknown> } }).repo;
+    const repo = (
+      t.ctx.features.session.sessions as unknown as { repo: { findWithUser: (token: string) => Promise<unknown> } }
+    ).repo;
     const original = repo.findWithUser.bind(repo);
     const spy = jest.spyOn(repo, 'findWithUser').mockImplementationOnce(async (token: string) => {
       const read = await original(token);
@@ -241,7 +243,7 @@ describe('Redis cache fill races', () => {
 
   it('never caches a session revoked between the database read and the cache write', async () => {
     const u = await signUp(t.app);
-    const spy = raceAfterRead(() => t.ctx.sessions.revoke(u.token));
+    const spy = raceAfterRead(() => t.ctx.features.session.sessions.revoke(u.token));
     await sessionOf(t.app, { bearer: u.token }); // this request may still answer with what it read
     spy.mockRestore();
     expect(await sessionOf(t.app, { bearer: u.token })).toBeNull();
@@ -249,7 +251,7 @@ describe('Redis cache fill races', () => {
 
   it('never caches a user changed between the database read and the cache write', async () => {
     const u = await signUp(t.app);
-    const spy = raceAfterRead(() => t.ctx.accounts.updateProfile(u.userId, { name: 'Renamed' }));
+    const spy = raceAfterRead(() => t.ctx.features.account.accounts.updateProfile(u.userId, { name: 'Renamed' }));
     await sessionOf(t.app, { bearer: u.token });
     spy.mockRestore();
     expect((await sessionOf(t.app, { bearer: u.token })).user.name).toBe('Renamed');

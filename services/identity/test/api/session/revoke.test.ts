@@ -87,7 +87,7 @@ describe('session control', () => {
     const live = await signUp(t.app);
     t.clock.advance(back);
     const fresh = await signIn(t.app, live.email);
-    expect(await t.ctx.sessions.sweepExpired(1)).toBeGreaterThanOrEqual(2);
+    expect(await t.ctx.features.session.sessions.sweepExpired(1)).toBeGreaterThanOrEqual(2);
     const left = await t.ctx.sql.query<{ token: string }>('SELECT token FROM sessions WHERE user_id = ANY($1)', [
       [u.userId, live.userId],
     ]);

@@ -196,7 +196,7 @@ describe('callback failures redirect with the spec §8 codes, reached by real re
     providerUser(s.op, 'banned-user');
     const first = await socialSignIn(s, 'banned-user');
     const user = (await sessionOf(s.t.app, { jar: first.jar })).user;
-    await s.t.ctx.admin!.bans.ban(null, { userId: user.id, banReason: 'spam' });
+    await s.t.ctx.features.admin!.bans.ban(null, { userId: user.id, banReason: 'spam' });
     const { location, jar } = await socialSignIn(s, 'banned-user');
     expect(location).toBe(`${ERROR_PAGE}banned`);
     expect(jar.get(TOKEN_COOKIE)).toBeUndefined();

@@ -165,7 +165,7 @@ describe('id-token sign-in (mobile apps), verified with the provider JWKS', () =
 
   it('a banned user gets the BANNED_USER error (JSON: no redirect on this route)', async () => {
     const first = await signInWith(await s.op.mintIdToken(claims('ban1')));
-    await s.t.ctx.admin!.bans.ban(null, { userId: first.json().user.id });
+    await s.t.ctx.features.admin!.bans.ban(null, { userId: first.json().user.id });
     const res = await signInWith(await s.op.mintIdToken(claims('ban1')));
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('BANNED_USER');

@@ -153,7 +153,7 @@ describe('the 19 named providers', () => {
 
   it('providers that issue id tokens accept id-token sign-in; the others answer "id_token not supported"', async () => {
     for (const id of NAMED_PROVIDERS) {
-      const p = (await t.ctx.social.providers.get(id))!;
+      const p = (await t.ctx.features.social.providers.get(id))!;
       expect([id, p.supportsIdToken]).toEqual([id, WITH_ID_TOKENS.includes(id)]);
     }
     const res = await post(t.app, '/sign-in/social', { provider: 'github', idToken: { token: 'x.y.z' } });

@@ -10,9 +10,10 @@ import {
 import type { Config } from '../../config';
 import { type ErrorCode, fail } from '../../errors';
 import type { MailOutbox } from '../../mail/mail-outbox';
+import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
-import type { Clock, SessionService } from '../session/session.service';
+import type { SessionService } from '../session';
 import type { InvitationRepository } from './invitations.repository';
 import type { OrganizationRepository } from './repository';
 import type { TeamRepository } from './teams.repository';

@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors';
+import { ApiError } from '../errors';
 import { normalizeSlug, slugOf } from './slug';
 
 describe('normalizeSlug (NFKC, lower case, trimmed)', () => {

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../config';
-import { OrganizationAccess, type OrganizationDeps } from './access';
 import { teamMemberLimit } from './invitation.service';
+import { OrganizationAccess, type OrganizationDeps } from './membership';
 import type { MemberView } from './views';
 
 const config = loadConfig(

@@ -1,5 +1,5 @@
-import { signValue, unsignValue } from '../../crypto/signed';
-import type { SessionWithUser } from '../../shared/views';
+import { signValue, unsignValue } from '../crypto/signed';
+import type { SessionWithUser } from '../shared/views';
 
 /** Cookies larger than this are not set (spec §9: the session-cache cookie holds at most 4093 characters). */
 export const COOKIE_CACHE_MAX_CHARS = 4093;

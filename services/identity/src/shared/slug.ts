@@ -1,4 +1,4 @@
-import { fail } from '../../errors';
+import { fail } from '../errors';
 
 /**
  * An organization slug in its one stored form: Unicode NFKC (fullwidth, ligature and other compatibility forms

@@ -1,0 +1,40 @@
+import type { Config } from '../../config';
+import type { PasswordHasher } from '../../crypto/password';
+import type { VerificationTokens } from '../../crypto/verification-token';
+import type { Web } from '../../http/web';
+import type { MailOutbox } from '../../mail/mail-outbox';
+import type { BackgroundTasks } from '../../shared/background';
+import type { Clock } from '../../shared/clock';
+import type { Sql } from '../../shared/sql';
+import type { KeyValueStore } from '../../store';
+import type { SessionService } from '../session';
+import type { AccountService } from './account.service';
+import type { DeletionService } from './deletion.service';
+import type { EmailService } from './email.service';
+import type { PasswordService } from './password.service';
+import type { SignInThrottle } from './sign-in-throttle';
+
+/** What the account feature needs from outside. */
+export interface AccountFeatureDeps {
+  sql: Sql;
+  /** The per-account failed sign-in counter's store (Redis, or this process). */
+  store: KeyValueStore;
+  hasher: PasswordHasher;
+  /** Signs the links of verification, reset and deletion mails. */
+  verificationTokens: VerificationTokens;
+  sessions: SessionService;
+  /** Where the flows write their mails, in the transaction of the token they carry. */
+  mail: MailOutbox;
+  /** Work a request starts and does not wait for (mail for known addresses). */
+  background: BackgroundTasks;
+  config: Config;
+  clock: Clock;
+}
+
+export interface AccountWeb extends Web {
+  accounts: AccountService;
+  passwords: PasswordService;
+  emails: EmailService;
+  deletion: DeletionService;
+  signInThrottle: SignInThrottle;
+}

@@ -1,0 +1,27 @@
+import type { Config } from '../../config';
+import type { Sealer } from '../../crypto/sealed';
+import type { Web } from '../../http/web';
+import type { Clock } from '../../shared/clock';
+import type { Sql } from '../../shared/sql';
+import type { KeyEvents } from './key-events';
+import type { SigningKeys } from './signing-keys';
+import type { MemberRoleLookup, SessionTokens } from './token.service';
+
+/** What the JWT feature needs from outside. */
+export interface JwtDeps {
+  sql: Sql;
+  config: Config;
+  clock: Clock;
+  /** Seals the private keys at rest. */
+  sealer: Sealer;
+  /** Rotation notices between instances (Redis pub/sub); null with one instance. */
+  events: KeyEvents | null;
+  /** The caller's role in its active organization, for the token's claims (organization feature). */
+  memberRole: MemberRoleLookup;
+  warn: (message: string) => void;
+}
+
+export interface JwtWeb extends Web {
+  keys: SigningKeys;
+  tokens: SessionTokens;
+}

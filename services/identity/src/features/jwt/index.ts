@@ -1,0 +1,41 @@
+import type { FeatureRoutes } from '../../http/web';
+import type { JwtDeps } from './deps';
+import { KeyRepository } from './repository';
+import { SigningKeys } from './signing-keys';
+import { tokenRoutes } from './token.routes';
+import { SessionTokens } from './token.service';
+
+export type { JwtDeps } from './deps';
+export { type KeyEvents, redisKeyEvents } from './key-events';
+export type { PublicJwk, SigningKeys } from './signing-keys';
+export type { MemberRoleLookup, SessionClaims, SessionTokens } from './token.service';
+
+/**
+ * Signed session tokens (better-auth's jwt plugin): the signing keys (created, rotated and published as JWKS) and
+ * the token issuer/verifier that introspection uses. Its route table:
+ *
+ *   token.routes   token · jwks
+ */
+export interface JwtFeature extends FeatureRoutes {
+  keys: SigningKeys;
+  tokens: SessionTokens;
+}
+
+export function createJwtFeature(deps: JwtDeps): JwtFeature {
+  const keys = new SigningKeys(
+    new KeyRepository(deps.sql),
+    deps.config.jwt,
+    deps.sealer,
+    deps.clock,
+    deps.events,
+    deps.warn,
+  );
+  const tokens = new SessionTokens(keys, deps.config, deps.clock, deps.memberRole);
+  return {
+    keys,
+    tokens,
+    async routes(app, web) {
+      await app.register(tokenRoutes, { ...web, keys, tokens });
+    },
+  };
+}

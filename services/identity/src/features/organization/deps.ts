@@ -1,0 +1,16 @@
+import type { Config } from '../../config';
+import type { MailOutbox } from '../../mail/mail-outbox';
+import type { Clock } from '../../shared/clock';
+import type { Sql } from '../../shared/sql';
+import type { SessionService } from '../session';
+
+/** What the organization feature needs from outside. */
+export interface OrganizationFeatureDeps {
+  sql: Sql;
+  /** Sessions' active organization (set-active, and cleared when a membership ends). */
+  sessions: SessionService;
+  config: Config;
+  clock: Clock;
+  /** Invitation mails, written in the transaction of the invitation. */
+  mail: MailOutbox;
+}

@@ -1,0 +1,31 @@
+import type { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import type { FeatureRoutes } from '../../http/web';
+import { healthRoutes } from './health.routes';
+import { ReadinessCheck } from './readiness';
+import { systemRoutes } from './system.routes';
+
+export { describeResults, runConsistencyChecks } from './consistency.service';
+
+/** What the probes ask: the database, Redis when configured, and whether the instance is draining. */
+export interface SystemDeps {
+  dataSource: DataSource;
+  redis: Redis | null;
+  lifecycle: { draining: boolean };
+}
+
+/**
+ * Probes and system pages:
+ *
+ *   health.routes   health/live · health/ready
+ *   system.routes   ok · error
+ */
+export function createSystemFeature(deps: SystemDeps): FeatureRoutes {
+  const readiness = new ReadinessCheck(deps.dataSource, deps.redis, deps.lifecycle);
+  return {
+    async routes(app) {
+      await app.register(healthRoutes, { readiness });
+      await app.register(systemRoutes);
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import type { Permissions } from '../access';
+import type { Config } from '../config';
+import type { ErrorCode } from '../errors';
+import type { Metrics } from '../infra/metrics';
+import type { Clock } from '../shared/clock';
+import type { ApiKeyView, SessionView, SessionWithUser } from '../shared/views';
+import type { TrustedOrigins } from './origins';
+import { optionalSession, requireFreshSession, requireSession } from './require-session';
+import { assertServiceCredential, requireServiceCredential } from './service-auth';
+import type { SessionCookies } from './session-cookies';
+
+/** The session lookup the guards need, in the session feature's words (its SessionService fits). */
+export interface SessionLookup {
+  resolve(
+    token: string,
+    options: { source: 'cache' | 'database'; refresh: boolean },
+  ): Promise<{ current: SessionWithUser | null; expired: boolean }>;
+  isFresh(session: SessionView): boolean;
+}
+
+export type KeyRefusal = { valid: false; code: ErrorCode; tryAgainIn?: number };
+
+/** The API key checks the guards need (the api-key feature's service fits). */
+export interface KeyAuthority {
+  /** A user's key standing for a session of its owner, made for this request only. */
+  sessionFor(
+    presented: string,
+    client: { ipAddress: string | null; userAgent: string | null },
+  ): Promise<KeyRefusal | { valid: true; key: ApiKeyView; session: SessionWithUser }>;
+  /** Verifies a key (one use spent), and that it holds `permissions` when given. */
+  verify(presented: string, permissions?: Permissions): Promise<KeyRefusal | { valid: true; key: ApiKeyView }>;
+}
+
+/**
+ * What every route table gets besides its own feature's services: the settings, the clock, the cookies, trusted
+ * origins, metrics, and the guards (a session, a fresh session, the service credential). The composition root
+ * builds it once, after the features, so a guard can ask the session and API key features without any feature
+ * knowing the other.
+ */
+export interface Web {
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly cookies: SessionCookies;
+  readonly trusted: TrustedOrigins;
+  readonly metrics: Metrics;
+  /** preHandler: the caller's session from PostgreSQL (or a user's API key standing for one), else 401. */
+  readonly requireSession: preHandlerHookHandler;
+  /** preHandler: as requireSession, and created within the fresh age (docs/SPEC.md §5). */
+  readonly requireFreshSession: preHandlerHookHandler;
+  /** preHandler: the service credential in the key header (server-only routes). */
+  readonly requireServiceCredential: preHandlerHookHandler;
+  assertServiceCredential(request: FastifyRequest, reply?: FastifyReply): Promise<void>;
+  /** The caller's session when there is a valid one, else null (routes that also serve anonymous callers). */
+  optionalSession(request: FastifyRequest): Promise<SessionWithUser | null>;
+}
+
+export interface WebParts {
+  config: Config;
+  clock: Clock;
+  cookies: SessionCookies;
+  trusted: TrustedOrigins;
+  metrics: Metrics;
+  sessions: SessionLookup;
+  apiKeys: KeyAuthority;
+}
+
+export function createWeb(parts: WebParts): Web {
+  return {
+    config: parts.config,
+    clock: parts.clock,
+    cookies: parts.cookies,
+    trusted: parts.trusted,
+    metrics: parts.metrics,
+    requireSession: requireSession(parts),
+    requireFreshSession: requireFreshSession(parts),
+    requireServiceCredential: requireServiceCredential(parts),
+    assertServiceCredential: (request, reply) => assertServiceCredential(parts, request, reply),
+    optionalSession: (request) => optionalSession(parts, request),
+  };
+}
+
+/**
+ * A feature as the composition root sees it: its route table, registered under the base path (and `prefix`) with
+ * the shared `Web`. A feature's factory (`create…Feature` in its index.ts) returns one of these together with
+ * the small public interface other features may use.
+ */
+export interface FeatureRoutes {
+  readonly prefix?: string;
+  routes(app: FastifyInstance, web: Web): Promise<void>;
+}

@@ -1,0 +1,164 @@
+import type { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import type { Config } from './config';
+import { deriveKey } from './crypto/keys';
+import type { PasswordHasher } from './crypto/password';
+import { Sealer } from './crypto/sealed';
+import { VerificationTokens } from './crypto/verification-token';
+import { ApiError } from './errors';
+import { type AccountFeature, createAccountFeature } from './features/account';
+import { type AdminFeature, createAdminFeature } from './features/admin';
+import { type ApiKeyFeature, createApiKeyFeature } from './features/api-key';
+import { type CaptchaVerifier, createCaptcha } from './features/captcha';
+import { createIntrospectionFeature, type IntrospectionFeature } from './features/introspection';
+import { createJwtFeature, type JwtFeature, type MemberRoleLookup, redisKeyEvents } from './features/jwt';
+import { createOrganizationFeature, type OrganizationFeature } from './features/organization';
+import { createSessionFeature, type SessionFeature } from './features/session';
+import { createSocialFeature, type SocialFeature } from './features/social';
+import { createSystemFeature } from './features/system';
+import type { FeatureRoutes } from './http/web';
+import type { MailOutbox } from './mail/mail-outbox';
+import type { BackgroundTasks } from './shared/background';
+import type { Clock } from './shared/clock';
+import type { Sql } from './shared/sql';
+import type { KeyValueStore } from './store';
+
+/** The infrastructure the features are built on (context.ts connects it). */
+export interface Infrastructure {
+  config: Config;
+  clock: Clock;
+  dataSource: DataSource;
+  sql: Sql;
+  redis: Redis | null;
+  store: KeyValueStore;
+  hasher: PasswordHasher;
+  mailOutbox: MailOutbox;
+  background: BackgroundTasks;
+  lifecycle: { draining: boolean };
+  warn: (message: string) => void;
+}
+
+export interface Features {
+  session: SessionFeature;
+  account: AccountFeature;
+  jwt: JwtFeature;
+  introspection: IntrospectionFeature;
+  social: SocialFeature;
+  /** Built always (the JWT and API key features read memberships); its routes only when `features.organization`. */
+  organization: OrganizationFeature;
+  /** Null when `features.admin` is off. */
+  admin: AdminFeature | null;
+  apiKey: ApiKeyFeature;
+  /** The bot check when `captcha.provider` is set (a hook on the configured routes, no routes of its own). */
+  captcha: CaptchaVerifier | null;
+  /** The route tables in the order they are registered; a feature switched off has none. */
+  routes: FeatureRoutes[];
+}
+
+/**
+ * Calls each feature's factory with what it needs, in dependency order. A feature gets another feature's public
+ * interface (its index.ts), never its internals; the only late binding is admin's view of linked accounts, which
+ * the social feature (built after admin, because it needs admin's ban check) answers.
+ */
+export function createFeatures(infra: Infrastructure): Features {
+  const { config, clock, sql, store } = infra;
+  const session = createSessionFeature({
+    sql,
+    cache: config.session.redisCacheTtlSec > 0 ? store : null,
+    config: config.session,
+    clock,
+  });
+  const { sessions } = session;
+  const account = createAccountFeature({
+    sql,
+    store,
+    hasher: infra.hasher,
+    verificationTokens: new VerificationTokens(deriveKey(config.secret, 'verification-jwt'), clock.now),
+    sessions,
+    mail: infra.mailOutbox,
+    background: infra.background,
+    config,
+    clock,
+  });
+  const organization = createOrganizationFeature({ sql, sessions, config, clock, mail: infra.mailOutbox });
+  const organizations = config.features.organization ? organization : null;
+  let social: SocialFeature | undefined;
+  const admin = config.features.admin
+    ? createAdminFeature({
+        sql,
+        accounts: account.accounts,
+        passwords: account.passwords,
+        deletion: account.deletion,
+        sessions,
+        config,
+        clock,
+        organizations,
+        linkedAccounts: (userId) => social!.tokens.list(userId),
+      })
+    : null;
+  social = createSocialFeature({
+    config,
+    sql,
+    store,
+    clock,
+    accounts: account.accounts,
+    sessions,
+    banCheck: admin ? (user) => admin.banPolicy.check(user) : null,
+  });
+  const jwt = createJwtFeature({
+    sql,
+    config,
+    clock,
+    sealer: new Sealer(deriveKey(config.secret, 'jwks-private-keys')),
+    events: infra.redis ? redisKeyEvents(infra.redis, config.redisPrefix) : null,
+    memberRole: memberRoleLookup(organizations),
+    warn: infra.warn,
+  });
+  const introspection = createIntrospectionFeature({ sessions, tokens: jwt.tokens });
+  const apiKey = createApiKeyFeature({
+    sql,
+    store,
+    config,
+    clock,
+    getUser: (id) => account.accounts.getUser(id),
+    organizations: organizations?.access ?? null,
+    admin: admin?.access ?? null,
+  });
+  const system = createSystemFeature({ dataSource: infra.dataSource, redis: infra.redis, lifecycle: infra.lifecycle });
+  const routes: Array<FeatureRoutes | null> = [
+    system,
+    session,
+    account,
+    jwt,
+    introspection,
+    social,
+    admin,
+    apiKey,
+    organizations,
+  ];
+  return {
+    session,
+    account,
+    jwt,
+    introspection,
+    social,
+    organization,
+    admin,
+    apiKey,
+    captcha: createCaptcha(config.captcha, infra.warn),
+    routes: routes.filter((r): r is FeatureRoutes => r !== null),
+  };
+}
+
+/** The user's role in the active organization, for `/token` claims (null when not a member or the feature is off). */
+function memberRoleLookup(organizations: OrganizationFeature | null): MemberRoleLookup {
+  if (!organizations) return async () => null;
+  return (organizationId, userId) =>
+    organizations.access.member(organizationId, userId, 'MEMBER_NOT_FOUND').then(
+      (member) => member.role,
+      (error) => {
+        if (error instanceof ApiError) return null;
+        throw error;
+      },
+    );
+}
