@@ -1,10 +1,10 @@
 import { type CookieSerializeOptions, Signer } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
-import { type CachedSession, decodeCookieCache, encodeCookieCache, isUsable } from './cookie-cache';
 import { BoundedMap } from '../shared/bounded-map';
 import { sessionJson } from '../shared/session-json';
 import type { SessionView, SessionWithUser } from '../shared/views';
+import { type CachedSession, decodeCookieCache, encodeCookieCache, isUsable } from './cookie-cache';
 
 /** Memo sizes: enough for every browser active within a minute on one instance; a few MB at most. */
 const MEMO_ENTRIES = 4096;

@@ -1,8 +1,8 @@
 import { fail } from '../../errors';
+import { slugOf } from '../../shared/slug';
 import { isUniqueViolation } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
 import { isOperator, type OrganizationAccess, type OrganizationDeps } from './membership';
-import { slugOf } from '../../shared/slug';
 import type { MemberView, OrganizationView } from './views';
 
 export interface CreateInput {

@@ -1,6 +1,6 @@
 import { isId, newId } from '../../crypto/random';
-import { escapeLike, type Sql } from '../../shared/sql';
 import { normalizeSlug } from '../../shared/slug';
+import { escapeLike, type Sql } from '../../shared/sql';
 import { type MemberUser, type MemberView, type OrganizationView, toMember, toOrganization } from './views';
 
 const MEMBER_WITH_USER = `SELECT m.*, u.name AS u_name, u.email AS u_email, u.image AS u_image

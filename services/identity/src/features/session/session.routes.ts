@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../../errors';
 import type { SessionWeb } from './deps';
+import { getSessionPipeline } from './get-session';
 import { GetSession, ListSessions, RevokeOtherSessions, RevokeSession, RevokeSessions, SignOut } from './schemas';
 
 /** A body already serialized by the response schema (session-json.ts): Fastify sends JSON strings as they are. */
@@ -13,36 +14,11 @@ export async function sessionRoutes(fastify: FastifyInstance, ctx: SessionWeb): 
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const session = ctx.requireSession;
 
-  // The hot path for internal services: cookie cache → Redis → PostgreSQL. Exempt from the global rate limit.
+  // The hot path for internal services (get-session.ts). Exempt from the global rate limit.
+  const getSession = getSessionPipeline(ctx);
   app.get('/get-session', { schema: GetSession, config: { rateLimit: false } }, async (request, reply) => {
-    const token = ctx.cookies.readToken(request);
-    const viaCookie = request.cookies[ctx.cookies.tokenName] !== undefined;
-    if (!token) {
-      ctx.metrics.getSession.inc({ path: 'none' });
-      if (viaCookie) ctx.cookies.clear(reply); // forged or tampered cookie
-      return null;
-    }
-    const now = ctx.clock.now();
-    if (viaCookie && !request.query.disableCookieCache) {
-      const cached = ctx.cookies.readCache(request, token, now);
-      if (cached) {
-        ctx.metrics.getSession.inc({ path: 'cookie' });
-        return sendJson(reply, cached.json);
-      }
-    }
-    const resolved = await ctx.sessions.resolve(token, { source: 'cache', refresh: !request.query.disableRefresh });
-    ctx.metrics.getSession.inc({
-      path: resolved.current ? (resolved.from === 'redis' ? 'redis' : 'database') : 'none',
-    });
-    if (!resolved.current) {
-      if (viaCookie) ctx.cookies.clear(reply);
-      return null;
-    }
-    if (viaCookie) {
-      if (resolved.renewed) ctx.cookies.set(reply, resolved.current, now, resolved.json);
-      else ctx.cookies.setCache(reply, resolved.current.session, resolved.json, now);
-    }
-    return sendJson(reply, resolved.json);
+    const answer = await getSession(request, reply, request.query);
+    return answer ? sendJson(reply, answer.json) : null;
   });
 
   app.post('/sign-out', { schema: SignOut }, async (request, reply) => {
