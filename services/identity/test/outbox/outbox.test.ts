@@ -148,7 +148,10 @@ describe('outbox', () => {
     await until(async () => (await rows())[0]?.attempts >= 3, 5000, 'two retries');
     queue.failing = null;
     await until(() => queue.delivered.length === 1, 5000, 'the hand-over once the queue is back');
+    // The row records the hand-over just after the queue took the job.
+    await until(async () => (await rows())[0]?.relayed_to === ROUTE, 2000, 'the hand-over recorded');
     expect(await rows()).toEqual([expect.objectContaining({ relayed_to: ROUTE, last_error: null })]);
+    expect(queue.delivered).toHaveLength(1);
   });
 
   it('work that can never be done ends failed at once', async () => {
