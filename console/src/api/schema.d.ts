@@ -890,6 +890,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/list-roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The configured role names and what each grants (user roles; organization roles when that feature is on)
+         * @description For pickers: the user roles of admin set-role and create-user, and the member roles of organization calls. Needs the user:list permission.
+         */
+        get: operations["adminListRoles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/list-organizations": {
         parameters: {
             query?: never;
@@ -4346,6 +4366,62 @@ export interface operations {
                     "application/json": {
                         error: string | null;
                         success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        roles: {
+                            name: string;
+                            admin: boolean;
+                            /** @description What the role grants: actions by resource */
+                            permissions: {
+                                [key: string]: string[];
+                            };
+                        }[];
+                        defaultRole: string;
+                        organizationRoles: {
+                            name: string;
+                            creator: boolean;
+                            /** @description What the role grants: actions by resource */
+                            permissions: {
+                                [key: string]: string[];
+                            };
+                        }[] | null;
                     };
                 };
             };

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../errors';
 import type { AdminWeb } from './deps';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './list-query';
-import { HasPermission, ListOrganizations } from './schemas';
+import { HasPermission, ListOrganizations, ListRoles } from './schemas';
 
 const count = (v: number | string | undefined, fallback: number) =>
   v === undefined ? fallback : /^\d+$/.test(String(v)) ? Number(v) : fallback;
@@ -23,6 +23,10 @@ export async function adminPermissionRoutes(fastify: FastifyInstance, ctx: Admin
     }
     return permissions.check(auth, request.body);
   });
+
+  app.get('/admin/list-roles', { schema: ListRoles, preHandler: ctx.requireSession }, async (request) =>
+    ctx.admin.permissions.listRoles(request.auth),
+  );
 
   app.get(
     '/admin/list-organizations',

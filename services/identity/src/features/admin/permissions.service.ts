@@ -37,6 +37,25 @@ export class AdminPermissionsService {
     return { success: access.allows(user, permissions), error: null };
   }
 
+  /** admin/list-roles: the configured roles, for pickers (user:list, like reading the users they apply to). */
+  listRoles(auth: SessionWithUser) {
+    const { access, config, organizations } = this.d;
+    access.demand(auth, { user: ['list'] }, 'NOT_ALLOWED_TO_LIST_USERS');
+    const roles = Object.entries(access.roles).map(([name, role]) => ({
+      name,
+      admin: config.admin.adminRoles.includes(name),
+      permissions: grantsOf(role.grants),
+    }));
+    const organizationRoles = organizations
+      ? Object.entries(organizations.access.roles).map(([name, role]) => ({
+          name,
+          creator: name === organizations.access.creatorRole,
+          permissions: grantsOf(role.grants),
+        }))
+      : null;
+    return { roles, defaultRole: config.admin.defaultRole, organizationRoles };
+  }
+
   async listOrganizations(
     auth: SessionWithUser,
     limit: number,
@@ -50,3 +69,7 @@ export class AdminPermissionsService {
     return { ...page, limit, offset };
   }
 }
+
+/** A role's grants as a plain, mutable copy (the wire shape). */
+const grantsOf = (grants: Permissions): Record<string, string[]> =>
+  Object.fromEntries(Object.entries(grants).map(([resource, actions]) => [resource, [...actions]]));

@@ -224,3 +224,40 @@ export const ListOrganizations = {
     ...errorResponses,
   },
 };
+
+const Grants = Type.Record(Type.String(), Type.Array(Type.String()), {
+  description: 'What the role grants: actions by resource',
+});
+
+export const ListRoles = {
+  tags,
+  summary: 'The configured role names and what each grants (user roles; organization roles when that feature is on)',
+  description:
+    'For pickers: the user roles of admin set-role and create-user, and the member roles of organization calls. ' +
+    'Needs the user:list permission.',
+  response: {
+    200: Type.Object({
+      roles: Type.Array(
+        Type.Object({
+          name: Type.String(),
+          /** An admin role (impersonation and the admin console treat it as one). */
+          admin: Type.Boolean(),
+          permissions: Grants,
+        }),
+      ),
+      defaultRole: Type.String(),
+      organizationRoles: Type.Union([
+        Type.Array(
+          Type.Object({
+            name: Type.String(),
+            /** The role a new organization's creator gets. */
+            creator: Type.Boolean(),
+            permissions: Grants,
+          }),
+        ),
+        Type.Null(),
+      ]),
+    }),
+    ...errorResponses,
+  },
+};
