@@ -763,7 +763,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A user's active sessions, impersonation sessions included */
+        /**
+         * A user's active sessions, impersonation sessions included
+         * @description hideTokens=true answers each session with an empty token: for consoles, which revoke by session id and so never need to hold another user's token.
+         */
         post: operations["adminListUserSessions"];
         delete?: never;
         options?: never;
@@ -780,7 +783,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke one session by its token */
+        /**
+         * Revoke one session by its token, or by its id
+         * @description Exactly one of sessionToken (better-auth) and sessionId (the id list-user-sessions answers). An unknown session answers success as well: there is nothing left to revoke.
+         */
         post: operations["adminRevokeUserSession"];
         delete?: never;
         options?: never;
@@ -4035,6 +4041,7 @@ export interface operations {
                 "application/json": {
                     /** @description The user id */
                     userId: string;
+                    hideTokens?: boolean;
                 };
             };
         };
@@ -4080,7 +4087,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    sessionToken: string;
+                    sessionToken?: string;
+                    sessionId?: string;
                 };
             };
         };

@@ -115,7 +115,10 @@ export const ListUsers = {
 export const ListUserSessions = {
   tags,
   summary: "A user's active sessions, impersonation sessions included",
-  body: byUserId,
+  description:
+    'hideTokens=true answers each session with an empty token: for consoles, which revoke by session id and so ' +
+    "never need to hold another user's token.",
+  body: Type.Object({ userId: UserId, hideTokens: Type.Optional(Type.Boolean()) }, strict),
   response: { 200: Type.Object({ sessions: Type.Array(SessionSchema) }), ...errorResponses },
 };
 
@@ -151,8 +154,17 @@ export const StopImpersonating = {
 
 export const RevokeUserSession = {
   tags,
-  summary: 'Revoke one session by its token',
-  body: Type.Object({ sessionToken: Type.String({ minLength: 1, maxLength: 512 }) }, strict),
+  summary: 'Revoke one session by its token, or by its id',
+  description:
+    'Exactly one of sessionToken (better-auth) and sessionId (the id list-user-sessions answers). An unknown ' +
+    'session answers success as well: there is nothing left to revoke.',
+  body: Type.Object(
+    {
+      sessionToken: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+      sessionId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    },
+    strict,
+  ),
   response: { 200: SuccessSchema, ...errorResponses },
 };
 

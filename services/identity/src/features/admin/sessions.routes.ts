@@ -10,11 +10,11 @@ export async function adminSessionRoutes(fastify: FastifyInstance, ctx: AdminWeb
   const { sessions, bans } = ctx.admin;
 
   app.post('/admin/list-user-sessions', { schema: ListUserSessions, preHandler: session }, async (request) => ({
-    sessions: await sessions.listFor(request.auth, request.body.userId),
+    sessions: await sessions.listFor(request.auth, request.body.userId, request.body.hideTokens),
   }));
 
   app.post('/admin/revoke-user-session', { schema: RevokeUserSession, preHandler: session }, async (request) => {
-    await sessions.revoke(request.auth, request.body.sessionToken);
+    await sessions.revoke(request.auth, request.body);
     return { success: true };
   });
 

@@ -11,14 +11,19 @@ export class AdminSessionsService {
   constructor(private readonly d: AdminDeps) {}
 
   /** All of the user's active sessions, impersonation sessions included (operators see them). */
-  async listFor(auth: SessionWithUser, userId: string): Promise<SessionView[]> {
+  async listFor(auth: SessionWithUser, userId: string, hideTokens = false): Promise<SessionView[]> {
     this.d.access.demand(auth, { session: ['list'] }, 'NOT_ALLOWED_TO_LIST_USERS_SESSIONS');
-    return isId(userId) ? this.d.sessions.listAll(userId) : [];
+    const sessions = isId(userId) ? await this.d.sessions.listAll(userId) : [];
+    return hideTokens ? sessions.map((s) => ({ ...s, token: '' })) : sessions;
   }
 
-  async revoke(auth: SessionWithUser, sessionToken: string): Promise<void> {
+  /** One session, named by its token (better-auth) or by its id (consoles, which never hold the token). */
+  async revoke(auth: SessionWithUser, by: { sessionToken?: string; sessionId?: string }): Promise<void> {
     this.d.access.demand(auth, { session: ['revoke'] }, 'NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS');
-    await this.d.sessions.revoke(sessionToken);
+    if ((by.sessionToken === undefined) === (by.sessionId === undefined))
+      fail('VALIDATION_ERROR', [{ field: 'body.sessionId', problem: 'give either sessionToken or sessionId' }]);
+    if (by.sessionToken !== undefined) await this.d.sessions.revoke(by.sessionToken);
+    else await this.d.sessions.revokeById(by.sessionId!);
   }
 
   async revokeAll(auth: SessionWithUser, userId: string): Promise<void> {

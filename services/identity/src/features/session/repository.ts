@@ -111,6 +111,11 @@ export class SessionRepository {
     return rows.map(toSessionView);
   }
 
+  async tokenOf(id: string): Promise<string | null> {
+    const rows = await this.sql.query<{ token: string }>('SELECT token FROM sessions WHERE id = $1', [id]);
+    return rows[0]?.token ?? null;
+  }
+
   /** Deletes and returns the tokens removed, so their cache entries can be dropped. */
   async deleteByToken(token: string, userId?: string): Promise<string[]> {
     const rows = await this.sql.query<{ token: string }>(

@@ -236,6 +236,13 @@ export class SessionService {
     return removed.length > 0;
   }
 
+  /** Revokes the session with this id (operators name sessions by id); unknown ids change nothing. */
+  async revokeById(id: string): Promise<void> {
+    if (!isId(id)) return;
+    const token = await this.repo.tokenOf(id);
+    if (token) await this.revoke(token);
+  }
+
   async revoke(token: string): Promise<void> {
     await this.fence([token]);
     await this.repo.deleteByToken(token);

@@ -1,6 +1,6 @@
 import { startTestApp, type TestApp } from '../../setup/app';
 import { sessionOf, signIn, signUp } from '../../setup/fixtures';
-import { adminPost, signUpAdmin } from './helpers';
+import { adminPost, expectError, signUpAdmin } from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -46,5 +46,45 @@ describe('admin session control', () => {
       success: true,
     });
     expect([await alive(u.token), await alive(second.token!), await alive(admin.token)]).toEqual([false, false, true]);
+  });
+
+  it("lists without tokens when asked (the console never holds another user's token)", async () => {
+    const admin = await signUpAdmin(t);
+    const u = await signUp(t.app);
+    const res = await adminPost(t, 'list-user-sessions', { userId: u.userId, hideTokens: true }, admin.jar);
+    expect(res.statusCode).toBe(200);
+    const [listed] = res.json().sessions;
+    expect([listed.token, listed.userId, typeof listed.id]).toEqual(['', u.userId, 'string']);
+    expect(JSON.stringify(res.json())).not.toContain(u.token);
+  });
+
+  it('revokes one session by its id at once (also when cached); the other sessions stay', async () => {
+    const admin = await signUpAdmin(t);
+    const u = await signUp(t.app);
+    const second = await signIn(t.app, u.email);
+    expect(await alive(second.token!)).toBe(true); // cached in Redis now
+    const listed = (await adminPost(t, 'list-user-sessions', { userId: u.userId, hideTokens: true }, admin.jar)).json();
+    const id = (await sessionOf(t.app, { bearer: second.token! }))!.session.id;
+    expect(listed.sessions.map((s: { id: string }) => s.id)).toContain(id);
+    const res = await adminPost(t, 'revoke-user-session', { sessionId: id }, admin.jar);
+    expect(res.json()).toEqual({ success: true });
+    expect([await alive(second.token!), await alive(u.token)]).toEqual([false, true]);
+    // An unknown or malformed id changes nothing and answers as the token form does.
+    for (const sessionId of ['00000000-0000-4000-8000-000000000000', 'not-an-id'])
+      expect((await adminPost(t, 'revoke-user-session', { sessionId }, admin.jar)).json()).toEqual({ success: true });
+    expect(await alive(u.token)).toBe(true);
+  });
+
+  it('refuses a revoke that names neither or both of token and id, changing nothing', async () => {
+    const admin = await signUpAdmin(t);
+    const u = await signUp(t.app);
+    const id = (await sessionOf(t.app, { bearer: u.token }))!.session.id;
+    expectError(await adminPost(t, 'revoke-user-session', {}, admin.jar), 400, 'VALIDATION_ERROR');
+    expectError(
+      await adminPost(t, 'revoke-user-session', { sessionId: id, sessionToken: u.token }, admin.jar),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(await alive(u.token)).toBe(true);
   });
 });
