@@ -88,6 +88,7 @@ export function createFeatures(infra: Infrastructure): Features {
         sql,
         accounts: account.accounts,
         passwords: account.passwords,
+        emails: account.emails,
         deletion: account.deletion,
         sessions,
         config,

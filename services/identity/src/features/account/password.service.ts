@@ -48,6 +48,12 @@ export class PasswordService {
     if (user) background.run('reset-password mail', () => this.sendResetMail(user, callbackURL, acceptLanguage));
   }
 
+  /** An operator's request for a user they name (admin/send-reset-password): the same mail, written now. */
+  async sendResetFor(user: UserView, callbackURL: string): Promise<void> {
+    this.assertEnabled();
+    await this.sendResetMail(user, callbackURL);
+  }
+
   /** For `GET /reset-password/:token`: whether the link is still good (it is used up only by the reset). */
   async isResetTokenLive(token: string): Promise<boolean> {
     if (!/^[A-Za-z0-9]{24}$/.test(token)) return false;

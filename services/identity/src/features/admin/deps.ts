@@ -2,7 +2,7 @@ import type { Config } from '../../config';
 import type { Web } from '../../http/web';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
-import type { AccountService, DeletionService, PasswordService } from '../account';
+import type { AccountService, DeletionService, EmailService, PasswordService } from '../account';
 import type { OrganizationFeature, OrganizationSummary } from '../organization';
 import type { SessionService } from '../session';
 import type { AdminServices } from '.';
@@ -20,6 +20,8 @@ export interface AdminDeps {
   trigrams: TrigramSample;
   accounts: AccountService;
   passwords: PasswordService;
+  /** Verification mails an operator sends for a user. */
+  emails: EmailService;
   deletion: DeletionService;
   sessions: SessionService;
   config: Config;

@@ -12,6 +12,8 @@ import { AdminRepository } from './repository';
 import { TrigramSample } from './search-sample';
 import { adminSessionRoutes } from './sessions.routes';
 import { AdminSessionsService } from './sessions.service';
+import { adminUserMailRoutes } from './user-mail.routes';
+import { AdminUserMailService } from './user-mail.service';
 import { adminUserRoutes } from './users.routes';
 import { AdminUsersService } from './users.service';
 
@@ -42,6 +44,7 @@ export interface AdminServices {
   sessions: AdminSessionsService;
   permissions: AdminPermissionsService;
   organizations: AdminOrganizationsService;
+  userMail: AdminUserMailService;
 }
 
 export type AdminFeature = AdminServices & FeatureRoutes;
@@ -67,6 +70,7 @@ export function createAdminFeature(deps: AdminFeatureDeps): AdminFeature {
     sessions: new AdminSessionsService(d),
     permissions: new AdminPermissionsService(d),
     organizations: new AdminOrganizationsService(d),
+    userMail: new AdminUserMailService(d),
   };
   return {
     ...admin,
@@ -77,6 +81,7 @@ export function createAdminFeature(deps: AdminFeatureDeps): AdminFeature {
       await app.register(impersonationRoutes, ctx);
       await app.register(adminPermissionRoutes, ctx);
       await app.register(adminOrganizationRoutes, ctx);
+      await app.register(adminUserMailRoutes, ctx);
     },
   };
 }

@@ -6,6 +6,7 @@ import {
   ImageField,
   NameField,
   PasswordField,
+  RedirectField,
   SessionSchema,
   SessionWithUserSchema,
   StatusSchema,
@@ -272,4 +273,18 @@ export const ListRoles = {
     }),
     ...errorResponses,
   },
+};
+
+export const SendResetPassword = {
+  tags,
+  summary: 'Mail a user a password-reset link (as if they had asked for it)',
+  body: Type.Object({ userId: UserId, redirectTo: Type.Optional(RedirectField) }, strict),
+  response: { 200: StatusSchema, ...errorResponses },
+};
+
+export const SendVerificationEmail = {
+  tags,
+  summary: 'Mail a user whose email is not verified a verification link',
+  body: Type.Object({ userId: UserId, callbackURL: Type.Optional(RedirectField) }, strict),
+  response: { 200: StatusSchema, ...errorResponses },
 };

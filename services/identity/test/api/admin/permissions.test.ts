@@ -41,6 +41,9 @@ const ROUTES: Route[] = [
     'NOT_ALLOWED_TO_SET_USERS_PASSWORD',
   ],
   ['GET', 'list-organizations', () => ({}), 'NOT_ALLOWED_TO_LIST_ORGANIZATIONS'],
+  ['GET', 'list-roles', () => ({}), 'NOT_ALLOWED_TO_LIST_USERS'],
+  ['POST', 'send-reset-password', (u) => ({ userId: u.userId }), 'NOT_ALLOWED_TO_SET_USERS_PASSWORD'],
+  ['POST', 'send-verification-email', (u) => ({ userId: u.userId }), 'NOT_ALLOWED_TO_UPDATE_USERS'],
 ];
 
 function call(route: Route, target: SignedUp, options: { jar?: SignedUp['jar'] }) {
