@@ -1188,6 +1188,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The console dashboard's figures: users, new users, live sessions, bans in force, organizations, sign-ups per day
+         * @description Counts are exact, each read from an index or counter. newUsers7d: signed up in the last 7 days. bannedUsers: bans in force (a lapsed ban is not counted). signUpsPerDay: the last `days` UTC days (default 30), oldest first.
+         */
+        get: operations["adminStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-key/create": {
         parameters: {
             query?: never;
@@ -5223,6 +5243,57 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminStats: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        users: number;
+                        newUsers7d: number;
+                        activeSessions: number;
+                        bannedUsers: number;
+                        organizations: number;
+                        signUpsPerDay: {
+                            /** Format: date */
+                            day: string;
+                            count: number;
+                        }[];
+                    };
                 };
             };
             /** @description Default Response */

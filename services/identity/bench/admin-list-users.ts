@@ -225,6 +225,11 @@ async function main() {
         for (const r of rows) console.log(`    ${r['QUERY PLAN']}`);
       }
     }
+    // The console's dashboard: its counts and 30 days of sign-ups on the same 200,000 users.
+    const statsUrl = base.replace(/\/admin\/list-users$/, '/admin/stats');
+    console.log(`\nGET ${config.basePath}/admin/stats (the console's dashboard):`);
+    await measureApart(statsUrl, token, 4); // warm-up
+    for (const clients of [1, 16]) console.log(`  ${await measureApart(statsUrl, token, clients)}`);
   } finally {
     await countingApp.close();
     await countingCtx.close();

@@ -7,6 +7,7 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDa
 // columns with synchronize: false, as TypeORM cannot describe an operator class.
 @Index('users_created_at_id_idx', ['createdAt', 'id'])
 @Index('users_name_id_idx', ['name', 'id'])
+@Index('users_banned_idx', ['banExpires'], { where: '"banned"' })
 @Check('users_language_known', `"language" IN ('RUS', 'UKR', 'ENG', 'SPA', 'GERMAN', 'POL', 'FRA', 'TURKEY')`)
 export class User {
   @PrimaryColumn('uuid')

@@ -12,6 +12,8 @@ import { AdminRepository } from './repository';
 import { TrigramSample } from './search-sample';
 import { adminSessionRoutes } from './sessions.routes';
 import { AdminSessionsService } from './sessions.service';
+import { adminStatsRoutes } from './stats.routes';
+import { AdminStatsService } from './stats.service';
 import { adminUserMailRoutes } from './user-mail.routes';
 import { AdminUserMailService } from './user-mail.service';
 import { adminUserRoutes } from './users.routes';
@@ -31,7 +33,9 @@ export { pruneSearchWords } from './search-words';
  * users:         create-user, get-user, update-user, set-role, list-users, remove-user, set-user-password
  * sessions:      list-user-sessions, revoke-user-session, revoke-user-sessions, ban-user, unban-user
  * impersonation: impersonate-user, stop-impersonating
- * permissions:   has-permission, list-organizations
+ * permissions:   has-permission, list-organizations, list-roles
+ * user mail:     send-reset-password, send-verification-email
+ * stats:         stats (the console's dashboard)
  * organizations: list-user-accounts, list-user-organizations, and as an operator on any organization:
  *                organization/get · create · invite-member · cancel-invitation · update-member-role ·
  *                remove-member · create-team · update-team · remove-team · add-team-member · remove-team-member
@@ -45,6 +49,7 @@ export interface AdminServices {
   permissions: AdminPermissionsService;
   organizations: AdminOrganizationsService;
   userMail: AdminUserMailService;
+  stats: AdminStatsService;
 }
 
 export type AdminFeature = AdminServices & FeatureRoutes;
@@ -71,6 +76,7 @@ export function createAdminFeature(deps: AdminFeatureDeps): AdminFeature {
     permissions: new AdminPermissionsService(d),
     organizations: new AdminOrganizationsService(d),
     userMail: new AdminUserMailService(d),
+    stats: new AdminStatsService(d),
   };
   return {
     ...admin,
@@ -82,6 +88,7 @@ export function createAdminFeature(deps: AdminFeatureDeps): AdminFeature {
       await app.register(adminPermissionRoutes, ctx);
       await app.register(adminOrganizationRoutes, ctx);
       await app.register(adminUserMailRoutes, ctx);
+      await app.register(adminStatsRoutes, ctx);
     },
   };
 }

@@ -288,3 +288,24 @@ export const SendVerificationEmail = {
   body: Type.Object({ userId: UserId, callbackURL: Type.Optional(RedirectField) }, strict),
   response: { 200: StatusSchema, ...errorResponses },
 };
+
+export const AdminStats = {
+  tags,
+  summary:
+    "The console dashboard's figures: users, new users, live sessions, bans in force, organizations, sign-ups per day",
+  description:
+    'Counts are exact, each read from an index or counter. newUsers7d: signed up in the last 7 days. bannedUsers: ' +
+    'bans in force (a lapsed ban is not counted). signUpsPerDay: the last `days` UTC days (default 30), oldest first.',
+  querystring: Type.Object({ days: Type.Optional(Type.Integer({ minimum: 1, maximum: 366 })) }, strict),
+  response: {
+    200: Type.Object({
+      users: Type.Integer(),
+      newUsers7d: Type.Integer(),
+      activeSessions: Type.Integer(),
+      bannedUsers: Type.Integer(),
+      organizations: Type.Integer(),
+      signUpsPerDay: Type.Array(Type.Object({ day: Type.String({ format: 'date' }), count: Type.Integer() })),
+    }),
+    ...errorResponses,
+  },
+};

@@ -42,6 +42,7 @@ const ROUTES: Route[] = [
   ],
   ['GET', 'list-organizations', () => ({}), 'NOT_ALLOWED_TO_LIST_ORGANIZATIONS'],
   ['GET', 'list-roles', () => ({}), 'NOT_ALLOWED_TO_LIST_USERS'],
+  ['GET', 'stats', () => ({}), 'NOT_ALLOWED_TO_LIST_USERS'],
   ['POST', 'send-reset-password', (u) => ({ userId: u.userId }), 'NOT_ALLOWED_TO_SET_USERS_PASSWORD'],
   ['POST', 'send-verification-email', (u) => ({ userId: u.userId }), 'NOT_ALLOWED_TO_UPDATE_USERS'],
 ];

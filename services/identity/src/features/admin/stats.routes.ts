@@ -1,0 +1,12 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AdminWeb } from './deps';
+import { AdminStats } from './schemas';
+
+/** The console dashboard's figures. */
+export async function adminStatsRoutes(fastify: FastifyInstance, ctx: AdminWeb) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get('/admin/stats', { schema: AdminStats, preHandler: ctx.requireSession }, async (request) =>
+    ctx.admin.stats.read(request.auth, request.query.days ?? 30),
+  );
+}
