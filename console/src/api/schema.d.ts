@@ -923,7 +923,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All organizations with their member counts (console) */
+        /**
+         * All organizations with their member counts (console)
+         * @description searchValue matches part of the name or the slug, ignoring case. sortBy: createdAt (default, newest first), name or memberCount; sortDirection asc or desc.
+         */
         get: operations["adminListOrganizations"];
         put?: never;
         post?: never;
@@ -995,6 +998,40 @@ export interface paths {
         put?: never;
         /** Create an organization owned by userId (default: the operator); no active organization changes */
         post: operations["adminOrganizationCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change an organization's name, slug, logo or metadata as an operator (the owner's rules: a taken slug is refused) */
+        post: operations["adminOrganizationUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organization/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete an organization with its members, invitations and teams as an operator */
+        post: operations["adminOrganizationDelete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4512,6 +4549,9 @@ export interface operations {
             query?: {
                 limit?: number | string;
                 offset?: number | string;
+                searchValue?: string;
+                sortBy?: "createdAt" | "name" | "memberCount";
+                sortDirection?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -4735,6 +4775,102 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrganizationWithMembers"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminOrganizationUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    organizationId: string;
+                    data: {
+                        name?: string;
+                        slug?: string;
+                        logo?: string | null;
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminOrganizationDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    organizationId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
                 };
             };
             /** @description Default Response */

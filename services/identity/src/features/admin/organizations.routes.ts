@@ -6,6 +6,7 @@ import {
   CancelInvitation,
   CreateOrganization,
   CreateTeam,
+  DeleteOrganization,
   GetOrganization,
   InviteMember,
   ListUserAccounts,
@@ -14,6 +15,7 @@ import {
   RemoveTeam,
   RemoveTeamMember,
   UpdateMemberRole,
+  UpdateOrganization,
   UpdateTeam,
 } from './organizations.schemas';
 
@@ -36,6 +38,12 @@ export async function adminOrganizationRoutes(fastify: FastifyInstance, ctx: Adm
   );
   app.post('/admin/organization/create', { schema: CreateOrganization, preHandler }, async (request) =>
     orgs.create(request.auth, request.body),
+  );
+  app.post('/admin/organization/update', { schema: UpdateOrganization, preHandler }, async (request) =>
+    orgs.update(request.auth, request.body),
+  );
+  app.post('/admin/organization/delete', { schema: DeleteOrganization, preHandler }, async (request) =>
+    orgs.delete(request.auth, request.body.organizationId),
   );
   app.post('/admin/organization/invite-member', { schema: InviteMember, preHandler }, async (request) =>
     orgs.invite(request.auth, request.body, request.headers['accept-language']),

@@ -6,6 +6,7 @@ import {
   MemberSchema,
   MessageSchema,
   OrganizationSchema,
+  OrganizationUpdateData,
   OrganizationWithMembersSchema,
   RoleField,
   SlugField,
@@ -50,6 +51,18 @@ export const CreateOrganization = op(
   'Create an organization owned by userId (default: the operator); no active organization changes',
   Type.Object({ name: NameField, slug: SlugField, userId: Type.Optional(IdField) }, strict),
   OrganizationWithMembersSchema,
+);
+
+export const UpdateOrganization = op(
+  "Change an organization's name, slug, logo or metadata as an operator (the owner's rules: a taken slug is refused)",
+  Type.Object({ ...OrganizationId, data: OrganizationUpdateData }, strict),
+  OrganizationSchema,
+);
+
+export const DeleteOrganization = op(
+  'Delete an organization with its members, invitations and teams as an operator',
+  Type.Object(OrganizationId, strict),
+  OrganizationSchema,
 );
 
 export const InviteMember = op(

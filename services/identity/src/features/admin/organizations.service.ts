@@ -1,7 +1,7 @@
 import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
 import type { SessionWithUser } from '../../shared/views';
-import { asOperator, type Caller, type InviteInput, type OrganizationFeature } from '../organization';
+import { asOperator, type Caller, type InviteInput, type OrganizationFeature, type UpdateInput } from '../organization';
 import type { AdminDeps } from './deps';
 
 /** What an operator may do to an organization: read it (`list`) or change it (`manage`). */
@@ -30,6 +30,16 @@ export class AdminOrganizationsService {
   async create(auth: SessionWithUser, body: { name: string; slug: string; userId?: string }) {
     const { org, operator } = this.as(auth, 'manage');
     return (await org.organizations.create(operator, body)).result;
+  }
+
+  update(auth: SessionWithUser, body: { organizationId: string; data: UpdateInput['data'] }) {
+    const { org, operator } = this.as(auth, 'manage');
+    return org.organizations.update(operator, body);
+  }
+
+  async delete(auth: SessionWithUser, organizationId: string) {
+    const { org, operator } = this.as(auth, 'manage');
+    return (await org.organizations.delete(operator, organizationId)).result;
   }
 
   invite(auth: SessionWithUser, body: InviteInput & { organizationId: string }, acceptLanguage?: string) {

@@ -33,7 +33,12 @@ export async function adminPermissionRoutes(fastify: FastifyInstance, ctx: Admin
     { schema: ListOrganizations, preHandler: ctx.requireSession },
     async (request) => {
       const limit = Math.min(count(request.query.limit, DEFAULT_LIMIT), MAX_LIMIT);
-      return ctx.admin.permissions.listOrganizations(request.auth, limit, count(request.query.offset, 0));
+      const { searchValue, sortBy, sortDirection } = request.query;
+      return ctx.admin.permissions.listOrganizations(request.auth, limit, count(request.query.offset, 0), {
+        searchValue,
+        sortBy,
+        sortDirection,
+      });
     },
   );
 }

@@ -2,7 +2,7 @@ import { hasAnyPermission, type Permissions } from '../../access';
 import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
 import type { SessionWithUser } from '../../shared/views';
-import type { OrganizationSummary } from '../organization';
+import type { OrganizationListQuery, OrganizationSummary } from '../organization';
 import type { AdminDeps } from './deps';
 
 export interface PermissionCheck {
@@ -60,9 +60,10 @@ export class AdminPermissionsService {
     auth: SessionWithUser,
     limit: number,
     offset: number,
+    query: OrganizationListQuery = {},
   ): Promise<{ organizations: OrganizationSummary[]; total: number; limit: number; offset: number }> {
     this.d.access.demand(auth, { organization: ['list'] }, 'NOT_ALLOWED_TO_LIST_ORGANIZATIONS');
-    const page = (await this.d.organizations?.reads.listAllForOperators(limit, offset)) ?? {
+    const page = (await this.d.organizations?.reads.listAllForOperators(limit, offset, query)) ?? {
       organizations: [],
       total: 0,
     };

@@ -216,7 +216,19 @@ export const HasPermission = {
 export const ListOrganizations = {
   tags,
   summary: 'All organizations with their member counts (console)',
-  querystring: Type.Object({ limit: Type.Optional(Count), offset: Type.Optional(Count) }, strict),
+  description:
+    'searchValue matches part of the name or the slug, ignoring case. sortBy: createdAt (default, newest first), ' +
+    'name or memberCount; sortDirection asc or desc.',
+  querystring: Type.Object(
+    {
+      limit: Type.Optional(Count),
+      offset: Type.Optional(Count),
+      searchValue: Type.Optional(Type.String({ maxLength: 100 })),
+      sortBy: Type.Optional(Type.Union([Type.Literal('createdAt'), Type.Literal('name'), Type.Literal('memberCount')])),
+      sortDirection: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+    },
+    strict,
+  ),
   response: {
     200: Type.Object({
       organizations: Type.Array(

@@ -21,7 +21,9 @@ import { TeamRepository } from './teams.repository';
 export type { OrganizationFeatureDeps } from './deps';
 export type { InviteInput } from './invitation.service';
 export { asOperator, type Caller, type OperatorLookup, type OrganizationAccess } from './membership';
-export type { OrganizationSummary } from './repository';
+export { OrganizationUpdateData } from './organization.schemas';
+export type { UpdateInput } from './organization.service';
+export type { OrganizationListQuery, OrganizationSummary } from './repository';
 export {
   IdField,
   InvitationSchema,

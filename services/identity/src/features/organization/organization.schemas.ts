@@ -38,20 +38,23 @@ export const CheckSlug = route(
   Type.Object({ status: Type.Boolean() }),
 );
 
+/** What an update may change (organization update, and operators' admin/organization/update). */
+export const OrganizationUpdateData = Type.Object(
+  {
+    name: Type.Optional(NameField),
+    slug: Type.Optional(SlugField),
+    logo: Type.Optional(Nullable(ImageField)),
+    metadata: Type.Optional(MetadataField),
+  },
+  strict,
+);
+
 export const UpdateOrganization = route(
   'Update an organization (organization update)',
   {
     body: Type.Object(
       {
-        data: Type.Object(
-          {
-            name: Type.Optional(NameField),
-            slug: Type.Optional(SlugField),
-            logo: Type.Optional(Nullable(ImageField)),
-            metadata: Type.Optional(MetadataField),
-          },
-          strict,
-        ),
+        data: OrganizationUpdateData,
         organizationId: Type.Optional(IdField),
       },
       strict,

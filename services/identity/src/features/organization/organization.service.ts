@@ -84,7 +84,7 @@ export class OrganizationService {
 
   async update(auth: SessionWithUser, input: UpdateInput): Promise<OrganizationView> {
     const organizationId = this.access.organizationId(input.organizationId, auth, 'ORGANIZATION_NOT_FOUND');
-    const member = await this.access.member(organizationId, auth.user.id, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
+    const member = await this.access.caller(organizationId, auth, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
     this.access.require(member, { organization: ['update'] }, 'NOT_ALLOWED_TO_UPDATE_ORGANIZATION');
     const { metadata, ...rest } = input.data;
     const slug = input.data.slug === undefined ? undefined : slugOf(input.data.slug, 'body.data.slug');
@@ -103,7 +103,7 @@ export class OrganizationService {
   /** spec §4: members and invitations go first; every session that had it active loses it. */
   async delete(auth: SessionWithUser, organizationId: string): Promise<WithSession<OrganizationView>> {
     if (this.d.config.organization.disableOrganizationDeletion) fail('ORGANIZATION_DELETION_DISABLED');
-    const member = await this.access.member(organizationId, auth.user.id, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
+    const member = await this.access.caller(organizationId, auth, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
     this.access.require(member, { organization: ['delete'] }, 'NOT_ALLOWED_TO_DELETE_ORGANIZATION');
     const { organization, evict } = await this.d.sql.transaction(async (tx) => {
       const organization = (await this.d.orgs.findById(organizationId, tx, true)) ?? fail('ORGANIZATION_NOT_FOUND');

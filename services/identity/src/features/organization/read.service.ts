@@ -2,7 +2,7 @@ import type { Permissions } from '../../access';
 import { fail } from '../../errors';
 import type { SessionWithUser } from '../../shared/views';
 import type { OrganizationAccess, OrganizationDeps } from './membership';
-import type { MemberPage } from './repository';
+import type { MemberPage, OrganizationListQuery } from './repository';
 import type { InvitationView, MemberView, OrganizationView, TeamMemberView, TeamView } from './views';
 
 export interface FullOrganization extends OrganizationView {
@@ -35,8 +35,8 @@ export class OrganizationReadService {
   ) {}
 
   /** Every organization with member counts, for operators; the caller (admin feature) checks its own permission. */
-  listAllForOperators(limit: number, offset: number) {
-    return this.d.orgs.listAllWithMemberCounts(limit, offset);
+  listAllForOperators(limit: number, offset: number, query: OrganizationListQuery = {}) {
+    return this.d.orgs.listAllWithMemberCounts(limit, offset, query);
   }
 
   /** A user's organizations with their role in each (operators; the caller checks its own permission). */

@@ -25,6 +25,13 @@ const SORT_COLUMNS = { createdAt: 'm.created_at', role: 'm.role' } as const;
 const FILTER_COLUMNS = { role: 'm.role', userId: 'm.user_id::text', id: 'm.id::text' } as const;
 
 /** Organizations and members. Every lookup is served by an index of the organizations migration. */
+/** How operators filter and order the list of organizations. */
+export interface OrganizationListQuery {
+  searchValue?: string;
+  sortBy?: 'createdAt' | 'name' | 'memberCount';
+  sortDirection?: 'asc' | 'desc';
+}
+
 export class OrganizationRepository {
   constructor(private readonly sql: Sql) {}
 
@@ -224,18 +231,35 @@ export class OrganizationRepository {
   }
 
   /** Every organization with its member count, newest first (operators: admin list-organizations). */
+  /**
+   * Operators' list: every organization with its member count, optionally those whose name or slug contains
+   * `searchValue` (case-insensitive; LIKE's wildcards in it are taken literally), in the asked order.
+   */
   async listAllWithMemberCounts(
     limit: number,
     offset: number,
+    query: OrganizationListQuery = {},
   ): Promise<{ organizations: OrganizationSummary[]; total: number }> {
+    const search = query.searchValue?.trim();
+    const where = search ? `WHERE o.name ILIKE $3 OR o.slug ILIKE $3` : '';
+    const params: unknown[] = search
+      ? [limit, offset, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]
+      : [limit, offset];
+    const direction = query.sortDirection === 'asc' ? 'ASC' : 'DESC';
+    const order = { name: 'lower(o.name)', memberCount: 'member_count', createdAt: 'o.created_at' }[
+      query.sortBy ?? 'createdAt'
+    ];
     const [rows, counted] = await Promise.all([
       this.sql.query<Record<string, unknown>>(
         `SELECT o.id, o.name, o.slug, o.logo, o.metadata, o.created_at,
                 (SELECT count(*) FROM members m WHERE m.organization_id = o.id) AS member_count
-         FROM organizations o ORDER BY o.created_at DESC, o.id LIMIT $1 OFFSET $2`,
-        [limit, offset],
+         FROM organizations o ${where} ORDER BY ${order} ${direction}, o.id LIMIT $1 OFFSET $2`,
+        params,
       ),
-      this.sql.query<{ total: string }>('SELECT count(*) AS total FROM organizations'),
+      this.sql.query<{ total: string }>(
+        `SELECT count(*) AS total FROM organizations o ${where.replaceAll('$3', '$1')}`,
+        search ? [params[2]] : [],
+      ),
     ]);
     const organizations = rows.map((r) => ({
       id: r.id as string,
