@@ -96,6 +96,7 @@ async function run(args: string[]): Promise<void> {
       );
       const masked = {
         secret: mask(config.secret),
+        previousSecrets: config.previousSecrets.map(mask),
         serviceApiKey: mask(config.serviceApiKey),
         captcha: { ...config.captcha, secretKey: mask(config.captcha.secretKey) },
         social: { ...config.social, providers },

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { Config } from './config';
-import { deriveKey } from './crypto/keys';
+import { deriveKeys } from './crypto/keys';
 import { PasswordHasher } from './crypto/password';
 import { createDataSource } from './db/data-source';
 import { openEmbeddedPostgres } from './db/embedded';
@@ -138,11 +138,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       config,
       clock,
       metrics,
-      cookies: new SessionCookies(
-        config,
-        deriveKey(config.secret, 'session-cache'),
-        deriveKey(config.secret, 'cookie'),
-      ),
+      cookies: new SessionCookies(config, deriveKeys(config, 'cookie')),
       trusted: new TrustedOrigins([config.publicUrl, ...config.trustedOrigins]),
       sessions: features.session.sessions,
       apiKeys: features.apiKey.apiKeys,

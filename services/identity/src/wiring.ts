@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { Config } from './config';
-import { deriveKey } from './crypto/keys';
+import { deriveKeys } from './crypto/keys';
 import type { PasswordHasher } from './crypto/password';
 import { Sealer } from './crypto/sealed';
 import { VerificationTokens } from './crypto/verification-token';
@@ -73,7 +73,7 @@ export function createFeatures(infra: Infrastructure): Features {
     sql,
     store,
     hasher: infra.hasher,
-    verificationTokens: new VerificationTokens(deriveKey(config.secret, 'verification-jwt'), clock.now),
+    verificationTokens: new VerificationTokens(deriveKeys(config, 'verification-jwt'), clock.now),
     sessions,
     mail: infra.mailOutbox,
     background: infra.background,
@@ -110,7 +110,7 @@ export function createFeatures(infra: Infrastructure): Features {
     sql,
     config,
     clock,
-    sealer: new Sealer(deriveKey(config.secret, 'jwks-private-keys')),
+    sealer: new Sealer(deriveKeys(config, 'jwks-private-keys')),
     events: infra.redis ? redisKeyEvents(infra.redis, config.redisPrefix) : null,
     memberRole: memberRoleLookup(organizations),
     warn: infra.warn,

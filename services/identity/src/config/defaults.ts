@@ -21,6 +21,7 @@ export function defaultConfig(): Config {
     basePath: '/api/auth',
     secret: DEVELOPMENT_SECRET,
     secretIsDevelopmentDefault: true,
+    previousSecrets: [],
     trustedOrigins: [],
     trustProxy: false,
     database: { ...DATABASE_DEFAULTS },

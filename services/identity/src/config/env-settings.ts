@@ -37,6 +37,12 @@ export const ENV_SETTINGS: EnvSetting[] = [
   s('AUTH_BASE_PATH', 'basePath', 'path', 'Base path of the API'),
   s('AUTH_SECRET', 'secret', 'string', 'Signs cookies and tokens (at least 32 characters); required in production'),
   s(
+    'AUTH_SECRET_PREVIOUS',
+    'previousSecrets',
+    'csv',
+    'Comma-separated earlier secrets (each at least 32 characters): what they signed or sealed is still accepted; nothing new uses them',
+  ),
+  s(
     'TRUSTED_ORIGINS',
     'trustedOrigins',
     'list',

@@ -105,6 +105,27 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: '/tmp/identity', MAIL_OUTBOX_DIR: '/tmp/mail' }).mail.outboxDir).toBe('/tmp/mail');
   });
 
+  it('reads previous secrets from AUTH_SECRET_PREVIOUS (comma-separated, each at least 32 characters, never echoed)', () => {
+    const [old1, old2] = ['o'.repeat(40), 'p'.repeat(48)];
+    expect(loadConfig({ AUTH_SECRET: SECRET }).previousSecrets).toEqual([]);
+    expect(loadConfig({ AUTH_SECRET: SECRET, AUTH_SECRET_PREVIOUS: ` ${old1}, ${old2},` }).previousSecrets).toEqual([
+      old1,
+      old2,
+    ]);
+    const short = 'leaked-but-short-secret';
+    const load = () => loadConfig({ AUTH_SECRET: SECRET, AUTH_SECRET_PREVIOUS: `${old1},${short}` });
+    expect(load).toThrow(/^AUTH_SECRET_PREVIOUS: setting "previousSecrets\.1" must not have fewer than 32 characters/);
+    const message = (() => {
+      try {
+        load();
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })();
+    expect(message).toContain('AUTH_SECRET_PREVIOUS');
+    expect(message).not.toContain(short);
+  });
+
   it('names the file and the key for a bad value in the config file', () => {
     const file = join(tmpdir(), `identity-bad-${process.pid}.yaml`);
     writeFileSync(file, 'session:\n  expiresInSec: soon\n  unknownKey: 1\n');

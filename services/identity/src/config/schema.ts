@@ -51,6 +51,8 @@ export const ConfigSchema = Type.Object(
     publicUrl: Type.String({ minLength: 1, description: 'public origin; links and redirect URIs come from it' }),
     basePath: Type.String({ pattern: '^/[A-Za-z0-9/_-]*[A-Za-z0-9_-]$' }),
     secret: Type.String({ minLength: 32 }),
+    /** Secrets still accepted but no longer used to sign or seal (AUTH_SECRET_PREVIOUS; rotation, docs/security.md). */
+    previousSecrets: Type.Array(Type.String({ minLength: 32 })),
     secretIsDevelopmentDefault: Type.Boolean(),
     trustedOrigins: Type.Array(Type.String()),
     trustProxy: Type.Union([Type.Literal(false), Type.Integer({ minimum: 1 }), Type.Array(Type.String())]),

@@ -39,4 +39,18 @@ describe('Sealer (AES-256-GCM at rest)', () => {
     expect(sealer.open(parts.join('.'), 'row-1')).toBeNull();
     expect(sealer.open('plain text', 'row-1')).toBeNull();
   });
+
+  it('seals with the first key and opens with any of them (a rotated secret: the previous keys follow it)', () => {
+    const [current, previous] = [randomBytes(32), randomBytes(32)];
+    const old = new Sealer(previous).seal('ya29.sealed-before-rotation', 'row-1');
+    const rotated = new Sealer([current, previous]);
+    expect(rotated.open(old, 'row-1')).toBe('ya29.sealed-before-rotation');
+    expect(rotated.open(old, 'row-2')).toBeNull();
+    expect(new Sealer(current).open(old, 'row-1')).toBeNull();
+    const fresh = rotated.seal('new-value', 'row-1');
+    expect(new Sealer(current).open(fresh, 'row-1')).toBe('new-value');
+    expect(new Sealer(previous).open(fresh, 'row-1')).toBeNull();
+    expect(() => new Sealer([])).toThrow('AES-256-GCM needs a 32-byte key');
+    expect(() => new Sealer([current, randomBytes(16)])).toThrow('AES-256-GCM needs a 32-byte key');
+  });
 });

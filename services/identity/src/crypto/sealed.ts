@@ -3,40 +3,55 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 const VERSION = 'v1';
 
 /**
- * AES-256-GCM for values kept at rest (provider tokens): `v1.<iv>.<ciphertext+tag>` in base64url.
+ * AES-256-GCM for values kept at rest (provider tokens, signing keys): `v1.<iv>.<ciphertext+tag>` in base64url.
  * The associated data binds a value to its row, so a sealed token copied into another row does not open there.
+ * Given several keys (a rotated secret, docs/security.md), the first seals and each opens: a value sealed before
+ * the rotation stays readable while its secret is listed in AUTH_SECRET_PREVIOUS. It is not sealed again on read.
  */
 export class Sealer {
-  constructor(private readonly key: Buffer) {
-    if (key.length !== 32) throw new Error('AES-256-GCM needs a 32-byte key');
+  private readonly keys: readonly Buffer[];
+
+  constructor(keys: Buffer | readonly Buffer[]) {
+    this.keys = Buffer.isBuffer(keys) ? [keys] : keys;
+    if (this.keys.length === 0 || this.keys.some((key) => key.length !== 32))
+      throw new Error('AES-256-GCM needs a 32-byte key');
   }
 
   seal(plain: string, context: string): string {
     const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const cipher = createCipheriv('aes-256-gcm', this.keys[0], iv);
     cipher.setAAD(Buffer.from(context));
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
     return `${VERSION}.${iv.toString('base64url')}.${body.toString('base64url')}`;
   }
 
-  /** The plain value, or null when the value was not sealed by this key for this context (or was altered). */
+  /** The plain value, or null when the value was not sealed by one of these keys for this context (or was altered). */
   open(sealed: string, context: string): string | null {
     const [version, ivText, bodyText] = sealed.split('.');
     if (version !== VERSION || !ivText || !bodyText) return null;
     const iv = Buffer.from(ivText, 'base64url');
     const body = Buffer.from(bodyText, 'base64url');
     if (iv.length !== 12 || body.length < 16) return null;
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
-      decipher.setAAD(Buffer.from(context));
-      decipher.setAuthTag(body.subarray(body.length - 16));
-      return Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]).toString('utf8');
-    } catch {
-      return null;
+    for (const key of this.keys) {
+      const plain = openWith(key, iv, body, context);
+      if (plain !== null) return plain;
     }
+    return null;
   }
 
   sealOrNull(plain: string | null | undefined, context: string): string | null {
     return plain ? this.seal(plain, context) : null;
+  }
+}
+
+/** GCM's tag check fails for another key, another context or any altered byte. */
+function openWith(key: Buffer, iv: Buffer, body: Buffer, context: string): string | null {
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, iv);
+    decipher.setAAD(Buffer.from(context));
+    decipher.setAuthTag(body.subarray(body.length - 16));
+    return Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]).toString('utf8');
+  } catch {
+    return null;
   }
 }

@@ -1,4 +1,4 @@
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { randomString } from './random';
 
 /** What a verification link carries (spec §9: HS256, 3600 s by default). */
@@ -15,12 +15,17 @@ export type VerifyResult =
   | { ok: true; claims: VerificationClaims }
   | { ok: false; error: 'token_expired' | 'invalid_token' };
 
-/** HS256 only: `alg: none`, another algorithm or an edited payload are invalid_token. */
+/**
+ * HS256 only: `alg: none`, another algorithm or an edited payload are invalid_token. Given several keys (a rotated
+ * secret, docs/security.md), the first signs and each verifies, so a link mailed before the rotation still works.
+ */
 export class VerificationTokens {
   constructor(
-    private readonly key: Uint8Array,
+    private readonly keys: readonly Uint8Array[],
     private readonly now: () => number,
-  ) {}
+  ) {
+    if (keys.length === 0) throw new Error('VerificationTokens needs a key');
+  }
 
   async sign(email: string, expiresInSec: number, updateTo?: string): Promise<{ token: string; jti: string }> {
     const jti = randomString(24);
@@ -30,17 +35,13 @@ export class VerificationTokens {
       .setIssuedAt(iat)
       .setExpirationTime(iat + expiresInSec)
       .setJti(jti)
-      .sign(this.key);
+      .sign(this.keys[0]);
     return { token, jti };
   }
 
   async verify(token: string): Promise<VerifyResult> {
     try {
-      const { payload } = await jwtVerify(token, this.key, {
-        algorithms: ['HS256'],
-        currentDate: new Date(this.now()),
-        requiredClaims: ['exp', 'jti'],
-      });
+      const payload = await this.verified(token);
       if (typeof payload.email !== 'string' || typeof payload.jti !== 'string')
         return { ok: false, error: 'invalid_token' };
       if (payload.updateTo !== undefined && typeof payload.updateTo !== 'string')
@@ -51,6 +52,21 @@ export class VerificationTokens {
       };
     } catch (error) {
       return { ok: false, error: error instanceof errors.JWTExpired ? 'token_expired' : 'invalid_token' };
+    }
+  }
+
+  /**
+   * The payload under the first key whose signature matches; jose checks the signature before the claims, so an
+   * expired link of an earlier key is reported expired rather than invalid.
+   */
+  private async verified(token: string): Promise<JWTPayload> {
+    const options = { algorithms: ['HS256'], currentDate: new Date(this.now()), requiredClaims: ['exp', 'jti'] };
+    for (let i = 0; ; i++) {
+      try {
+        return (await jwtVerify(token, this.keys[i], options)).payload;
+      } catch (error) {
+        if (!(error instanceof errors.JWSSignatureVerificationFailed) || i === this.keys.length - 1) throw error;
+      }
     }
   }
 }

@@ -1,4 +1,4 @@
-import { signValue, unsignValue } from '../crypto/signed';
+import type { Signer } from '@fastify/cookie';
 import type { SessionWithUser } from '../shared/views';
 
 /** Cookies larger than this are not set (spec §9: the session-cache cookie holds at most 4093 characters). */
@@ -16,19 +16,27 @@ export interface CachedSession {
 }
 
 /**
- * The signed cookie value `base64url("<exp>|<json>").<HMAC>`, or null when it would exceed the size limit. The
- * body is kept as the exact response text so a cache hit sends it without parsing or re-serializing.
+ * The signed cookie value `base64url("<exp>|<json>").<signature>`, or null when it would exceed the size limit. The
+ * body is kept as the exact response text so a cache hit sends it without parsing or re-serializing. Signed by the
+ * token cookie's signer (session-cookies.ts); the two values cannot stand for each other: a token is 32 letters
+ * and digits, which decode to no `<exp>|<json>`, and this payload is no session's token.
  */
-export function encodeCookieCache(json: string, maxAgeSec: number, now: number, key: Buffer, nameLength: number) {
+export function encodeCookieCache(json: string, maxAgeSec: number, now: number, signer: Signer, nameLength: number) {
   const payload = Buffer.from(`${now + maxAgeSec * 1000}|${json}`).toString('base64url');
-  const encoded = signValue(payload, key);
+  const encoded = signer.sign(payload);
   return nameLength + 1 + encoded.length <= COOKIE_CACHE_MAX_CHARS ? encoded : null;
 }
 
-/** The cookie's content when its signature verifies; time and token checks are `isUsable`'s. */
-export function decodeCookieCache(cookie: string, key: Buffer): CachedSession | null {
-  const payload = unsignValue(cookie, key);
-  if (!payload) return null;
+/**
+ * The cookie's content when its signature verifies under the current secret; time and token checks are
+ * `isUsable`'s. One signed under a previous secret (rotation, docs/security.md) is refused like a stale one: it
+ * lives a minute at most, and get-session then looks the session up and sends a cache cookie under the current
+ * secret.
+ */
+export function decodeCookieCache(cookie: string, signer: Signer): CachedSession | null {
+  const unsigned = signer.unsign(cookie);
+  if (!unsigned.valid || unsigned.renew) return null;
+  const payload = unsigned.value;
   try {
     const text = Buffer.from(payload, 'base64url').toString();
     const bar = text.indexOf('|');

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { SERVICE_PERMISSION } from '../access';
-import { safeEqual } from '../crypto/signed';
+import { safeEqual } from '../crypto/safe-equal';
 import { ApiError } from '../errors';
 import type { ApiKeyView } from '../shared/views';
 import type { WebParts } from './web';

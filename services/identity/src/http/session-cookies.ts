@@ -17,9 +17,17 @@ interface Encoded {
   madeAt: number;
 }
 
+/** A token cookie whose signature verified; `renew`: under a previous secret only, so it is to be sent again. */
+interface Verified {
+  token: string;
+  renew: boolean;
+}
+
 /**
  * The session cookies (docs/sessions.md): `<prefix>.session_token` (signed, HttpOnly) and the signed session-cache
- * cookie `<prefix>.session_data`. On https both carry Secure and the `__Secure-` name prefix.
+ * cookie `<prefix>.session_data`. On https both carry Secure and the `__Secure-` name prefix. One signer signs and
+ * verifies both (and every other signed cookie, through the cookie plugin): the current secret's key signs, each
+ * previous secret's key still verifies (rotation, docs/security.md).
  *
  * get-session is the hot path, so verified results are memoized: a token cookie's signature is checked once per
  * value, a cache cookie is decoded once per value (its max age and token pairing are still checked on every
@@ -30,19 +38,21 @@ export class SessionCookies {
   readonly tokenName: string;
   readonly dataName: string;
   private readonly base: CookieSerializeOptions;
-  private readonly tokens = new BoundedMap<string, string>(MEMO_ENTRIES);
+  private readonly tokens = new BoundedMap<string, Verified>(MEMO_ENTRIES);
   private readonly decoded = new BoundedMap<string, { cookie: string; session: CachedSession }>(MEMO_ENTRIES);
   private readonly encoded = new BoundedMap<string, Encoded>(MEMO_ENTRIES);
 
-  /** Signs and verifies the token cookie; the cookie plugin is registered with this same signer (app.ts). */
+  /**
+   * Signs and verifies both cookies; the cookie plugin is registered with this same signer (app.ts). Its keys: the
+   * current secret's first (it signs), then the previous secrets' (they verify, and `unsign` reports `renew`).
+   */
   readonly signer: Signer;
 
   constructor(
     private readonly config: Config,
-    private readonly cacheKey: Buffer,
-    cookieKey: Buffer,
+    keys: readonly Buffer[],
   ) {
-    this.signer = new Signer(cookieKey, 'sha256');
+    this.signer = new Signer([...keys], 'sha256');
     const secure = config.publicUrl.startsWith('https://');
     const prefix = `${secure ? '__Secure-' : ''}${config.session.cookiePrefix}`;
     this.tokenName = `${prefix}.session_token`;
@@ -53,14 +63,23 @@ export class SessionCookies {
   /** The session token from the signed cookie, or from `Authorization: Bearer` (internal services). */
   readToken(request: FastifyRequest): string | null {
     const cookie = request.cookies[this.tokenName];
-    if (cookie) return this.unsign(cookie);
+    if (cookie) return this.unsign(cookie)?.token ?? null;
     const auth = request.headers.authorization;
     if (auth && auth.length < 512 && auth.startsWith('Bearer ')) {
       const token = auth.slice(7).trim();
       if (!token.includes('.')) return /^[A-Za-z0-9]{16,128}$/.test(token) ? token : null;
-      return this.unsign(token); // a client may forward the signed cookie value
+      return this.unsign(token)?.token ?? null; // a client may forward the signed cookie value
     }
     return null;
+  }
+
+  /**
+   * The token cookie verified under a previous secret only (rotation, docs/security.md): the session stands, and
+   * get-session sends both cookies again under the current secret.
+   */
+  signedWithPrevious(request: FastifyRequest): boolean {
+    const cookie = request.cookies[this.tokenName];
+    return cookie !== undefined && this.unsign(cookie)?.renew === true;
   }
 
   /** The cache cookie's body when it is valid for `token` now. */
@@ -69,12 +88,14 @@ export class SessionCookies {
   }
 
   /**
-   * The token cookie's value when its signature verifies. `cookies` is the parsed Cookie header, as the cookie
-   * plugin parses it: the request's own, or the get-session fast path's (cookie-fast-path.ts).
+   * The token cookie's value when its signature verifies under the current secret. `cookies` is the parsed Cookie
+   * header, as the cookie plugin parses it: the get-session fast path's (cookie-fast-path.ts), which sets no
+   * cookie, so a cookie signed under a previous secret is left to Fastify's path, which sends it again.
    */
   tokenFrom(cookies: Record<string, string | undefined>): string | null {
     const cookie = cookies[this.tokenName];
-    return cookie ? this.unsign(cookie) : null;
+    const verified = cookie ? this.unsign(cookie) : null;
+    return verified && !verified.renew ? verified.token : null;
   }
 
   /** The cache cookie of a parsed Cookie header, when it is valid for `token` now. */
@@ -88,7 +109,7 @@ export class SessionCookies {
     const memo = this.decoded.get(signature);
     let cached = memo?.cookie === cookie ? memo.session : undefined;
     if (!cached) {
-      const fresh = decodeCookieCache(cookie, this.cacheKey);
+      const fresh = decodeCookieCache(cookie, this.signer);
       if (!fresh) return null;
       this.decoded.set(signature, { cookie, session: fresh });
       cached = fresh;
@@ -113,7 +134,7 @@ export class SessionCookies {
     let cookie: string | null;
     if (last && last.json === json && now >= last.madeAt && now - last.madeAt < REUSE_ENCODED_MS) cookie = last.cookie;
     else {
-      cookie = encodeCookieCache(json, maxAge, now, this.cacheKey, this.dataName.length);
+      cookie = encodeCookieCache(json, maxAge, now, this.signer, this.dataName.length);
       if (cookie) this.encoded.set(token, { json, cookie, madeAt: now });
     }
     if (cookie) reply.setCookie(this.dataName, cookie, this.lifetime(session, maxAge));
@@ -142,12 +163,13 @@ export class SessionCookies {
     return session.rememberMe ? { ...this.base, maxAge: maxAgeSec } : this.base;
   }
 
-  private unsign(signed: string): string | null {
+  private unsign(signed: string): Verified | null {
     const known = this.tokens.get(signed);
     if (known !== undefined) return known;
     const unsigned = this.signer.unsign(signed);
-    if (!unsigned.valid || unsigned.value === null) return null;
-    this.tokens.set(signed, unsigned.value);
-    return unsigned.value;
+    if (!unsigned.valid) return null;
+    const verified = { token: unsigned.value, renew: unsigned.renew };
+    this.tokens.set(signed, verified);
+    return verified;
   }
 }

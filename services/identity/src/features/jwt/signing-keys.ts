@@ -204,7 +204,8 @@ export class SigningKeys {
     const alg = row.alg as SigningAlg;
     const publicJwk = JSON.parse(row.publicKey) as PublicJwk;
     const opened = this.sealer.open(row.privateKey, row.id);
-    if (opened === null) throw new Error(`signing key ${row.id}: not readable with this AUTH_SECRET`);
+    if (opened === null)
+      throw new Error(`signing key ${row.id}: not readable with AUTH_SECRET or AUTH_SECRET_PREVIOUS`);
     const privateJwk = JSON.parse(opened) as JWK;
     return {
       kid: row.id,

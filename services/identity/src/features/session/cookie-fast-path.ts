@@ -33,8 +33,9 @@ export interface CookieFastPathOptions {
  *
  * It answers only a request whose answer Fastify's path would give without touching any store: a plain
  * `GET <basePath>/get-session` (no query string, no body, no Origin, no Expect) whose signed token cookie and
- * cache cookie verify and are usable now. Everything else returns false and goes to Fastify unchanged, which then
- * answers it (a stale or forged cookie, a query, CORS, a draining instance, text PostgreSQL cannot store).
+ * cache cookie verify under the current secret and are usable now. Everything else returns false and goes to
+ * Fastify unchanged, which then answers it (a stale or forged cookie, one signed under a previous secret, which
+ * Fastify's path sends again, a query, CORS, a draining instance, text PostgreSQL cannot store).
  *
  * What Fastify's path adds to such an answer is done here the same way, from the same code where it can be: the
  * cookie parser and signer, the cache-cookie check (SessionCookies), the security headers, the get-session and

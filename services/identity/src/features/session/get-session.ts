@@ -9,11 +9,13 @@ import type { Resolved } from './session.service';
  * (cookie-fast-path.ts) answers it before routing, from the same cookie step.
  *
  *   1. token     the signed token cookie, or `Authorization: Bearer`; none (or a forged cookie): null
- *   2. cookie    the signed session-cache cookie, when it matches the token and is within its max age
+ *   2. cookie    the signed session-cache cookie, when it matches the token and is within its max age; skipped
+ *                when the token cookie was signed under a previous secret (rotation), so step 6 signs it again
  *   3. redis     the cached session (the reads of one event-loop turn share one MGET)      } SessionService
  *   4. database  the session joined with its user (the lookups of one turn share one query) } .resolve
  *   5. settle    expired or banned: deleted; past its update age: renewed; the Redis entry filled  }
- *   6. cookies   none: cleared; renewed: the token cookie again; else a fresh cache cookie
+ *   6. cookies   none: cleared; renewed or signed under a previous secret: both cookies again; else a fresh
+ *                cache cookie
  */
 export interface GetSessionQuery {
   disableCookieCache?: boolean;
@@ -42,10 +44,16 @@ export function getSessionPipeline(ctx: SessionWeb) {
     return sessions.resolve(presented, { source: 'cache', refresh: !query.disableRefresh });
   }
 
-  /** 6. The browser's cookies after a lookup. */
-  function setCookies(reply: FastifyReply, current: SessionWithUser | null, resolved: Resolved, now: number): void {
+  /** 6. The browser's cookies after a lookup; `resign`: its token cookie was signed under a previous secret. */
+  function setCookies(
+    reply: FastifyReply,
+    current: SessionWithUser | null,
+    resolved: Resolved,
+    now: number,
+    resign: boolean,
+  ): void {
     if (!current) cookies.clear(reply);
-    else if (resolved.renewed) cookies.set(reply, current, now, resolved.json);
+    else if (resolved.renewed || resign) cookies.set(reply, current, now, resolved.json);
     else cookies.setCache(reply, current.session, resolved.json, now);
   }
 
@@ -64,7 +72,8 @@ export function getSessionPipeline(ctx: SessionWeb) {
       return null;
     }
     const now = clock.now();
-    if (viaCookie && !query.disableCookieCache) {
+    const resign = viaCookie && cookies.signedWithPrevious(request);
+    if (viaCookie && !query.disableCookieCache && !resign) {
       const cached = fromCookie(request, presented, now);
       if (cached) {
         countPath('cookie');
@@ -74,7 +83,7 @@ export function getSessionPipeline(ctx: SessionWeb) {
     const resolved = await resolve(presented, query);
     const { current } = resolved;
     countPath(current ? (resolved.from === 'redis' ? 'redis' : 'database') : 'none');
-    if (viaCookie) setCookies(reply, current, resolved, now);
+    if (viaCookie) setCookies(reply, current, resolved, now, resign);
     return current ? { json: resolved.json } : null;
   };
 }

@@ -1,5 +1,5 @@
 import type { Config } from '../../config';
-import { safeEqual } from '../../crypto/signed';
+import { safeEqual } from '../../crypto/safe-equal';
 import { ApiError } from '../../errors';
 import { redirectTarget } from '../../http/redirects';
 import type { ClientInfo, SessionWithUser, UserView } from '../../shared/views';

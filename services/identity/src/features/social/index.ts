@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { deriveKey } from '../../crypto/keys';
+import { deriveKeys } from '../../crypto/keys';
 import { Sealer } from '../../crypto/sealed';
 import type { FeatureRoutes } from '../../http/web';
 import { accountsRoutes } from './accounts.routes';
@@ -42,7 +42,7 @@ export function createSocialFeature(base: SocialFeatureDeps): SocialFeature {
     verifier: new IdTokenVerifier(clock.now, config.social.idTokenMaxAgeSec),
     states: new OAuthStates(base.store, config.social.stateTtlSec, clock.now),
     repo: new SocialRepository(base.sql),
-    vault: new TokenVault(new Sealer(deriveKey(config.secret, 'provider-tokens'))),
+    vault: new TokenVault(new Sealer(deriveKeys(config, 'provider-tokens'))),
   };
   const identify = new IdentifyService(d);
   const services: SocialServices = {
