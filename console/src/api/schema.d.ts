@@ -4393,7 +4393,9 @@ export interface operations {
                             name: string;
                             slug: string;
                             logo: string | null;
-                            metadata: string | null;
+                            metadata: {
+                                [key: string]: unknown;
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             memberCount: number;
@@ -5838,6 +5840,7 @@ export interface operations {
                             id: string;
                             organizationId: string;
                             userId: string;
+                            /** @description spec §3: one or several comma-separated roles */
                             role: string;
                             /** @description The team the membership was made with (an invitation with a teamId, or the default team) */
                             teamId?: string;
@@ -5894,6 +5897,7 @@ export interface operations {
                         id: string;
                         organizationId: string;
                         userId: string;
+                        /** @description spec §3: one or several comma-separated roles */
                         role: string;
                         /** @description The team the membership was made with (an invitation with a teamId, or the default team) */
                         teamId?: string;
@@ -5947,6 +5951,7 @@ export interface operations {
                         id: string;
                         organizationId: string;
                         userId: string;
+                        /** @description spec §3: one or several comma-separated roles */
                         role: string;
                         /** @description The team the membership was made with (an invitation with a teamId, or the default team) */
                         teamId?: string;

@@ -5,7 +5,7 @@ import {
   InvitationSchema,
   MemberSchema,
   MessageSchema,
-  OrganizationSchema,
+  OperatorOrganizationSchema,
   OrganizationWithMembersSchema,
   RoleField,
   SlugField,
@@ -13,6 +13,7 @@ import {
   TeamMemberSchema,
   TeamNameField,
   TeamSchema,
+  UserMembershipSchema,
 } from '../organization';
 
 /**
@@ -35,13 +36,7 @@ export const GetOrganization = {
   summary: 'An organization with its members, invitations, teams and team members (operators; needs organization list)',
   querystring: Type.Object(OrganizationId, strict),
   response: {
-    200: Type.Object({
-      ...OrganizationSchema.properties,
-      members: Type.Array(MemberSchema),
-      invitations: Type.Array(InvitationSchema),
-      teams: Type.Optional(Type.Array(TeamSchema)),
-      teamMembers: Type.Array(TeamMemberSchema),
-    }) as TSchema,
+    200: OperatorOrganizationSchema,
     ...errorResponses,
   },
 };
@@ -111,6 +106,16 @@ export const AddTeamMember = op(
 );
 export const RemoveTeamMember = op('Remove a user from a team as an operator', TeamMemberBody, MessageSchema);
 
+/** A linked account as operators see it: never tokens or the password. */
+export const LinkedAccountSchema = Type.Object({
+  id: Type.String(),
+  providerId: Type.String(),
+  accountId: Type.String(),
+  scopes: Type.Array(Type.String()),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+});
+
 const ByUserId = Type.Object({ userId: Type.String({ minLength: 1, maxLength: 64 }) }, strict);
 
 export const ListUserAccounts = {
@@ -118,16 +123,7 @@ export const ListUserAccounts = {
   summary: "A user's linked accounts (provider, account id, scopes); never tokens or the password",
   querystring: ByUserId,
   response: {
-    200: Type.Array(
-      Type.Object({
-        id: Type.String(),
-        providerId: Type.String(),
-        accountId: Type.String(),
-        scopes: Type.Array(Type.String()),
-        createdAt: DateTime,
-        updatedAt: DateTime,
-      }),
-    ),
+    200: Type.Array(LinkedAccountSchema),
     ...errorResponses,
   },
 };
@@ -137,14 +133,7 @@ export const ListUserOrganizations = {
   summary: "A user's organizations with their role in each",
   querystring: ByUserId,
   response: {
-    200: Type.Array(
-      Type.Object({
-        organization: OrganizationSchema,
-        memberId: Type.String(),
-        role: Type.String(),
-        joinedAt: DateTime,
-      }),
-    ),
+    200: Type.Array(UserMembershipSchema),
     ...errorResponses,
   },
 };

@@ -12,6 +12,7 @@ import {
   SuccessSchema,
   UserSchema,
 } from '../../shared/schemas';
+import { OrganizationSummarySchema } from '../organization';
 
 /** better-auth admin plugin names and shapes (its admin client works unchanged), spec §7. */
 const strict = { additionalProperties: false } as const;
@@ -206,17 +207,7 @@ export const ListOrganizations = {
   querystring: Type.Object({ limit: Type.Optional(Count), offset: Type.Optional(Count) }, strict),
   response: {
     200: Type.Object({
-      organizations: Type.Array(
-        Type.Object({
-          id: Type.String(),
-          name: Type.String(),
-          slug: Type.String(),
-          logo: Type.Union([Type.String(), Type.Null()]),
-          metadata: Type.Union([Type.String(), Type.Null()]),
-          createdAt: Type.String({ format: 'date-time' }),
-          memberCount: Type.Integer(),
-        }),
-      ),
+      organizations: Type.Array(OrganizationSummarySchema),
       total: Type.Integer(),
       limit: Type.Integer(),
       offset: Type.Integer(),

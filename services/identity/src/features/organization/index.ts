@@ -21,13 +21,14 @@ import { TeamRepository } from './teams.repository';
 export type { OrganizationFeatureDeps } from './deps';
 export type { InviteInput } from './invitation.service';
 export { asOperator, type Caller, type OperatorLookup, type OrganizationAccess } from './membership';
-export type { OrganizationSummary } from './repository';
 export {
   IdField,
   InvitationSchema,
   MemberSchema,
   MessageSchema,
+  OperatorOrganizationSchema,
   OrganizationSchema,
+  OrganizationSummarySchema,
   OrganizationWithMembersSchema,
   RoleField,
   SlugField,
@@ -35,8 +36,9 @@ export {
   TeamMemberSchema,
   TeamNameField,
   TeamSchema,
+  UserMembershipSchema,
 } from './schemas';
-export type { MemberUser, MemberView } from './views';
+export type { MemberUser, MemberView, OrganizationSummary } from './views';
 
 /**
  * Organizations, members, invitations and teams (docs/SPEC.md §3), under `organization/`. Registered by the
