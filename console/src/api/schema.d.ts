@@ -4571,7 +4571,9 @@ export interface operations {
                             name: string;
                             slug: string;
                             logo: string | null;
-                            metadata: string | null;
+                            metadata: {
+                                [key: string]: unknown;
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             memberCount: number;
@@ -6255,6 +6257,7 @@ export interface operations {
                             id: string;
                             organizationId: string;
                             userId: string;
+                            /** @description spec §3: one or several comma-separated roles */
                             role: string;
                             /** @description The team the membership was made with (an invitation with a teamId, or the default team) */
                             teamId?: string;
@@ -6311,6 +6314,7 @@ export interface operations {
                         id: string;
                         organizationId: string;
                         userId: string;
+                        /** @description spec §3: one or several comma-separated roles */
                         role: string;
                         /** @description The team the membership was made with (an invitation with a teamId, or the default team) */
                         teamId?: string;
@@ -6364,6 +6368,7 @@ export interface operations {
                         id: string;
                         organizationId: string;
                         userId: string;
+                        /** @description spec §3: one or several comma-separated roles */
                         role: string;
                         /** @description The team the membership was made with (an invitation with a teamId, or the default team) */
                         teamId?: string;

@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import type { Config } from '../../config';
 import type { Web } from '../../http/web';
 import type { Clock } from '../../shared/clock';
@@ -7,6 +8,7 @@ import type { OrganizationFeature, OrganizationSummary } from '../organization';
 import type { SessionService } from '../session';
 import type { AdminServices } from '.';
 import type { AdminAccess } from './access';
+import type { LinkedAccountSchema } from './organizations.schemas';
 import type { AdminRepository } from './repository';
 import type { TrigramSample } from './search-sample';
 
@@ -44,12 +46,5 @@ export interface OrganizationPage {
   total: number;
 }
 
-/** A linked account as operators see it (admin list-user-accounts). */
-export interface LinkedAccount {
-  id: string;
-  providerId: string;
-  accountId: string;
-  scopes: string[];
-  createdAt: string;
-  updatedAt: string;
-}
+/** A linked account as operators see it (admin list-user-accounts; the response schema's type). */
+export type LinkedAccount = Static<typeof LinkedAccountSchema>;

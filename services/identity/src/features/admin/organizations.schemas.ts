@@ -5,6 +5,7 @@ import {
   InvitationSchema,
   MemberSchema,
   MessageSchema,
+  OperatorOrganizationSchema,
   OrganizationSchema,
   OrganizationUpdateData,
   OrganizationWithMembersSchema,
@@ -14,6 +15,7 @@ import {
   TeamMemberSchema,
   TeamNameField,
   TeamSchema,
+  UserMembershipSchema,
 } from '../organization';
 
 /**
@@ -36,13 +38,7 @@ export const GetOrganization = {
   summary: 'An organization with its members, invitations, teams and team members (operators; needs organization list)',
   querystring: Type.Object(OrganizationId, strict),
   response: {
-    200: Type.Object({
-      ...OrganizationSchema.properties,
-      members: Type.Array(MemberSchema),
-      invitations: Type.Array(InvitationSchema),
-      teams: Type.Optional(Type.Array(TeamSchema)),
-      teamMembers: Type.Array(TeamMemberSchema),
-    }) as TSchema,
+    200: OperatorOrganizationSchema,
     ...errorResponses,
   },
 };
@@ -124,6 +120,16 @@ export const AddTeamMember = op(
 );
 export const RemoveTeamMember = op('Remove a user from a team as an operator', TeamMemberBody, MessageSchema);
 
+/** A linked account as operators see it: never tokens or the password. */
+export const LinkedAccountSchema = Type.Object({
+  id: Type.String(),
+  providerId: Type.String(),
+  accountId: Type.String(),
+  scopes: Type.Array(Type.String()),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+});
+
 const ByUserId = Type.Object({ userId: Type.String({ minLength: 1, maxLength: 64 }) }, strict);
 
 export const ListUserAccounts = {
@@ -131,16 +137,7 @@ export const ListUserAccounts = {
   summary: "A user's linked accounts (provider, account id, scopes); never tokens or the password",
   querystring: ByUserId,
   response: {
-    200: Type.Array(
-      Type.Object({
-        id: Type.String(),
-        providerId: Type.String(),
-        accountId: Type.String(),
-        scopes: Type.Array(Type.String()),
-        createdAt: DateTime,
-        updatedAt: DateTime,
-      }),
-    ),
+    200: Type.Array(LinkedAccountSchema),
     ...errorResponses,
   },
 };
@@ -150,14 +147,7 @@ export const ListUserOrganizations = {
   summary: "A user's organizations with their role in each",
   querystring: ByUserId,
   response: {
-    200: Type.Array(
-      Type.Object({
-        organization: OrganizationSchema,
-        memberId: Type.String(),
-        role: Type.String(),
-        joinedAt: DateTime,
-      }),
-    ),
+    200: Type.Array(UserMembershipSchema),
     ...errorResponses,
   },
 };

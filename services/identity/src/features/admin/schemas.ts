@@ -13,6 +13,7 @@ import {
   SuccessSchema,
   UserSchema,
 } from '../../shared/schemas';
+import { OrganizationSummarySchema } from '../organization';
 
 /** better-auth admin plugin names and shapes (its admin client works unchanged), spec §7. */
 const strict = { additionalProperties: false } as const;
@@ -231,17 +232,7 @@ export const ListOrganizations = {
   ),
   response: {
     200: Type.Object({
-      organizations: Type.Array(
-        Type.Object({
-          id: Type.String(),
-          name: Type.String(),
-          slug: Type.String(),
-          logo: Type.Union([Type.String(), Type.Null()]),
-          metadata: Type.Union([Type.String(), Type.Null()]),
-          createdAt: Type.String({ format: 'date-time' }),
-          memberCount: Type.Integer(),
-        }),
-      ),
+      organizations: Type.Array(OrganizationSummarySchema),
       total: Type.Integer(),
       limit: Type.Integer(),
       offset: Type.Integer(),

@@ -1,9 +1,8 @@
 import { type TSchema, Type } from 'typebox';
-import { errorResponses } from '../../shared/schemas';
+import { ApiKeySchema, errorResponses } from '../../shared/schemas';
 
 /** better-auth's api-key shapes; they double as OpenAPI components. */
 const strict = { additionalProperties: false } as const;
-const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Id = Type.String({ minLength: 1, maxLength: 128 });
 const Count = (description: string) => Type.Integer({ minimum: 0, maximum: 2_000_000_000, description });
@@ -27,33 +26,6 @@ const trustedFields = {
   rateLimitMax: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_000_000_000 })),
   permissions: Type.Optional(PermissionsField),
 };
-
-export const ApiKeySchema = Type.Object(
-  {
-    id: Type.String(),
-    name: Nullable(Type.String()),
-    start: Nullable(Type.String({ description: 'first characters of the key, for display' })),
-    prefix: Nullable(Type.String()),
-    userId: Nullable(Type.String()),
-    organizationId: Nullable(Type.String({ description: 'set for keys owned by an organization' })),
-    refillInterval: Nullable(Type.Integer()),
-    refillAmount: Nullable(Type.Integer()),
-    lastRefillAt: Nullable(DateTime),
-    enabled: Type.Boolean(),
-    rateLimitEnabled: Type.Boolean(),
-    rateLimitTimeWindow: Nullable(Type.Integer()),
-    rateLimitMax: Nullable(Type.Integer()),
-    requestCount: Type.Integer(),
-    remaining: Nullable(Type.Integer()),
-    lastRequest: Nullable(DateTime),
-    expiresAt: Nullable(DateTime),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-    metadata: Nullable(Type.Record(Type.String(), Type.Unknown())),
-    permissions: Nullable(Type.Record(Type.String(), Type.Array(Type.String()))),
-  },
-  { $id: 'ApiKey', title: 'ApiKey' },
-);
 
 const CreatedApiKeySchema = Type.Intersect([
   ApiKeySchema,

@@ -1,4 +1,4 @@
-import { isoOrNull } from '../../shared/pg-time';
+import { isoOf, isoOrNull } from '../../shared/pg-time';
 import type { ApiKeyView } from '../../shared/views';
 
 export type { ApiKeyView };
@@ -24,8 +24,8 @@ export function toApiKey(row: Record<string, unknown>): ApiKeyView {
     remaining: (row.remaining as number | null) ?? null,
     lastRequest: isoOrNull(row.last_request as Date | null),
     expiresAt: isoOrNull(row.expires_at as Date | null),
-    createdAt: isoOrNull(row.created_at as Date | null)!,
-    updatedAt: isoOrNull(row.updated_at as Date | null)!,
+    createdAt: isoOf(row.created_at as Date),
+    updatedAt: isoOf(row.updated_at as Date),
     metadata: json(row.metadata),
     permissions: json(row.permissions),
   };

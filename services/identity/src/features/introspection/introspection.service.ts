@@ -1,22 +1,10 @@
+import type { Static } from 'typebox';
 import type { SessionTokens } from '../jwt';
 import type { SessionService } from '../session';
+import type { IntrospectionSchema } from './schemas';
 
-/** RFC 7662 §2.2 answer; `active: false` alone for anything invalid, expired or revoked. */
-export interface Introspection {
-  active: boolean;
-  token_type?: 'session_token' | 'jwt';
-  sub?: string;
-  sid?: string;
-  exp?: number;
-  iat?: number;
-  iss?: string;
-  aud?: string;
-  jti?: string;
-  email?: string;
-  role?: string;
-  activeOrganizationId?: string | null;
-  impersonatedBy?: string | null;
-}
+/** RFC 7662 §2.2 answer (the response schema's type); `active: false` alone for anything invalid, expired or revoked. */
+export type Introspection = Static<typeof IntrospectionSchema>;
 
 /** `/introspect/batch` answers at most this many tokens per call (documented in docs/sessions.md). */
 export const INTROSPECT_BATCH_MAX = 100;

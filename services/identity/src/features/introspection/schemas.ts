@@ -5,7 +5,7 @@ import { INTROSPECT_BATCH_MAX } from './introspection.service';
 const Token = Type.String({ minLength: 1, maxLength: 4096 });
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
-const IntrospectionSchema = Type.Object(
+export const IntrospectionSchema = Type.Object(
   {
     active: Type.Boolean(),
     token_type: Type.Optional(Type.Union([Type.Literal('session_token'), Type.Literal('jwt')])),

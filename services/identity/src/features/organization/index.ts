@@ -23,13 +23,15 @@ export type { InviteInput } from './invitation.service';
 export { asOperator, type Caller, type OperatorLookup, type OrganizationAccess } from './membership';
 export { OrganizationUpdateData } from './organization.schemas';
 export type { UpdateInput } from './organization.service';
-export type { OrganizationListQuery, OrganizationSummary } from './repository';
+export type { OrganizationListQuery } from './repository';
 export {
   IdField,
   InvitationSchema,
   MemberSchema,
   MessageSchema,
+  OperatorOrganizationSchema,
   OrganizationSchema,
+  OrganizationSummarySchema,
   OrganizationWithMembersSchema,
   RoleField,
   SlugField,
@@ -37,8 +39,9 @@ export {
   TeamMemberSchema,
   TeamNameField,
   TeamSchema,
+  UserMembershipSchema,
 } from './schemas';
-export type { MemberUser, MemberView } from './views';
+export type { MemberUser, MemberView, OrganizationSummary } from './views';
 
 /**
  * Organizations, members, invitations and teams (docs/SPEC.md §3), under `organization/`. Registered by the

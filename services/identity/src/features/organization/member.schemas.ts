@@ -1,14 +1,5 @@
 import { Type } from 'typebox';
-import { IdField, MemberSchema, MemberTeamId, RoleField, route, SlugField, strict } from './schemas';
-
-const MemberWithoutUser = Type.Object({
-  id: Type.String(),
-  organizationId: Type.String(),
-  userId: Type.String(),
-  role: Type.String(),
-  teamId: Type.Optional(MemberTeamId),
-  createdAt: Type.String({ format: 'date-time' }),
-});
+import { IdField, MemberSchema, MemberWithoutUserSchema, RoleField, route, SlugField, strict } from './schemas';
 
 export const ListMembers = route(
   'One page of members with their users (better-auth list-members query)',
@@ -38,19 +29,19 @@ export const RemoveMember = route(
       strict,
     ),
   },
-  Type.Object({ member: MemberWithoutUser }),
+  Type.Object({ member: MemberWithoutUserSchema }),
 );
 
 export const UpdateMemberRole = route(
   "Change a member's role (member update; nobody grants more than they hold)",
   { body: Type.Object({ role: RoleField, memberId: IdField, organizationId: Type.Optional(IdField) }, strict) },
-  MemberWithoutUser,
+  MemberWithoutUserSchema,
 );
 
 export const LeaveOrganization = route(
   'Leave an organization (not as its only owner)',
   { body: Type.Object({ organizationId: IdField }, strict) },
-  MemberWithoutUser,
+  MemberWithoutUserSchema,
 );
 
 const PermissionsField = Type.Record(

@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
 import { ImageField, NameField } from '../../shared/schemas';
 import {
+  FullOrganizationSchema,
   IdField,
-  InvitationSchema,
-  MemberSchema,
   MetadataField,
   Nullable,
   OrganizationSchema,
@@ -11,7 +10,6 @@ import {
   route,
   SlugField,
   strict,
-  TeamSchema,
 } from './schemas';
 
 export const CreateOrganization = route(
@@ -80,14 +78,7 @@ export const GetFullOrganization = route(
       membersLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
     }),
   },
-  Nullable(
-    Type.Object({
-      ...OrganizationSchema.properties,
-      members: Type.Array(MemberSchema),
-      invitations: Type.Array(InvitationSchema),
-      teams: Type.Optional(Type.Array(TeamSchema)),
-    }),
-  ),
+  Nullable(FullOrganizationSchema),
 );
 
 export const SetActiveOrganization = route(

@@ -3,17 +3,7 @@ import { fail } from '../../errors';
 import type { SessionWithUser } from '../../shared/views';
 import type { OrganizationAccess, OrganizationDeps } from './membership';
 import type { MemberPage, OrganizationListQuery } from './repository';
-import type { InvitationView, MemberView, OrganizationView, TeamMemberView, TeamView } from './views';
-
-export interface FullOrganization extends OrganizationView {
-  members: MemberView[];
-  invitations: InvitationView[];
-  teams?: TeamView[];
-}
-
-export interface OperatorOrganization extends FullOrganization {
-  teamMembers: TeamMemberView[];
-}
+import type { FullOrganization, MemberView, OperatorOrganization } from './views';
 
 export interface ListMembersQuery {
   limit?: number;

@@ -1,7 +1,16 @@
 import { isId, newId } from '../../crypto/random';
+import { isoOf } from '../../shared/pg-time';
 import { normalizeSlug } from '../../shared/slug';
 import { escapeLike, type Sql } from '../../shared/sql';
-import { type MemberUser, type MemberView, type OrganizationView, toMember, toOrganization } from './views';
+import {
+  type MemberUser,
+  type MemberView,
+  type OrganizationSummary,
+  type OrganizationView,
+  toMember,
+  toOrganization,
+  type UserMembership,
+} from './views';
 
 const MEMBER_WITH_USER = `SELECT m.*, u.name AS u_name, u.email AS u_email, u.image AS u_image
   FROM members m JOIN users u ON u.id = m.user_id`;
@@ -226,11 +235,10 @@ export class OrganizationRepository {
       organization: toOrganization(r),
       memberId: r.member_id as string,
       role: r.member_role as string,
-      joinedAt: (r.member_created_at as Date).toISOString(),
+      joinedAt: isoOf(r.member_created_at as Date),
     }));
   }
 
-  /** Every organization with its member count, newest first (operators: admin list-organizations). */
   /**
    * Operators' list: every organization with its member count, optionally those whose name or slug contains
    * `searchValue` (case-insensitive; LIKE's wildcards in it are taken literally), in the asked order.
@@ -261,34 +269,7 @@ export class OrganizationRepository {
         search ? [params[2]] : [],
       ),
     ]);
-    const organizations = rows.map((r) => ({
-      id: r.id as string,
-      name: r.name as string,
-      slug: r.slug as string,
-      logo: (r.logo as string | null) ?? null,
-      metadata: (r.metadata as string | null) ?? null,
-      createdAt: (r.created_at as Date).toISOString(),
-      memberCount: Number(r.member_count),
-    }));
+    const organizations = rows.map((r) => ({ ...toOrganization(r), memberCount: Number(r.member_count) }));
     return { organizations, total: Number(counted[0].total) };
   }
-}
-
-/** One of a user's memberships, as operators see it. */
-export interface UserMembership {
-  organization: OrganizationView;
-  memberId: string;
-  role: string;
-  joinedAt: string;
-}
-
-/** An organization as operators list it: its stored fields and how many members it has. */
-export interface OrganizationSummary {
-  id: string;
-  name: string;
-  slug: string;
-  logo: string | null;
-  metadata: string | null;
-  createdAt: string;
-  memberCount: number;
 }

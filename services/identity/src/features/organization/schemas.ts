@@ -31,11 +31,12 @@ export const OrganizationSchema = Type.Object(
 );
 
 /** spec §3 Member's optional teamId: absent for a membership made without a team. */
-export const MemberTeamId = Type.String({
+const MemberTeamId = Type.String({
   description: 'The team the membership was made with (an invitation with a teamId, or the default team)',
 });
 
-const MemberUserSchema = Type.Object({
+/** The user's public fields a member carries (and an operator acting as a member). */
+export const MemberUserSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   email: Type.String(),
@@ -55,13 +56,22 @@ export const MemberSchema = Type.Object(
   { $id: 'Member', title: 'Member' },
 );
 
+/** A member as the membership changes answer it (remove, update role, leave): without the user's fields. */
+const { user: _user, ...memberFields } = MemberSchema.properties;
+export const MemberWithoutUserSchema = Type.Object(memberFields);
+
 export const InvitationSchema = Type.Object(
   {
     id: Type.String(),
     organizationId: Type.String(),
     email: Type.String(),
     role: Type.String(),
-    status: Type.Union(['pending', 'accepted', 'rejected', 'canceled'].map((s) => Type.Literal(s))),
+    status: Type.Union([
+      Type.Literal('pending'),
+      Type.Literal('accepted'),
+      Type.Literal('rejected'),
+      Type.Literal('canceled'),
+    ]),
     teamId: Nullable(Type.String()),
     inviterId: Type.String(),
     expiresAt: DateTime,
@@ -91,6 +101,34 @@ export const TeamMemberSchema = Type.Object(
   { id: Type.String(), teamId: Type.String(), userId: Type.String(), createdAt: DateTime },
   { $id: 'TeamMember', title: 'TeamMember' },
 );
+
+/** get-full-organization (spec §3): an organization with its members, invitations and (teams enabled) teams. */
+export const FullOrganizationSchema = Type.Object({
+  ...OrganizationSchema.properties,
+  members: Type.Array(MemberSchema),
+  invitations: Type.Array(InvitationSchema),
+  teams: Type.Optional(Type.Array(TeamSchema)),
+});
+
+/** The full organization as operators get it (the console's page): plus who is in which team. */
+export const OperatorOrganizationSchema = Type.Object({
+  ...FullOrganizationSchema.properties,
+  teamMembers: Type.Array(TeamMemberSchema),
+});
+
+/** An organization as operators list it: plus how many members it has. */
+export const OrganizationSummarySchema = Type.Object({
+  ...OrganizationSchema.properties,
+  memberCount: Type.Integer(),
+});
+
+/** One of a user's memberships, as operators see it. */
+export const UserMembershipSchema = Type.Object({
+  organization: OrganizationSchema,
+  memberId: Type.String(),
+  role: Type.String(),
+  joinedAt: DateTime,
+});
 
 export const MessageSchema = Type.Object({ message: Type.String() }, { $id: 'Message', title: 'Message' });
 

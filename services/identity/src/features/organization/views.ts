@@ -1,64 +1,36 @@
+import type { Static } from 'typebox';
 import { isoOf } from '../../shared/pg-time';
+import type {
+  FullOrganizationSchema,
+  InvitationSchema,
+  MemberSchema,
+  MemberUserSchema,
+  OperatorOrganizationSchema,
+  OrganizationSchema,
+  OrganizationSummarySchema,
+  TeamMemberSchema,
+  TeamSchema,
+  UserMembershipSchema,
+} from './schemas';
 
-/** What clients see of organizations, members, invitations and teams (better-auth's shapes; ISO dates). */
+/**
+ * What clients see of organizations, members, invitations and teams (better-auth's shapes; ISO dates): the types
+ * are the response schemas' (schemas.ts), and the mappers below are the one way each row becomes one.
+ */
+export type OrganizationView = Static<typeof OrganizationSchema>;
+export type MemberUser = Static<typeof MemberUserSchema>;
+/** spec §3: `teamId` is the team the membership was made with, absent when there is none. */
+export type MemberView = Static<typeof MemberSchema>;
+export type InvitationView = Static<typeof InvitationSchema>;
+export type InvitationStatus = InvitationView['status'];
+export type TeamView = Static<typeof TeamSchema>;
+export type TeamMemberView = Static<typeof TeamMemberSchema>;
+export type FullOrganization = Static<typeof FullOrganizationSchema>;
+export type OperatorOrganization = Static<typeof OperatorOrganizationSchema>;
+export type OrganizationSummary = Static<typeof OrganizationSummarySchema>;
+export type UserMembership = Static<typeof UserMembershipSchema>;
 
 type Row = Record<string, unknown>;
-
-export interface OrganizationView {
-  id: string;
-  name: string;
-  slug: string;
-  logo: string | null;
-  metadata: Record<string, unknown> | null;
-  createdAt: string;
-}
-
-export interface MemberUser {
-  id: string;
-  name: string;
-  email: string;
-  image: string | null;
-}
-
-export interface MemberView {
-  id: string;
-  organizationId: string;
-  userId: string;
-  role: string;
-  /** spec §3: the team the membership was made with; absent when there is none. */
-  teamId?: string;
-  createdAt: string;
-  user?: MemberUser;
-}
-
-export type InvitationStatus = 'pending' | 'accepted' | 'rejected' | 'canceled';
-
-export interface InvitationView {
-  id: string;
-  organizationId: string;
-  email: string;
-  role: string;
-  status: InvitationStatus;
-  teamId: string | null;
-  inviterId: string;
-  expiresAt: string;
-  createdAt: string;
-}
-
-export interface TeamView {
-  id: string;
-  name: string;
-  organizationId: string;
-  createdAt: string;
-  updatedAt: string | null;
-}
-
-export interface TeamMemberView {
-  id: string;
-  teamId: string;
-  userId: string;
-  createdAt: string;
-}
 
 function parseMetadata(text: unknown): Record<string, unknown> | null {
   if (typeof text !== 'string') return null;

@@ -1,4 +1,5 @@
 import { toUserView, USER_COLUMNS } from '../../db/user-row';
+import { isoOf } from '../../shared/pg-time';
 import type { Sql } from '../../shared/sql';
 import { TickBatcher } from '../../shared/tick-batcher';
 import type { SessionView, SessionWithUser } from '../../shared/views';
@@ -8,14 +9,15 @@ const SESSION_COLUMNS =
 
 type Row = Record<string, unknown>;
 
+/** A row of SESSION_COLUMNS as the service holds a session: the one mapper of session rows. */
 function toSessionView(r: Row): SessionView {
   return {
     id: r.s_id as string,
     token: r.token as string,
     userId: r.user_id as string,
-    expiresAt: (r.expires_at as Date).toISOString(),
-    createdAt: (r.s_created_at as Date).toISOString(),
-    updatedAt: (r.s_updated_at as Date).toISOString(),
+    expiresAt: isoOf(r.expires_at as Date),
+    createdAt: isoOf(r.s_created_at as Date),
+    updatedAt: isoOf(r.s_updated_at as Date),
     ipAddress: (r.ip_address as string | null) ?? null,
     userAgent: (r.user_agent as string | null) ?? null,
     impersonatedBy: (r.impersonated_by as string | null) ?? null,

@@ -47,4 +47,33 @@ describe('admin list-organizations', () => {
     const next = await adminGet(t, 'list-organizations?limit=1&offset=1', admin.jar);
     expect(next.json().organizations[0].slug).toBe(`org-0-${tag}`);
   });
+
+  it('answers each organization as the Organization model does: metadata an object, not its stored text', async () => {
+    // spec §3: Organization metadata is an object stored as text.
+    const admin = await signUpAdmin(t);
+    const tag = randomBytes(4).toString('hex');
+    const id = randomUUID();
+    await t.ctx.sql.query(
+      'INSERT INTO organizations (id, name, slug, logo, metadata, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [
+        id,
+        `Meta ${tag}`,
+        `meta-${tag}`,
+        'https://logo.test/a.png',
+        '{"plan":"pro","seats":5}',
+        new Date('2101-01-01T00:00:00Z'),
+      ],
+    );
+    const res = await adminGet(t, 'list-organizations?limit=1', admin.jar);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().organizations[0]).toEqual({
+      id,
+      name: `Meta ${tag}`,
+      slug: `meta-${tag}`,
+      logo: 'https://logo.test/a.png',
+      metadata: { plan: 'pro', seats: 5 },
+      createdAt: '2101-01-01T00:00:00.000Z',
+      memberCount: 0,
+    });
+  });
 });
