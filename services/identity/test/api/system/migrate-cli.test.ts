@@ -19,4 +19,4 @@ it('reports the pending migrations, applies them all, then finds none', async ()
   expect([after.code, after.stdout.trim()]).toEqual([0, 'schema is up to date']);
   const again = await cli('migrate');
   expect([again.code, again.stdout.trim()]).toEqual([0, 'no pending migrations']);
-});
+}, 90_000); // four CLI processes, each starting Node and connecting
