@@ -3,6 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config';
 import { type AppContext, createContext } from './context';
+import { runMigrations } from './db/migrate';
+import { pendingMigrations } from './db/pending-migrations';
 import {
   ADMIN_COMMANDS,
   ADMIN_USAGE,
@@ -17,7 +19,7 @@ import { generateOpenApi } from './openapi-document';
 
 const USAGE = `usage: cli <command>
   migrate            apply pending migrations (DATABASE_URL, or the embedded PostgreSQL)
-  migrate:status     list applied and pending migrations
+  migrate:status     name the migrations not applied yet (or say the schema is up to date)
   openapi [file]     write the OpenAPI document (default: ../../openapi.yaml)
   config             print the effective configuration (secrets masked)
   jwks:rotate        retire the JWT signing key and make a new one (the old stays in /jwks until its tokens expire)
@@ -55,11 +57,13 @@ async function run(args: string[]): Promise<void> {
     case 'migrate:status':
       await withContext(async (ctx) => {
         if (command === 'migrate') {
-          const applied = await ctx.dataSource.runMigrations({ transaction: 'all' });
-          console.log(applied.length ? `applied: ${applied.map((m) => m.name).join(', ')}` : 'no pending migrations');
+          // The database the context connected to (DATABASE_URL, or the embedded server it started).
+          const url = ctx.pool.options.connectionString!;
+          const applied = await runMigrations({ url, ...ctx.config.database });
+          console.log(applied.length ? `applied: ${applied.join(', ')}` : 'no pending migrations');
         } else {
-          const pending = await ctx.dataSource.showMigrations();
-          console.log(pending ? 'pending migrations exist' : 'schema is up to date');
+          const pending = await pendingMigrations(ctx.sql);
+          console.log(pending.length ? `pending migrations exist: ${pending.join(', ')}` : 'schema is up to date');
         }
       });
       return;

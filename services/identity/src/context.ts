@@ -1,11 +1,11 @@
 import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
-import type { DataSource } from 'typeorm';
 import type { Config } from './config';
 import { deriveKeys } from './crypto/keys';
 import { PasswordHasher } from './crypto/password';
-import { createDataSource } from './db/data-source';
 import { openEmbeddedPostgres } from './db/embedded';
+import { runMigrations } from './db/migrate';
+import { createPool } from './db/pool';
 import type { Lifecycle } from './http/drain';
 import { TrustedOrigins } from './http/origins';
 import { SessionCookies } from './http/session-cookies';
@@ -46,7 +46,8 @@ export interface AppContext {
   config: Config;
   /** The time every expiry follows: the database's clock (infra/database-clock.ts), or a test's. */
   clock: Clock;
-  dataSource: DataSource;
+  /** The process's one PostgreSQL pool (db/pool.ts); `sql` queries through it. */
+  pool: Pool;
   sql: Sql;
   redis: Redis | null;
   store: KeyValueStore;
@@ -87,10 +88,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const log = options.logger ?? createLogger(config, { fd: 2 });
   const closers: Array<() => Promise<unknown>> = [];
   try {
-    const { dataSource, redis } = await connect(config, options, log, closers);
-    const sql = sqlFor(dataSource);
+    const { pool, redis } = await connect(config, options, log, closers);
+    const sql = sqlFor(pool);
     const metrics = new Metrics({ defaultMetrics: config.metricsEnabled });
-    const clock = options.clock ?? (await databaseClock(config, options, dataSource, metrics, log, closers));
+    const clock = options.clock ?? (await databaseClock(config, options, pool, metrics, log, closers));
     const store: KeyValueStore = redis ? new RedisStore(redis, config.redisPrefix) : new MemoryStore(clock.now);
     const hasher = new PasswordHasher(config.argon2, (op, seconds) => metrics.passwordHash.observe({ op }, seconds));
     if (redis) {
@@ -114,7 +115,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     // Every mail of the API goes through this one cap (account mails and invitations alike), at write time.
     const cap = new MailCap(store, config.mail.maxPerAddressPerHour, clock.now, (m) => log.warn(m));
     const mailOutbox = new MailOutbox(outbox, cap);
-    watchDependencies(metrics, dataSource, mail, outbox);
+    watchDependencies(metrics, pool, mail, outbox);
     const background = new BackgroundTasks((error, label) =>
       log.error({ error: (error as Error).message }, `${label} failed`),
     );
@@ -123,7 +124,6 @@ export async function createContext(config: Config, options: ContextOptions = {}
     const features = createFeatures({
       config,
       clock,
-      dataSource,
       sql,
       redis,
       store,
@@ -146,7 +146,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     return {
       config,
       clock,
-      dataSource,
+      pool,
       sql,
       redis,
       store,
@@ -179,14 +179,14 @@ export async function createContext(config: Config, options: ContextOptions = {}
 async function databaseClock(
   config: Config,
   options: ContextOptions,
-  dataSource: DataSource,
+  pool: Pool,
   metrics: Metrics,
   log: Logger,
   closers: Array<() => Promise<unknown>>,
 ): Promise<Clock> {
   if (options.offline) return { now: () => Date.now() };
   const clock = new DatabaseClock({
-    connect: () => (dataSource.driver as unknown as { master: Pool }).master.connect(),
+    connect: () => pool.connect(),
     intervalMs: config.clockSyncIntervalSec * 1000,
     log,
   });
@@ -206,10 +206,8 @@ function takeoverMs(config: Config): number {
 }
 
 /** Gauges read at scrape time: the PostgreSQL pool, the mail queue and the outbox. */
-function watchDependencies(metrics: Metrics, dataSource: DataSource, mail: MailQueue, outbox: Outbox): void {
+function watchDependencies(metrics: Metrics, pool: Pool, mail: MailQueue, outbox: Outbox): void {
   metrics.gauge('identity_db_pool_connections', 'PostgreSQL pool connections by state', ['state'], async () => {
-    const pool = (dataSource.driver as unknown as { master?: PoolCounts }).master;
-    if (!pool) return [];
     const { totalCount, idleCount, waitingCount } = pool;
     return [
       [{ state: 'total' }, totalCount],
@@ -244,12 +242,6 @@ function watchDependencies(metrics: Metrics, dataSource: DataSource, mail: MailQ
   );
 }
 
-interface PoolCounts {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
-}
-
 /** The mail module's `(fields, message)` logger over the context's (bound: pino's methods need their `this`). */
 function mailLogger(log: Logger): MailLogger {
   return {
@@ -270,7 +262,8 @@ const offlineMail: MailQueue = {
 
 async function connect(config: Config, options: ContextOptions, log: Logger, closers: Array<() => Promise<unknown>>) {
   if (options.offline) {
-    return { dataSource: createDataSource({ url: 'postgres://offline.invalid/none' }), redis: null };
+    // pg connects on demand: a pool no query uses opens no connection.
+    return { pool: createPool({ url: 'postgres://offline.invalid/none' }), redis: null };
   }
   let url = config.databaseUrl;
   if (!url) {
@@ -278,14 +271,14 @@ async function connect(config: Config, options: ContextOptions, log: Logger, clo
     closers.unshift(() => embedded.stop());
     url = embedded.url;
   }
-  const dataSource = createDataSource({
+  const pool = createPool({
     url,
     ...config.database,
     onPoolError: (error) => log.warn({ error: error.message }, 'PostgreSQL connection lost; the pool opens another'),
   });
-  await dataSource.initialize();
-  closers.unshift(() => dataSource.destroy());
-  if (options.migrate) await dataSource.runMigrations({ transaction: 'all' });
+  closers.unshift(() => pool.end());
+  // TypeORM only runs the migrations, on a connection of its own closed once they ran: the API keeps one pool.
+  if (options.migrate) await runMigrations({ url, ...config.database });
   let redis: Redis | null = null;
   if (config.redisUrl) {
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 5000, lazyConnect: true });
@@ -298,7 +291,7 @@ async function connect(config: Config, options: ContextOptions, log: Logger, clo
   } else {
     log.warn('REDIS_URL is not set: in-process session cache, state and rate-limit stores (single instance only)');
   }
-  return { dataSource, redis };
+  return { pool, redis };
 }
 
 async function closeAll(closers: Array<() => Promise<unknown>>): Promise<void> {

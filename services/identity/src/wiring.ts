@@ -1,5 +1,4 @@
 import type { Redis } from 'ioredis';
-import type { DataSource } from 'typeorm';
 import type { Config } from './config';
 import { deriveKeys } from './crypto/keys';
 import type { PasswordHasher } from './crypto/password';
@@ -27,7 +26,6 @@ import type { KeyValueStore } from './store';
 export interface Infrastructure {
   config: Config;
   clock: Clock;
-  dataSource: DataSource;
   sql: Sql;
   redis: Redis | null;
   store: KeyValueStore;
@@ -125,7 +123,7 @@ export function createFeatures(infra: Infrastructure): Features {
     organizations: organizations?.access ?? null,
     admin: admin?.access ?? null,
   });
-  const system = createSystemFeature({ dataSource: infra.dataSource, redis: infra.redis, lifecycle: infra.lifecycle });
+  const system = createSystemFeature({ sql, redis: infra.redis, lifecycle: infra.lifecycle });
   const routes: Array<FeatureRoutes | null> = [
     system,
     session,

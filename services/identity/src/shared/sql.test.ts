@@ -1,5 +1,5 @@
-import type { DataSource } from 'typeorm';
-import { createDataSource } from '../db/data-source';
+import type { Pool } from 'pg';
+import { createPool } from '../db/pool';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { type Sql, sqlFor } from './sql';
 
@@ -9,17 +9,16 @@ import { type Sql, sqlFor } from './sql';
  * administrator command"), it must fail that transaction, not the process, and the pool must serve on.
  */
 describe('sql.transaction on a connection that is killed', () => {
-  let dataSource: DataSource;
+  let pool: Pool;
   let sql: Sql;
   /** Another connection, that terminates the transaction's. */
-  let killer: DataSource;
-  beforeAll(async () => {
-    dataSource = createDataSource({ url: process.env.TEST_DATABASE_URL!, poolSize: 2 });
-    killer = createDataSource({ url: process.env.TEST_DATABASE_URL!, poolSize: 1 });
-    await Promise.all([dataSource.initialize(), killer.initialize()]);
-    sql = sqlFor(dataSource);
+  let killer: Pool;
+  beforeAll(() => {
+    pool = createPool({ url: process.env.TEST_DATABASE_URL!, poolSize: 2 });
+    killer = createPool({ url: process.env.TEST_DATABASE_URL!, poolSize: 1 });
+    sql = sqlFor(pool);
   });
-  afterAll(() => Promise.all([dataSource?.destroy(), killer?.destroy()]));
+  afterAll(() => Promise.all([pool?.end(), killer?.end()]));
 
   it('fails the transaction with a database-unavailable error; the next one gets a new connection', async () => {
     const pids: number[] = [];

@@ -1,14 +1,13 @@
 import type { Pool, PoolClient } from 'pg';
-import type { DataSource } from 'typeorm';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { TEXT_TIMESTAMPTZ } from './pg-time';
 
-/** A parameterised query on the pg pool TypeORM manages: the cheapest path for hot, hand-written SQL. */
 export interface QueryOptions {
   /** timestamptz columns as PostgreSQL's text, not Dates (`isoFromPg`): for pages of many rows. */
   timestamptzAsText?: boolean;
 }
 
+/** Parameterised queries on the service's pg pool (db/pool.ts): the cheapest path for hot, hand-written SQL. */
 export interface Sql {
   query<T = Record<string, unknown>>(text: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
   /**
@@ -39,15 +38,12 @@ const onClient = (client: Pool | PoolClient): Omit<Sql, 'transaction' | 'afterCo
   },
 });
 
-export function sqlFor(dataSource: DataSource): Sql {
-  // The pool exists only after initialize(); look it up per call so wiring can happen before connecting.
-  const pool = (): Pool => (dataSource.driver as unknown as { master: Pool }).master;
+export function sqlFor(pool: Pool): Sql {
   return {
-    query: (text, params, options) => onClient(pool()).query(text, params, options),
-    prepared: (name, text, params) => onClient(pool()).prepared(name, text, params),
+    ...onClient(pool),
     afterCommit: (hook) => hook(),
     async transaction(work) {
-      const client = await pool().connect();
+      const client = await pool.connect();
       // A checked-out client has no listener of the pool's: its connection breaking (PostgreSQL restarted or
       // stopped, the network gone) would emit an unhandled 'error' and end the process. The query in flight
       // fails with that error on its own; here it only marks the connection as not to be reused.

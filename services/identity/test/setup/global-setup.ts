@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { createDataSource } from '../../src/db/data-source';
+import { runMigrations } from '../../src/db/migrate';
 import { resolveServices } from './services';
 
 /**
@@ -23,10 +23,7 @@ export default async function globalSetup(): Promise<void> {
   await admin.end();
   const url = new URL(services.databaseUrl);
   url.pathname = `/${dbName}`;
-  const dataSource = createDataSource({ url: url.toString() });
-  await dataSource.initialize();
-  await dataSource.runMigrations({ transaction: 'all' });
-  await dataSource.destroy();
+  await runMigrations({ url: url.toString() });
 
   process.env.TEST_DATABASE_URL = url.toString();
   process.env.TEST_ADMIN_DATABASE_URL = services.databaseUrl;

@@ -1,6 +1,6 @@
-import { Client } from 'pg';
-import type { DataSource } from 'typeorm';
-import { createDataSource } from '../../src/db/data-source';
+import { Client, type Pool } from 'pg';
+import { runMigrations } from '../../src/db/migrate';
+import { createPool } from '../../src/db/pool';
 import { type Sql, sqlFor } from '../../src/shared/sql';
 
 /**
@@ -31,14 +31,13 @@ export function scratchDatabase(suffix: string): () => string {
  */
 export function migratedScratchDatabase(suffix: string): { url: () => string; sql: () => Sql } {
   const url = scratchDatabase(suffix);
-  let ds: DataSource | undefined;
+  let pool: Pool | undefined;
   let sql: Sql | undefined;
   beforeAll(async () => {
-    ds = createDataSource({ url: url() });
-    await ds.initialize();
-    await ds.runMigrations({ transaction: 'all' });
-    sql = sqlFor(ds);
+    await runMigrations({ url: url() });
+    pool = createPool({ url: url() });
+    sql = sqlFor(pool);
   });
-  afterAll(() => ds?.destroy());
+  afterAll(() => pool?.end());
   return { url, sql: () => sql! };
 }

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { DataSource } from 'typeorm';
 import type { FeatureRoutes } from '../../http/web';
+import type { Sql } from '../../shared/sql';
 import { healthRoutes } from './health.routes';
 import { ReadinessCheck } from './readiness';
 import { systemRoutes } from './system.routes';
@@ -9,7 +9,7 @@ export { describeResults, runConsistencyChecks } from './consistency.service';
 
 /** What the probes ask: the database, Redis when configured, and whether the instance is draining. */
 export interface SystemDeps {
-  dataSource: DataSource;
+  sql: Sql;
   redis: Redis | null;
   lifecycle: { draining: boolean };
 }
@@ -21,7 +21,7 @@ export interface SystemDeps {
  *   system.routes   ok · error
  */
 export function createSystemFeature(deps: SystemDeps): FeatureRoutes {
-  const readiness = new ReadinessCheck(deps.dataSource, deps.redis, deps.lifecycle);
+  const readiness = new ReadinessCheck(deps.sql, deps.redis, deps.lifecycle);
   return {
     async routes(app) {
       await app.register(healthRoutes, { readiness });

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { DataSource } from 'typeorm';
+import { pendingMigrations } from '../../db/pending-migrations';
+import type { Sql } from '../../shared/sql';
 import { withTimeout } from '../../shared/with-timeout';
 
 export type CheckState = 'ok' | 'failing' | 'not-configured';
@@ -18,7 +19,7 @@ export class ReadinessCheck {
   private migrated = false;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly sql: Sql,
     private readonly redis: Redis | null,
     private readonly lifecycle: { draining: boolean },
     private readonly timeoutMs = 2000,
@@ -38,7 +39,7 @@ export class ReadinessCheck {
 
   private async database(): Promise<CheckState> {
     try {
-      await withTimeout(this.dataSource.query('SELECT 1'), this.timeoutMs, 'timed out');
+      await withTimeout(this.sql.query('SELECT 1'), this.timeoutMs, 'timed out');
       return 'ok';
     } catch {
       return 'failing';
@@ -49,7 +50,8 @@ export class ReadinessCheck {
   private async migrations(): Promise<CheckState> {
     if (this.migrated) return 'ok';
     try {
-      this.migrated = !(await withTimeout(this.dataSource.showMigrations(), this.timeoutMs, 'timed out'));
+      const pending = await withTimeout(pendingMigrations(this.sql), this.timeoutMs, 'timed out');
+      this.migrated = pending.length === 0;
       return this.migrated ? 'ok' : 'failing';
     } catch {
       return 'failing';

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { createDataSource } from '../../../src/db/data-source';
+import { runMigrations } from '../../../src/db/migrate';
 import { freePort } from '../../setup/api-process';
 
 /**
@@ -138,10 +138,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   await admin.query('CREATE DATABASE identity');
   await admin.end();
   const url = `postgres://postgres@127.0.0.1:${port}/identity`;
-  const ds = createDataSource({ url });
-  await ds.initialize();
-  await ds.runMigrations({ transaction: 'all' });
-  await ds.destroy();
+  await runMigrations({ url });
 
   const client = async () => {
     const c = new Client({ connectionString: url });
