@@ -1,3 +1,4 @@
+import Check from '@mui/icons-material/Check';
 import {
   Button,
   Dialog,
@@ -5,11 +6,14 @@ import {
   DialogContent,
   DialogContentText,
   DialogTitle,
+  ListItemIcon,
+  ListItemText,
   MenuItem,
   TextField,
 } from '@mui/material';
 import { type FormEvent, type KeyboardEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
+import { joinPicked, splitPicked } from './pickedValues';
 
 /** One input of a prompt: a text field, or a choice when `options` is given. */
 export interface PromptField {
@@ -21,12 +25,14 @@ export interface PromptField {
   /** Confirm stays disabled while this field is empty. */
   required?: boolean;
   options?: { value: string; label: string }[];
+  /** With `options`: several may be picked; the field's value is then their comma-separated list. */
+  multiple?: boolean;
   autoComplete?: string;
   min?: number;
   testId?: string;
 }
 
-/** What the fields hold, by name (text as typed). */
+/** What the fields hold, by name (text as typed; a multiple choice as its comma-separated list). */
 export type PromptValues = Record<string, string>;
 
 export interface PromptDialogProps {
@@ -51,7 +57,8 @@ export interface PromptDialogProps {
 /**
  * The one dialog behind every console action: a confirmation naming its target, with optional fields.
  * Each opening starts from `initial` (what was typed before Cancel is gone); Enter confirms; Confirm is the
- * form's submit button, disabled while busy or while a required field is empty.
+ * form's submit button, disabled while busy or while a required field is empty. A choice is a select-only
+ * combobox: Space and the arrow keys open its list, Space or Enter picks, Escape or Tab closes the list.
  */
 export function PromptDialog(props: PromptDialogProps) {
   const { open, onClose, title, message, fields = [], initial, color = 'primary', onConfirm, success, after } = props;
@@ -98,11 +105,24 @@ export function PromptDialog(props: PromptDialogProps) {
     form.current?.requestSubmit();
   };
 
+  // Enter on a closed choice confirms too, once the dialog can be confirmed (until then it opens the list, as the
+  // choice itself would): caught before the choice sees it.
+  const onKeyDownCapture = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'Enter' || event.nativeEvent.isComposing || busy || missing) return;
+    const target = event.target as HTMLElement;
+    if (!event.currentTarget.contains(target)) return; // an open list lives outside the dialog's element
+    if (!target.matches('[role="combobox"]:not(input)') || target.getAttribute('aria-expanded') === 'true') return;
+    event.preventDefault();
+    event.stopPropagation();
+    form.current?.requestSubmit();
+  };
+
   return (
     <Dialog
       open={open}
       onClose={() => !busy && onClose()}
       onKeyDown={onKeyDown}
+      onKeyDownCapture={onKeyDownCapture}
       aria-labelledby={titleId}
       fullWidth
       maxWidth="xs"
@@ -112,31 +132,13 @@ export function PromptDialog(props: PromptDialogProps) {
         <DialogContent>
           {message && <DialogContentText>{message}</DialogContentText>}
           {fields.map((field, index) => (
-            <TextField
+            <PromptInput
               key={field.name}
+              field={field}
               autoFocus={index === 0}
-              fullWidth
-              margin="dense"
-              select={!!field.options}
-              type={field.options ? undefined : (field.type ?? 'text')}
-              label={field.label}
-              helperText={field.helperText}
-              required={field.required}
-              autoComplete={field.autoComplete ?? 'off'}
               value={values[field.name] ?? ''}
-              onChange={(e) => setValues((v) => ({ ...v, [field.name]: e.target.value }))}
-              slotProps={
-                field.options
-                  ? { select: { SelectDisplayProps: { 'data-testid': field.testId } as object } }
-                  : { htmlInput: { 'data-testid': field.testId, min: field.min } }
-              }
-            >
-              {field.options?.map((o) => (
-                <MenuItem key={o.value} value={o.value}>
-                  {o.label}
-                </MenuItem>
-              ))}
-            </TextField>
+              onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))}
+            />
           ))}
         </DialogContent>
         <DialogActions>
@@ -149,6 +151,62 @@ export function PromptDialog(props: PromptDialogProps) {
         </DialogActions>
       </form>
     </Dialog>
+  );
+}
+
+/** One field: a text input, a choice, or (multiple) a choice of several shown as their list. */
+function PromptInput(props: {
+  field: PromptField;
+  autoFocus: boolean;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const { field, autoFocus, value, onChange } = props;
+  const options = field.options;
+  const multiple = !!options && !!field.multiple;
+  const picked = multiple ? splitPicked(value) : [];
+  return (
+    <TextField
+      autoFocus={autoFocus}
+      fullWidth
+      margin="dense"
+      select={!!options}
+      type={options ? undefined : (field.type ?? 'text')}
+      label={field.label}
+      helperText={field.helperText}
+      required={field.required}
+      autoComplete={field.autoComplete ?? 'off'}
+      value={multiple ? picked : value}
+      onChange={(e) => {
+        const next: unknown = e.target.value;
+        onChange(Array.isArray(next) ? joinPicked(next, options ?? []) : String(next));
+      }}
+      slotProps={
+        options
+          ? {
+              select: {
+                multiple,
+                renderValue: multiple ? (selected) => (selected as string[]).join(', ') : undefined,
+                SelectDisplayProps: { 'data-testid': field.testId } as object,
+              },
+            }
+          : { htmlInput: { 'data-testid': field.testId, min: field.min } }
+      }
+    >
+      {options?.map((o) =>
+        multiple ? (
+          <MenuItem key={o.value} value={o.value}>
+            {/* The tick shows what is picked; the option's aria-selected says it to assistive technology. */}
+            <ListItemIcon>{picked.includes(o.value) && <Check fontSize="small" />}</ListItemIcon>
+            <ListItemText primary={o.label} />
+          </MenuItem>
+        ) : (
+          <MenuItem key={o.value} value={o.value}>
+            {o.label}
+          </MenuItem>
+        ),
+      )}
+    </TextField>
   );
 }
 
