@@ -24,7 +24,11 @@ describe('admin/list-roles', () => {
     const body = res.json();
     const byName = Object.fromEntries(body.roles.map((r: { name: string }) => [r.name, r]));
     expect(Object.keys(byName).sort()).toEqual(['admin', 'support', 'user']);
-    expect(byName.support).toEqual({ name: 'support', admin: false, permissions: { user: ['list', 'get'], session: ['list'] } });
+    expect(byName.support).toEqual({
+      name: 'support',
+      admin: false,
+      permissions: { user: ['list', 'get'], session: ['list'] },
+    });
     expect(byName.admin.admin).toBe(true);
     expect(byName.admin.permissions.user).toEqual(expect.arrayContaining(['ban', 'set-role', 'list']));
     expect(body.defaultRole).toBe('user');
