@@ -11,7 +11,7 @@ import {
   MenuItem,
   TextField,
 } from '@mui/material';
-import { type FormEvent, type KeyboardEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { joinPicked, splitPicked } from './pickedValues';
 
@@ -50,8 +50,12 @@ export interface PromptDialogProps {
   onConfirm: (values: PromptValues) => Promise<unknown>;
   /** The notification saying what happened, already translated. */
   success: (values: PromptValues) => string;
-  /** Runs after success (refresh the page's data, leave the page, reload). */
-  after?: () => void;
+  /**
+   * Runs after success, before the dialog closes (refresh the page's data, leave the page, reload). A promise is
+   * awaited, so the page shows the change when the dialog goes and an opening right after starts from the new
+   * values; its failure does not undo the success (the page shows its own loading error).
+   */
+  after?: () => unknown;
 }
 
 /**
@@ -78,15 +82,24 @@ export function PromptDialog(props: PromptDialogProps) {
 
   const missing = fields.some((f) => f.required && !values[f.name]?.trim());
 
+  // Each opening puts the focus on the first field. The field's autoFocus does it when the dialog mounts; a dialog
+  // opened again while its closing still fades out is not mounted again, and its focus trap would hold the focus on
+  // the dialog itself (this effect runs after the trap's: children's effects run first).
+  useEffect(() => {
+    if (!open) return;
+    const first = form.current?.querySelector<HTMLElement>(FIELD);
+    if (first && !first.contains(document.activeElement)) first.focus();
+  }, [open]);
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy || missing) return;
     setBusy(true);
     try {
       await onConfirm(values);
-      onClose();
       notify(success(values), { type: 'success' });
-      after?.();
+      await Promise.resolve(after?.()).catch(() => undefined);
+      onClose();
     } catch (error) {
       notify((error as Error).message, { type: 'error' });
     } finally {
@@ -153,6 +166,9 @@ export function PromptDialog(props: PromptDialogProps) {
     </Dialog>
   );
 }
+
+/** A field's focusable element: a text input, or a choice's combobox (its own input is hidden). */
+const FIELD = 'input:not([aria-hidden="true"]):not([type="hidden"]), textarea, [role="combobox"]';
 
 /** One field: a text input, a choice, or (multiple) a choice of several shown as their list. */
 function PromptInput(props: {
