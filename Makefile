@@ -80,7 +80,8 @@ openapi: build ## Regenerate openapi.yaml from the route schemas
 bench: build ## Benchmark get-session, sign-in and their floors (prints a table)
 	npm run bench
 
-SHOTS := users-list user-show user-organizations organization-show users-list-narrow user-show-narrow organization-show-narrow
+SHOTS := users-list user-show user-organizations organization-show users-list-narrow user-show-narrow organization-show-narrow \
+  user-set-role user-edit user-set-role-narrow
 screenshots: $(STAMP) ## Run the console e2e and copy its screenshots to console/e2e/screenshots/ (those docs/console.md shows)
 	npm run test:e2e -w console
 	for s in $(SHOTS); do cp console/e2e/output/$$s.png console/e2e/screenshots/$$s.png; done

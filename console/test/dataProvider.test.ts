@@ -238,6 +238,34 @@ describe('dataProvider organizations', () => {
   });
 });
 
+describe('dataProvider roles', () => {
+  it('listRoles reads admin/list-roles: the user roles, the default, and the organization roles', async () => {
+    const catalogue = {
+      roles: [
+        { name: 'admin', admin: true, permissions: { user: ['list', 'ban'] } },
+        { name: 'user', admin: false, permissions: {} },
+      ],
+      defaultRole: 'user',
+      organizationRoles: [{ name: 'owner', creator: true, permissions: { organization: ['delete'] } }],
+    };
+    const api = fakeApi({ 'GET /admin/list-roles': { body: catalogue } });
+    expect(await makeDataProvider(api.client).listRoles()).toEqual(catalogue);
+    expect(api.last()).toMatchObject({ method: 'GET', path: '/admin/list-roles', credentials: 'include' });
+    expect(api.last().body).toBeUndefined();
+  });
+
+  it("a refused listRoles rejects with the catalogue's message (the pickers then fall back to text)", async () => {
+    const refusal = { code: 'NOT_ALLOWED_TO_LIST_USERS', message: 'You are not allowed to list users' };
+    const api = fakeApi({ 'GET /admin/list-roles': { status: 403, body: refusal } });
+    const error = await makeDataProvider(api.client)
+      .listRoles()
+      .catch((e) => e);
+    expect(error.message).toBe(refusal.message);
+    expect(error.status).toBe(403);
+    expect(error.body.code).toBe(refusal.code);
+  });
+});
+
 describe('dataProvider user sections', () => {
   it("reads a user's linked accounts and organizations", async () => {
     const account = {

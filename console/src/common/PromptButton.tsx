@@ -1,7 +1,8 @@
 import { Button } from '@mui/material';
 import { type ReactNode, useState } from 'react';
-import { useRefresh, useTranslate } from 'react-admin';
+import { useTranslate } from 'react-admin';
 import { PromptDialog, type PromptDialogProps } from './PromptDialog';
+import { usePageRefresh } from './usePageRefresh';
 
 export interface PromptButtonProps extends Omit<PromptDialogProps, 'open' | 'onClose' | 'after'> {
   /** i18n key of the button's label. */
@@ -9,7 +10,7 @@ export interface PromptButtonProps extends Omit<PromptDialogProps, 'open' | 'onC
   icon?: ReactNode;
   disabled?: boolean;
   /** Runs after success instead of refreshing the page's data. */
-  after?: () => void;
+  after?: PromptDialogProps['after'];
 }
 
 /**
@@ -18,7 +19,7 @@ export interface PromptButtonProps extends Omit<PromptDialogProps, 'open' | 'onC
  */
 export function PromptButton({ label, icon, disabled, after, ...dialog }: PromptButtonProps) {
   const [open, setOpen] = useState(false);
-  const refresh = useRefresh();
+  const refresh = usePageRefresh();
   const translate = useTranslate();
   return (
     <>

@@ -1,3 +1,4 @@
+import Check from '@mui/icons-material/Check';
 import {
   Button,
   Dialog,
@@ -5,11 +6,14 @@ import {
   DialogContent,
   DialogContentText,
   DialogTitle,
+  ListItemIcon,
+  ListItemText,
   MenuItem,
   TextField,
 } from '@mui/material';
-import { type FormEvent, type KeyboardEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
+import { joinPicked, splitPicked } from './pickedValues';
 
 /** One input of a prompt: a text field, or a choice when `options` is given. */
 export interface PromptField {
@@ -21,12 +25,14 @@ export interface PromptField {
   /** Confirm stays disabled while this field is empty. */
   required?: boolean;
   options?: { value: string; label: string }[];
+  /** With `options`: several may be picked; the field's value is then their comma-separated list. */
+  multiple?: boolean;
   autoComplete?: string;
   min?: number;
   testId?: string;
 }
 
-/** What the fields hold, by name (text as typed). */
+/** What the fields hold, by name (text as typed; a multiple choice as its comma-separated list). */
 export type PromptValues = Record<string, string>;
 
 export interface PromptDialogProps {
@@ -44,14 +50,19 @@ export interface PromptDialogProps {
   onConfirm: (values: PromptValues) => Promise<unknown>;
   /** The notification saying what happened, already translated. */
   success: (values: PromptValues) => string;
-  /** Runs after success (refresh the page's data, leave the page, reload). */
-  after?: () => void;
+  /**
+   * Runs after success, before the dialog closes (refresh the page's data, leave the page, reload). A promise is
+   * awaited, so the page shows the change when the dialog goes and an opening right after starts from the new
+   * values; its failure does not undo the success (the page shows its own loading error).
+   */
+  after?: () => unknown;
 }
 
 /**
  * The one dialog behind every console action: a confirmation naming its target, with optional fields.
  * Each opening starts from `initial` (what was typed before Cancel is gone); Enter confirms; Confirm is the
- * form's submit button, disabled while busy or while a required field is empty.
+ * form's submit button, disabled while busy or while a required field is empty. A choice is a select-only
+ * combobox: Space and the arrow keys open its list, Space or Enter picks, Escape or Tab closes the list.
  */
 export function PromptDialog(props: PromptDialogProps) {
   const { open, onClose, title, message, fields = [], initial, color = 'primary', onConfirm, success, after } = props;
@@ -71,15 +82,24 @@ export function PromptDialog(props: PromptDialogProps) {
 
   const missing = fields.some((f) => f.required && !values[f.name]?.trim());
 
+  // Each opening puts the focus on the first field. The field's autoFocus does it when the dialog mounts; a dialog
+  // opened again while its closing still fades out is not mounted again, and its focus trap would hold the focus on
+  // the dialog itself (this effect runs after the trap's: children's effects run first).
+  useEffect(() => {
+    if (!open) return;
+    const first = form.current?.querySelector<HTMLElement>(FIELD);
+    if (first && !first.contains(document.activeElement)) first.focus();
+  }, [open]);
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy || missing) return;
     setBusy(true);
     try {
       await onConfirm(values);
-      onClose();
       notify(success(values), { type: 'success' });
-      after?.();
+      await Promise.resolve(after?.()).catch(() => undefined);
+      onClose();
     } catch (error) {
       notify((error as Error).message, { type: 'error' });
     } finally {
@@ -98,11 +118,24 @@ export function PromptDialog(props: PromptDialogProps) {
     form.current?.requestSubmit();
   };
 
+  // Enter on a closed choice confirms too, once the dialog can be confirmed (until then it opens the list, as the
+  // choice itself would): caught before the choice sees it.
+  const onKeyDownCapture = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'Enter' || event.nativeEvent.isComposing || busy || missing) return;
+    const target = event.target as HTMLElement;
+    if (!event.currentTarget.contains(target)) return; // an open list lives outside the dialog's element
+    if (!target.matches('[role="combobox"]:not(input)') || target.getAttribute('aria-expanded') === 'true') return;
+    event.preventDefault();
+    event.stopPropagation();
+    form.current?.requestSubmit();
+  };
+
   return (
     <Dialog
       open={open}
       onClose={() => !busy && onClose()}
       onKeyDown={onKeyDown}
+      onKeyDownCapture={onKeyDownCapture}
       aria-labelledby={titleId}
       fullWidth
       maxWidth="xs"
@@ -112,31 +145,13 @@ export function PromptDialog(props: PromptDialogProps) {
         <DialogContent>
           {message && <DialogContentText>{message}</DialogContentText>}
           {fields.map((field, index) => (
-            <TextField
+            <PromptInput
               key={field.name}
+              field={field}
               autoFocus={index === 0}
-              fullWidth
-              margin="dense"
-              select={!!field.options}
-              type={field.options ? undefined : (field.type ?? 'text')}
-              label={field.label}
-              helperText={field.helperText}
-              required={field.required}
-              autoComplete={field.autoComplete ?? 'off'}
               value={values[field.name] ?? ''}
-              onChange={(e) => setValues((v) => ({ ...v, [field.name]: e.target.value }))}
-              slotProps={
-                field.options
-                  ? { select: { SelectDisplayProps: { 'data-testid': field.testId } as object } }
-                  : { htmlInput: { 'data-testid': field.testId, min: field.min } }
-              }
-            >
-              {field.options?.map((o) => (
-                <MenuItem key={o.value} value={o.value}>
-                  {o.label}
-                </MenuItem>
-              ))}
-            </TextField>
+              onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))}
+            />
           ))}
         </DialogContent>
         <DialogActions>
@@ -149,6 +164,65 @@ export function PromptDialog(props: PromptDialogProps) {
         </DialogActions>
       </form>
     </Dialog>
+  );
+}
+
+/** A field's focusable element: a text input, or a choice's combobox (its own input is hidden). */
+const FIELD = 'input:not([aria-hidden="true"]):not([type="hidden"]), textarea, [role="combobox"]';
+
+/** One field: a text input, a choice, or (multiple) a choice of several shown as their list. */
+function PromptInput(props: {
+  field: PromptField;
+  autoFocus: boolean;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const { field, autoFocus, value, onChange } = props;
+  const options = field.options;
+  const multiple = !!options && !!field.multiple;
+  const picked = multiple ? splitPicked(value) : [];
+  return (
+    <TextField
+      autoFocus={autoFocus}
+      fullWidth
+      margin="dense"
+      select={!!options}
+      type={options ? undefined : (field.type ?? 'text')}
+      label={field.label}
+      helperText={field.helperText}
+      required={field.required}
+      autoComplete={field.autoComplete ?? 'off'}
+      value={multiple ? picked : value}
+      onChange={(e) => {
+        const next: unknown = e.target.value;
+        onChange(Array.isArray(next) ? joinPicked(next, options ?? []) : String(next));
+      }}
+      slotProps={
+        options
+          ? {
+              select: {
+                multiple,
+                renderValue: multiple ? (selected) => (selected as string[]).join(', ') : undefined,
+                SelectDisplayProps: { 'data-testid': field.testId } as object,
+              },
+            }
+          : { htmlInput: { 'data-testid': field.testId, min: field.min } }
+      }
+    >
+      {options?.map((o) =>
+        multiple ? (
+          <MenuItem key={o.value} value={o.value}>
+            {/* The tick shows what is picked; the option's aria-selected says it to assistive technology. */}
+            <ListItemIcon>{picked.includes(o.value) && <Check fontSize="small" />}</ListItemIcon>
+            <ListItemText primary={o.label} />
+          </MenuItem>
+        ) : (
+          <MenuItem key={o.value} value={o.value}>
+            {o.label}
+          </MenuItem>
+        ),
+      )}
+    </TextField>
   );
 }
 

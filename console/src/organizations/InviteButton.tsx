@@ -1,10 +1,19 @@
 import PersonAdd from '@mui/icons-material/PersonAdd';
 import { PromptButton } from '../common/PromptButton';
+import { roleField } from '../common/roleField';
+import { useRoles } from '../common/useRoles';
 import { useOrgAction } from './useOrgAction';
 
-/** invite-member as an operator: the invitation mail goes out with the operator as inviter. */
+/** The role an invitation dialog opens with. */
+const INVITED_AS = 'member';
+
+/**
+ * invite-member as an operator: an email and one or more organization roles, picked (member at each opening); the
+ * invitation mail goes out with the operator as inviter.
+ */
 export function InviteButton() {
   const { record, dataProvider, translate, canManage } = useOrgAction();
+  const { organizationRoles } = useRoles();
   if (!record || !canManage) return null;
   const organization = record.name;
   return (
@@ -20,15 +29,19 @@ export function InviteButton() {
           required: true,
           testId: 'invite-email',
         },
-        {
+        roleField({
           name: 'role',
           label: translate('resources.organizations.fields.role'),
-          helperText: translate('resources.organizations.members.role_help'),
+          names: organizationRoles,
+          current: INVITED_AS,
+          multiple: true,
+          pickHelp: translate('resources.organizations.members.role_pick_help'),
+          typeHelp: translate('resources.organizations.members.role_help'),
           required: true,
           testId: 'invite-role',
-        },
+        }),
       ]}
-      initial={{ role: 'member' }}
+      initial={{ role: INVITED_AS }}
       onConfirm={({ email, role }) => dataProvider.inviteMember(record.id, email.trim(), role.trim())}
       success={({ email, role }) =>
         translate('resources.organizations.invitations.invited', {

@@ -1,9 +1,9 @@
 import Cancel from '@mui/icons-material/Cancel';
 import { Chip, Paper, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
-import { useRefresh } from 'react-admin';
 import { EmptyState } from '../common/EmptyState';
 import { PromptDialog } from '../common/PromptDialog';
+import { usePageRefresh } from '../common/usePageRefresh';
 import { CreateTeamButton } from './CreateTeamButton';
 import { AddTeamMemberButton, RemoveTeamButton, RenameTeamButton } from './TeamActions';
 import { memberName, useOrgAction } from './useOrgAction';
@@ -22,7 +22,7 @@ interface Removal {
  */
 export function TeamsTab() {
   const { record, dataProvider, translate, canManage } = useOrgAction();
-  const refresh = useRefresh();
+  const refresh = usePageRefresh();
   const [removal, setRemoval] = useState<Removal | null>(null);
   const [confirming, setConfirming] = useState(false);
   if (!record) return null;

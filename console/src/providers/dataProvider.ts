@@ -51,6 +51,8 @@ export interface AdminMethods {
   revokeUserSessions(userId: string): Promise<void>;
   listUserAccounts(userId: string): Promise<LinkedAccount[]>;
   listUserOrganizations(userId: string): Promise<UserMembership[]>;
+  /** The configured user and organization roles, for the role pickers. */
+  listRoles(): Promise<RoleCatalogue>;
 }
 
 /** Operator actions on an organization (admin/organization/*: no membership needed). */
@@ -76,6 +78,7 @@ type Ok<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends {
 export type LinkedAccount = Ok<'/admin/list-user-accounts', 'get'>[number];
 export type UserMembership = Ok<'/admin/list-user-organizations', 'get'>[number];
 export type FullOrganization = Ok<'/admin/organization/get', 'get'>;
+export type RoleCatalogue = Ok<'/admin/list-roles', 'get'>;
 export type OrganizationSummary = Ok<'/admin/list-organizations', 'get'>['organizations'][number];
 
 function unsupported(what: string): never {
@@ -240,6 +243,9 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
     },
     async listUserOrganizations(userId) {
       return unwrap(await client.GET('/admin/list-user-organizations', { params: { query: { userId } } }));
+    },
+    async listRoles() {
+      return unwrap(await client.GET('/admin/list-roles', {}));
     },
 
     async inviteMember(organizationId, email, role, resend) {

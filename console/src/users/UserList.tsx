@@ -8,18 +8,18 @@ import {
   RecordContextProvider,
   SearchInput,
   SimpleList,
-  TextInput,
   TopToolbar,
   useTranslate,
 } from 'react-admin';
 import { useNarrow } from '../layout/useNarrow';
 import type { User } from '../providers/dataProvider';
 import { BanStatus } from './BanStatus';
+import { RoleFilterInput } from './RoleFilterInput';
 import { FILTER_LABELS, UserFilterButton } from './UserFilterButton';
 
 const filters = (searchPlaceholder: string) => [
   <SearchInput key="q" source="q" alwaysOn placeholder={searchPlaceholder} />,
-  <TextInput key="role" source="role" label={FILTER_LABELS.role} />,
+  <RoleFilterInput key="role" source="role" label={FILTER_LABELS.role} />,
   <NullableBooleanInput key="banned" source="banned" label={FILTER_LABELS.banned} />,
   <NullableBooleanInput key="emailVerified" source="emailVerified" label={FILTER_LABELS.emailVerified} />,
 ];

@@ -22,7 +22,7 @@ export function UserSessions() {
   if (!record) return null;
   if (isPending) return <Typography>{translate('ra.page.loading')}</Typography>;
   if (error) return <Typography color="error">{error.message}</Typography>;
-  const after = () => void refetch();
+  const after = () => refetch();
 
   if (sessions.length === 0)
     return <Typography data-testid="sessions-empty">{translate('resources.users.sessions.empty')}</Typography>;

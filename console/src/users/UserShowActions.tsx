@@ -1,5 +1,6 @@
 import { TopToolbar } from 'react-admin';
 import { BanButton } from './BanButton';
+import { EditUserButton } from './EditUserButton';
 import { ImpersonateButton } from './ImpersonateButton';
 import { RemoveUserButton } from './RemoveUserButton';
 import { SetPasswordButton } from './SetPasswordButton';
@@ -10,6 +11,7 @@ import { UnbanButton } from './UnbanButton';
 export function UserShowActions() {
   return (
     <TopToolbar sx={{ flexWrap: 'wrap' }}>
+      <EditUserButton />
       <SetRoleButton />
       <BanButton />
       <UnbanButton />
