@@ -6463,9 +6463,9 @@ export interface operations {
                     /** Format: email */
                     email: string;
                     role: string | string[];
-                    organizationId?: string;
                     resend?: boolean;
                     teamId?: string;
+                    organizationId?: string;
                 };
             };
         };

@@ -1,7 +1,8 @@
 import { type TSchema, Type } from 'typebox';
-import { EmailField, errorResponses, NameField } from '../../shared/schemas';
+import { errorResponses, NameField } from '../../shared/schemas';
 import {
   IdField,
+  InvitationFields,
   InvitationSchema,
   MemberSchema,
   MessageSchema,
@@ -63,16 +64,7 @@ export const DeleteOrganization = op(
 
 export const InviteMember = op(
   'Invite someone by email as an operator; resend extends a pending invitation and mails it again',
-  Type.Object(
-    {
-      ...OrganizationId,
-      email: EmailField,
-      role: RoleField,
-      resend: Type.Optional(Type.Boolean()),
-      teamId: Type.Optional(IdField),
-    },
-    strict,
-  ),
+  Type.Object({ ...OrganizationId, ...InvitationFields }, strict),
   InvitationSchema,
 );
 

@@ -19,6 +19,7 @@ import { TeamService } from './team.service';
 import { TeamRepository } from './teams.repository';
 
 export type { OrganizationFeatureDeps } from './deps';
+export { InvitationFields } from './invitation.schemas';
 export type { InviteInput } from './invitation.service';
 export { asOperator, type Caller, type OperatorLookup, type OrganizationAccess } from './membership';
 export { OrganizationUpdateData } from './organization.schemas';

@@ -4,20 +4,17 @@ import { IdField, InvitationSchema, MemberSchema, RoleField, route, strict } fro
 
 const InvitationIdBody = { body: Type.Object({ invitationId: IdField }, strict) };
 
+/** What an invitation names (invite-member, and operators' admin/organization/invite-member). */
+export const InvitationFields = {
+  email: EmailField,
+  role: RoleField,
+  resend: Type.Optional(Type.Boolean()),
+  teamId: Type.Optional(IdField),
+};
+
 export const InviteMember = route(
   'Invite someone by email (invitation create); resend extends a pending invitation and mails it again',
-  {
-    body: Type.Object(
-      {
-        email: EmailField,
-        role: RoleField,
-        organizationId: Type.Optional(IdField),
-        resend: Type.Optional(Type.Boolean()),
-        teamId: Type.Optional(IdField),
-      },
-      strict,
-    ),
-  },
+  { body: Type.Object({ ...InvitationFields, organizationId: Type.Optional(IdField) }, strict) },
   InvitationSchema,
 );
 
