@@ -13,6 +13,7 @@ import { MemberTeam1795800000410 } from './1795800000410-member-team';
 import { OrganizationSlugs1795800000420 } from './1795800000420-organization-slugs';
 import { Outbox1795900000100 } from './1795900000100-outbox';
 import { InvitationAcceptedBy1795900000270 } from './1795900000270-invitation-accepted-by';
+import { AuditEvents1796000000100 } from './1796000000100-audit-events';
 
 /** Listed explicitly (a glob would also match the compiled .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   OrganizationSlugs1795800000420,
   Outbox1795900000100,
   InvitationAcceptedBy1795900000270,
+  AuditEvents1796000000100,
 ];
