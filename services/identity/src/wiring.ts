@@ -8,6 +8,7 @@ import { VerificationTokens } from './crypto/verification-token';
 import { ApiError } from './errors';
 import { type AccountFeature, createAccountFeature } from './features/account';
 import { type AdminFeature, createAdminFeature } from './features/admin';
+import { type AuditFeature, createAuditFeature } from './features/audit';
 import { type ApiKeyFeature, createApiKeyFeature } from './features/api-key';
 import { type CaptchaVerifier, createCaptcha } from './features/captcha';
 import { createIntrospectionFeature, type IntrospectionFeature } from './features/introspection';
@@ -39,6 +40,8 @@ export interface Infrastructure {
 }
 
 export interface Features {
+  /** The audit trail: built first, every feature that changes something records through it. */
+  audit: AuditFeature;
   session: SessionFeature;
   account: AccountFeature;
   jwt: JwtFeature;
@@ -57,11 +60,21 @@ export interface Features {
 
 /**
  * Calls each feature's factory with what it needs, in dependency order. A feature gets another feature's public
- * interface (its index.ts), never its internals; the only late binding is admin's view of linked accounts, which
- * the social feature (built after admin, because it needs admin's ban check) answers.
+ * interface (its index.ts), never its internals. Two late bindings: admin's view of linked accounts, which the
+ * social feature (built after admin, because it needs admin's ban check) answers; and the audit feature's read
+ * permissions, which the admin and organization features (built after it, because they record through it) answer.
  */
 export function createFeatures(infra: Infrastructure): Features {
   const { config, clock, sql, store } = infra;
+  let admin: AdminFeature | null = null;
+  let organizations: OrganizationFeature | null = null;
+  const audit = createAuditFeature({
+    sql,
+    clock,
+    config,
+    admin: () => admin?.access ?? null,
+    organization: () => organizations?.access ?? null,
+  });
   const session = createSessionFeature({
     sql,
     cache: config.session.redisCacheTtlSec > 0 ? store : null,
@@ -81,9 +94,9 @@ export function createFeatures(infra: Infrastructure): Features {
     clock,
   });
   const organization = createOrganizationFeature({ sql, sessions, config, clock, mail: infra.mailOutbox });
-  const organizations = config.features.organization ? organization : null;
+  organizations = config.features.organization ? organization : null;
   let social: SocialFeature | undefined;
-  const admin = config.features.admin
+  admin = config.features.admin
     ? createAdminFeature({
         sql,
         accounts: account.accounts,
@@ -135,8 +148,10 @@ export function createFeatures(infra: Infrastructure): Features {
     admin,
     apiKey,
     organizations,
+    audit,
   ];
   return {
+    audit,
     session,
     account,
     jwt,

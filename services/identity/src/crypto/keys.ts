@@ -6,7 +6,8 @@ export type KeyPurpose =
   | 'verification-jwt'
   | 'state'
   | 'jwks-private-keys'
-  | 'provider-tokens';
+  | 'provider-tokens'
+  | 'audit-email';
 
 /** Separate keys per purpose derived from AUTH_SECRET, so one leaked signature never serves another use. */
 export function deriveKey(secret: string, purpose: KeyPurpose): Buffer {

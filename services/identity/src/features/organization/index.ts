@@ -22,6 +22,7 @@ export type { OrganizationFeatureDeps } from './deps';
 export type { InviteInput } from './invitation.service';
 export { asOperator, type Caller, type OperatorLookup, type OrganizationAccess } from './membership';
 export type { OrganizationSummary } from './repository';
+export { requireOrganizationSession } from './session';
 export {
   IdField,
   InvitationSchema,
