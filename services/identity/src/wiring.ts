@@ -80,6 +80,7 @@ export function createFeatures(infra: Infrastructure): Features {
     cache: config.session.redisCacheTtlSec > 0 ? store : null,
     config: config.session,
     clock,
+    audit: audit.events,
   });
   const { sessions } = session;
   const account = createAccountFeature({
@@ -92,8 +93,16 @@ export function createFeatures(infra: Infrastructure): Features {
     background: infra.background,
     config,
     clock,
+    audit: audit.events,
   });
-  const organization = createOrganizationFeature({ sql, sessions, config, clock, mail: infra.mailOutbox });
+  const organization = createOrganizationFeature({
+    sql,
+    sessions,
+    config,
+    clock,
+    mail: infra.mailOutbox,
+    audit: audit.events,
+  });
   organizations = config.features.organization ? organization : null;
   let social: SocialFeature | undefined;
   admin = config.features.admin
@@ -107,6 +116,7 @@ export function createFeatures(infra: Infrastructure): Features {
         clock,
         organizations,
         linkedAccounts: (userId) => social!.tokens.list(userId),
+        audit: audit.events,
       })
     : null;
   social = createSocialFeature({
@@ -116,7 +126,8 @@ export function createFeatures(infra: Infrastructure): Features {
     clock,
     accounts: account.accounts,
     sessions,
-    banCheck: admin ? (user) => admin.banPolicy.check(user) : null,
+    banCheck: admin ? (user) => admin!.banPolicy.check(user) : null,
+    audit: audit.events,
   });
   const jwt = createJwtFeature({
     sql,
@@ -125,6 +136,7 @@ export function createFeatures(infra: Infrastructure): Features {
     sealer: new Sealer(deriveKey(config.secret, 'jwks-private-keys')),
     events: infra.redis ? redisKeyEvents(infra.redis, config.redisPrefix) : null,
     memberRole: memberRoleLookup(organizations),
+    audit: audit.events,
     warn: infra.warn,
   });
   const introspection = createIntrospectionFeature({ sessions, tokens: jwt.tokens });
@@ -136,6 +148,7 @@ export function createFeatures(infra: Infrastructure): Features {
     getUser: (id) => account.accounts.getUser(id),
     organizations: organizations?.access ?? null,
     admin: admin?.access ?? null,
+    audit: audit.events,
   });
   const system = createSystemFeature({ dataSource: infra.dataSource, redis: infra.redis, lifecycle: infra.lifecycle });
   const routes: Array<FeatureRoutes | null> = [

@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import type { Web } from '../../http/web';
+import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { AccountService, DeletionService, PasswordService } from '../account';
@@ -28,6 +29,8 @@ export interface AdminDeps {
   organizations: OrganizationFeature | null;
   /** A user's linked accounts, from the social feature's list-accounts (never a token or the password hash). */
   linkedAccounts: (userId: string) => Promise<LinkedAccount[]>;
+  /** Every admin action is recorded in the transaction of its change (docs/SPEC.md §10). */
+  audit: AuditLog;
 }
 
 /** What the admin feature needs from outside: the other features' services and the infrastructure. */

@@ -1,4 +1,5 @@
 import type { Config } from '../../config';
+import type { AuditLog } from '../../shared/audit';
 import type { Web } from '../../http/web';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
@@ -12,6 +13,8 @@ export interface SessionDeps {
   cache: KeyValueStore | null;
   config: Config['session'];
   clock: Clock;
+  /** Sign-ins, sign-outs and revocations are recorded in the transaction that makes or ends the session. */
+  audit: AuditLog;
 }
 
 /** What the session routes use: the shared web parts and the feature's own service. */
