@@ -11,9 +11,11 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   migration creates the current month and the next 12, the `events:prune` command keeps 12 months ahead.
  * - Append-only: a trigger refuses UPDATE always and DELETE unless the transaction set
  *   `identity.events_prune = 'on'` (only the pruning command does, with SET LOCAL); TRUNCATE is refused too.
- * - Indexes serve list-events' filters newest first: the primary key (time, id) for no filter or a time range, and
- *   (actor), (target), (organization), (type) each followed by (time, id), so a filtered page reads its rows in order
- *   and stops at the page's end.
+ * - `seq` (a sequence) orders events of the same instant in the order they were written (one transaction's events
+ *   share its clock reading); `id` is the event's public name.
+ * - Indexes serve list-events' filters newest first: the primary key (time, seq) for no filter or a time range, and
+ *   (actor), (target), (organization), (type) each followed by (time, seq), so a filtered page reads its rows in
+ *   order and stops at the page's end.
  *
  * No TypeORM entity describes it: the schema builder knows nothing of partitioning.
  */
@@ -21,8 +23,10 @@ export class AuditEvents1796000000100 implements MigrationInterface {
   name = 'AuditEvents1796000000100';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('CREATE SEQUENCE "audit_events_seq" AS bigint');
     await queryRunner.query(
       `CREATE TABLE "audit_events" (
+        "seq" bigint NOT NULL DEFAULT nextval('audit_events_seq'),
         "id" uuid NOT NULL,
         "occurred_at" TIMESTAMP WITH TIME ZONE NOT NULL,
         "type" text NOT NULL,
@@ -37,20 +41,20 @@ export class AuditEvents1796000000100 implements MigrationInterface {
         "request_id" text,
         "details" jsonb NOT NULL DEFAULT '{}',
         CONSTRAINT "audit_events_actor_type_known" CHECK ("actor_type" IN ('user', 'api_key', 'service', 'system', 'anonymous')),
-        CONSTRAINT "audit_events_pkey" PRIMARY KEY ("occurred_at", "id")
+        CONSTRAINT "audit_events_pkey" PRIMARY KEY ("occurred_at", "seq")
       ) PARTITION BY RANGE ("occurred_at")`,
     );
     await queryRunner.query('CREATE TABLE "audit_events_default" PARTITION OF "audit_events" DEFAULT');
     await queryRunner.query(
-      'CREATE INDEX "audit_events_actor_idx" ON "audit_events" ("actor_id", "occurred_at", "id") WHERE "actor_id" IS NOT NULL',
+      'CREATE INDEX "audit_events_actor_idx" ON "audit_events" ("actor_id", "occurred_at", "seq") WHERE "actor_id" IS NOT NULL',
     );
     await queryRunner.query(
-      'CREATE INDEX "audit_events_target_idx" ON "audit_events" ("target_id", "occurred_at", "id") WHERE "target_id" IS NOT NULL',
+      'CREATE INDEX "audit_events_target_idx" ON "audit_events" ("target_id", "occurred_at", "seq") WHERE "target_id" IS NOT NULL',
     );
     await queryRunner.query(
-      'CREATE INDEX "audit_events_organization_idx" ON "audit_events" ("organization_id", "occurred_at", "id") WHERE "organization_id" IS NOT NULL',
+      'CREATE INDEX "audit_events_organization_idx" ON "audit_events" ("organization_id", "occurred_at", "seq") WHERE "organization_id" IS NOT NULL',
     );
-    await queryRunner.query('CREATE INDEX "audit_events_type_idx" ON "audit_events" ("type", "occurred_at", "id")');
+    await queryRunner.query('CREATE INDEX "audit_events_type_idx" ON "audit_events" ("type", "occurred_at", "seq")');
     await queryRunner.query(`CREATE FUNCTION "audit_events_append_only"() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF TG_OP = 'DELETE' AND current_setting('identity.events_prune', true) = 'on' THEN
@@ -98,6 +102,7 @@ export class AuditEvents1796000000100 implements MigrationInterface {
         RETURN added;
       END $$`);
     await queryRunner.query('SELECT "audit_events_add_partitions"(now(), 13)');
+    await queryRunner.query('ALTER SEQUENCE "audit_events_seq" OWNED BY "audit_events"."seq"');
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {

@@ -32,10 +32,10 @@ export interface EventView {
   details: Record<string, unknown>;
 }
 
-/** Where a page ends: the last event's time (PostgreSQL's text, exact to the microsecond) and id. */
+/** Where a page ends: the last event's time (PostgreSQL's text, exact to the microsecond) and write order. */
 export interface Position {
   at: string;
-  id: string;
+  seq: string;
 }
 
 /** list-events' filters, checked (events.service.ts): every one optional, all of them ANDed. */
@@ -56,7 +56,7 @@ const INSERT = `INSERT INTO audit_events (id, occurred_at, type, actor_type, act
   target_id, organization_id, ip_address, user_agent, request_id, details)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`;
 
-const COLUMNS = `id, occurred_at, type, actor_type, actor_id, impersonator_id, target_type, target_id, organization_id,
+const COLUMNS = `seq, id, occurred_at, type, actor_type, actor_id, impersonator_id, target_type, target_id, organization_id,
   ip_address, user_agent, request_id, details`;
 
 /** Monthly partitions are named `audit_events_YYYY_MM` (migration 1796000000100). */
@@ -100,7 +100,7 @@ export class EventRepository {
     const rows = await this.sql.query<Record<string, unknown>>(text, params, { timestamptzAsText: true });
     return rows.map((row) => ({
       view: toView(row),
-      position: { at: row.occurred_at as string, id: row.id as string },
+      position: { at: row.occurred_at as string, seq: String(row.seq) },
     }));
   }
 
@@ -167,11 +167,11 @@ export function listEventsSql(filter: EventFilter): { text: string; params: unkn
   if (filter.after) {
     // The plain bound lets PostgreSQL skip the newer partitions; the row comparison is the exact position.
     const at = p(filter.after.at);
-    const id = p(filter.after.id);
-    where.push(`occurred_at <= ${at}::timestamptz`, `(occurred_at, id) < (${at}::timestamptz, ${id}::uuid)`);
+    const seq = p(filter.after.seq);
+    where.push(`occurred_at <= ${at}::timestamptz`, `(occurred_at, seq) < (${at}::timestamptz, ${seq}::bigint)`);
   }
   const limit = p(filter.limit + 1);
-  const order = 'ORDER BY occurred_at DESC, id DESC';
+  const order = 'ORDER BY occurred_at DESC, seq DESC';
   const branch = (condition: string[]) =>
     `SELECT ${COLUMNS} FROM audit_events${condition.length ? ` WHERE ${condition.join(' AND ')}` : ''} ${order} LIMIT ${limit}`;
   const types = filter.types;

@@ -21,7 +21,7 @@ export interface StoredEvent {
 export async function eventsAbout(t: TestApp, id: string): Promise<StoredEvent[]> {
   return t.ctx.sql.query<StoredEvent>(
     `SELECT * FROM audit_events WHERE target_id = $1 OR actor_id = $1 OR organization_id::text = $1
-     ORDER BY occurred_at, id`,
+     ORDER BY occurred_at, seq`,
     [id],
   );
 }
