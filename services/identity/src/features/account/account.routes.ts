@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { checkRedirects } from '../../http/redirects';
 import { auditSource } from '../../http/audit-source';
+import { checkRedirects } from '../../http/redirects';
 import { sessionJson } from '../../shared/session-json';
 import type { AccountWeb } from './deps';
 import { SignInEmail, SignUpEmail, UpdateUser } from './schemas';

@@ -226,7 +226,12 @@ export class AccountService {
     const user = await this.sessions.changeUser(userId, async (tx) => {
       const updated = await this.repo.updateProfile(userId, fields, now, tx);
       if (updated)
-        await this.audit.record(tx, { type, source, target: userTarget(userId), details: { fields: Object.keys(fields) } });
+        await this.audit.record(tx, {
+          type,
+          source,
+          target: userTarget(userId),
+          details: { fields: Object.keys(fields) },
+        });
       return updated;
     });
     return user ?? fail('USER_NOT_FOUND');

@@ -85,7 +85,7 @@ export class DeletionService {
 
   /**
    * One transaction: the guard (a token use), the sessions, then the user with its accounts (cascade), and the
- * event (the user's own deletion, or an operator's removal). No
+   * event (the user's own deletion, or an operator's removal). No
    * session can be added in between; cached copies are dropped after the commit.
    */
   private async deleteNow(

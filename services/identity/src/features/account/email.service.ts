@@ -86,7 +86,12 @@ export class EmailService {
     const verified = await this.useOnce(user.id, claims.jti, async (tx, now) => {
       const marked = await repo.markEmailVerified(user.id, user.email, now, tx);
       if (marked)
-        await audit.record(tx, { type: 'user.email_verified', source: by, target: userTarget(user.id), details: { email: user.email } });
+        await audit.record(tx, {
+          type: 'user.email_verified',
+          source: by,
+          target: userTarget(user.id),
+          details: { email: user.email },
+        });
       return marked;
     });
     if (!verified) return { ok: false, error: 'invalid_token' } satisfies VerifyEmailResult;

@@ -61,7 +61,16 @@ export function createAccountFeature(deps: AccountFeatureDeps): AccountFeature {
     audit: deps.audit,
   };
   const emails = new EmailService({ ...flows, jwt: deps.verificationTokens });
-  const accounts = new AccountService({ sql, repo, sessions: deps.sessions, hasher: deps.hasher, config, clock, emails, audit: deps.audit });
+  const accounts = new AccountService({
+    sql,
+    repo,
+    sessions: deps.sessions,
+    hasher: deps.hasher,
+    config,
+    clock,
+    emails,
+    audit: deps.audit,
+  });
   const signInThrottle = new SignInThrottle(
     deps.store,
     config.rateLimit.enabled ? config.rateLimit.accountFailures : { windowSec: 1, max: 0 },

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../../errors';
-import { checkRedirects, redirectTarget } from '../../http/redirects';
 import { auditSource, serviceActorOf } from '../../http/audit-source';
+import { checkRedirects, redirectTarget } from '../../http/redirects';
 import type { AccountWeb } from './deps';
 import { ChangePassword, RequestPasswordReset, ResetPassword, ResetPasswordLink, SetPassword } from './flows.schemas';
 import { RESET_REQUESTED_MESSAGE } from './password.service';

@@ -34,7 +34,13 @@ export class BanPolicy {
       const lifted = await this.sql.transaction(async (tx) => {
         const row = await this.repo.liftLapsedBan(user.id, new Date(now), tx);
         const details = { expiredAt: user.banExpires, reason: user.banReason };
-        if (row) await this.audit.record(tx, { type: 'user.ban_lapsed', source: SYSTEM_SOURCE, target: userTarget(user.id), details });
+        if (row)
+          await this.audit.record(tx, {
+            type: 'user.ban_lapsed',
+            source: SYSTEM_SOURCE,
+            target: userTarget(user.id),
+            details,
+          });
         return row;
       });
       if (lifted) return lifted;

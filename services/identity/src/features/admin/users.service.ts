@@ -104,7 +104,12 @@ export class AdminUsersService {
     const user = await sessions.changeUser(userId, async (tx) => {
       const changed = await repo.setRole(userId, text, now, tx);
       if (changed)
-        await audit.record(tx, { type: 'admin.user.role_set', source, target: userTarget(userId), details: { role: text } });
+        await audit.record(tx, {
+          type: 'admin.user.role_set',
+          source,
+          target: userTarget(userId),
+          details: { role: text },
+        });
       return changed;
     });
     return user ?? fail('FAILED_TO_FIND_USER');

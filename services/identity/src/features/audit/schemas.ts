@@ -8,16 +8,30 @@ const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 const filters = {
-  actorId: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'The actor: a user, API key or service credential id' })),
-  targetType: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'user, session, organization, member, invitation, team, api_key, signing_key or email' })),
+  actorId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 128, description: 'The actor: a user, API key or service credential id' }),
+  ),
+  targetType: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 32,
+      description: 'user, session, organization, member, invitation, team, api_key, signing_key or email',
+    }),
+  ),
   targetId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
   type: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 64, description: 'An event type or a prefix of types, e.g. admin. or organization.member' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'An event type or a prefix of types, e.g. admin. or organization.member',
+    }),
   ),
   from: Type.Optional(Type.String({ format: 'date-time', description: 'Events at or after this time' })),
   to: Type.Optional(Type.String({ format: 'date-time', description: 'Events before this time' })),
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'nextCursor of the previous page' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, description: `Events per page (default ${DEFAULT_PAGE})` })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_PAGE, description: `Events per page (default ${DEFAULT_PAGE})` }),
+  ),
 };
 
 export const AuditEventSchema = Type.Object(
@@ -53,7 +67,11 @@ export const AdminListEvents = {
       ...filters,
       organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
       email: Type.Optional(
-        Type.String({ format: 'email', maxLength: 254, description: 'Failed sign-ins with this address (matched by digest)' }),
+        Type.String({
+          format: 'email',
+          maxLength: 254,
+          description: 'Failed sign-ins with this address (matched by digest)',
+        }),
       ),
     },
     strict,

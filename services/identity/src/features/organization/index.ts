@@ -22,7 +22,6 @@ export type { OrganizationFeatureDeps } from './deps';
 export type { InviteInput } from './invitation.service';
 export { asOperator, type Caller, type OperatorLookup, type OrganizationAccess } from './membership';
 export type { OrganizationSummary } from './repository';
-export { requireOrganizationSession } from './session';
 export {
   IdField,
   InvitationSchema,
@@ -37,6 +36,7 @@ export {
   TeamNameField,
   TeamSchema,
 } from './schemas';
+export { requireOrganizationSession } from './session';
 export type { MemberUser, MemberView } from './views';
 
 /**

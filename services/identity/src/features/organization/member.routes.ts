@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { withSource } from '../../http/audit-source';
 import { hasAnyPermission } from '../../access';
 import { fail } from '../../errors';
+import { withSource } from '../../http/audit-source';
 import {
   GetActiveMember,
   GetActiveMemberRole,

@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
-import type { AuditLog } from '../../shared/audit';
 import type { Web } from '../../http/web';
+import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { KeyValueStore } from '../../store';

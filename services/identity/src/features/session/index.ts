@@ -29,13 +29,7 @@ export interface SessionFeature extends FeatureRoutes {
 }
 
 export function createSessionFeature(deps: SessionDeps): SessionFeature {
-  const sessions = new SessionService(
-    new SessionRepository(deps.sql),
-    deps.cache,
-    deps.config,
-    deps.clock,
-    deps.audit,
-  );
+  const sessions = new SessionService(new SessionRepository(deps.sql), deps.cache, deps.config, deps.clock, deps.audit);
   return {
     sessions,
     async routes(app, web) {

@@ -53,7 +53,11 @@ export async function sessionRoutes(fastify: FastifyInstance, ctx: SessionWeb): 
   });
 
   app.post('/revoke-other-sessions', { schema: RevokeOtherSessions, preHandler: session }, async (request) => {
-    const end = { type: 'user.sessions_revoked', source: auditSource(request), details: { otherSessionsOnly: true } } as const;
+    const end = {
+      type: 'user.sessions_revoked',
+      source: auditSource(request),
+      details: { otherSessionsOnly: true },
+    } as const;
     await ctx.sessions.revokeAllForUser(request.auth.user.id, end, request.auth.session.token);
     return { status: true };
   });

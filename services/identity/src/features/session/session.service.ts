@@ -291,7 +291,12 @@ export class SessionService {
   async revokeAllForUser(userId: string, end: SessionEnd, exceptToken?: string): Promise<void> {
     await this.inTransaction(async (tx) => {
       const evict = await this.endAllForUserIn(tx, userId, exceptToken);
-      await this.audit.record(tx, { type: end.type, source: end.source, target: { type: 'user', id: userId }, details: end.details });
+      await this.audit.record(tx, {
+        type: end.type,
+        source: end.source,
+        target: { type: 'user', id: userId },
+        details: end.details,
+      });
       return evict;
     });
   }

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { auditSource } from '../../http/audit-source';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
+import { auditSource } from '../../http/audit-source';
 import type { SocialWeb } from './deps';
 import { AccountInfo, GetAccessToken, ListAccounts, RefreshToken, UnlinkAccount } from './schemas';
 

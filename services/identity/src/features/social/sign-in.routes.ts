@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { checkRedirects } from '../../http/redirects';
 import { auditSource } from '../../http/audit-source';
+import { checkRedirects } from '../../http/redirects';
 import { errorPage } from './callback.service';
 import type { SocialWeb } from './deps';
 import { CallbackGet, CallbackPost, LinkSocial, SignInSocial } from './schemas';

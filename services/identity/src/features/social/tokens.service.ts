@@ -1,8 +1,8 @@
 import { fail } from '../../errors';
+import { type AuditSource, userTarget } from '../../shared/audit';
 import type { SocialDeps } from './deps';
 import { fetchProfile, refreshTokens } from './oauth-client';
 import type { AccountRow } from './repository';
-import { type AuditSource, userTarget } from '../../shared/audit';
 
 export interface AccountSelector {
   providerId: string;

@@ -129,7 +129,10 @@ describe('account events (docs/SPEC.md §10): the change and its event together'
     expect((await post(t.app, '/revoke-sessions', undefined, { jar: fourth.jar })).statusCode).toBe(401); // revoked
     const again = await signIn(t.app, u.email);
     expect((await post(t.app, '/revoke-sessions', undefined, { jar: again.jar })).statusCode).toBe(200);
-    expect(await last(u.userId)).toMatchObject({ type: 'user.sessions_revoked', details: { otherSessionsOnly: false } });
+    expect(await last(u.userId)).toMatchObject({
+      type: 'user.sessions_revoked',
+      details: { otherSessionsOnly: false },
+    });
     expectNoSecrets(await eventsAbout(t, u.userId), second.token!, third.token!, again.token!);
   });
 

@@ -17,7 +17,12 @@ describe('admin events (docs/SPEC.md §10): every admin action with its change, 
   it('create-user, update-user, set-role, set-user-password and remove-user', async () => {
     const admin = await signUpAdmin(t);
     const email = uniqueEmail('made');
-    const created = await adminPost(t, 'create-user', { email, password: PASSWORD, name: 'Made', role: 'user' }, admin.jar);
+    const created = await adminPost(
+      t,
+      'create-user',
+      { email, password: PASSWORD, name: 'Made', role: 'user' },
+      admin.jar,
+    );
     expect(created.statusCode).toBe(200);
     const userId = created.json().user.id;
     expect(await last(userId)).toMatchObject({
@@ -30,7 +35,11 @@ describe('admin events (docs/SPEC.md §10): every admin action with its change, 
     expect((await adminPost(t, 'update-user', { userId, data: { name: 'Renamed' } }, admin.jar)).statusCode).toBe(200);
     expect(await last(userId)).toMatchObject({ type: 'admin.user.updated', details: { fields: ['name'] } });
     expect((await adminPost(t, 'set-role', { userId, role: 'admin' }, admin.jar)).statusCode).toBe(200);
-    expect(await last(userId)).toMatchObject({ type: 'admin.user.role_set', ...adminActor(admin.userId), details: { role: 'admin' } });
+    expect(await last(userId)).toMatchObject({
+      type: 'admin.user.role_set',
+      ...adminActor(admin.userId),
+      details: { role: 'admin' },
+    });
     const newPassword = `new-${randomBytes(8).toString('hex')}`;
     expect((await adminPost(t, 'set-user-password', { userId, newPassword }, admin.jar)).statusCode).toBe(200);
     expect(await last(userId)).toMatchObject({ type: 'admin.user.password_set', ...adminActor(admin.userId) });

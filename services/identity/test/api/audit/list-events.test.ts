@@ -26,7 +26,7 @@ async function seedActor(types: Array<Parameters<typeof record>[1]['type']>, org
 }
 
 describe('GET admin/list-events', () => {
-  it('answers an actor\'s events newest first with every field, paged by an opaque cursor', async () => {
+  it("answers an actor's events newest first with every field, paged by an opaque cursor", async () => {
     const admin = await signUpAdmin(t);
     const { actorId, targets } = await seedActor(['user.signed_up', 'admin.user.banned', 'admin.user.unbanned']);
     const first = await list(admin.jar, `actorId=${actorId}&limit=2`);
@@ -101,7 +101,11 @@ describe('GET admin/list-events', () => {
 
   it('a bad cursor or filter is a catalogue validation error naming the field', async () => {
     const admin = await signUpAdmin(t);
-    for (const cursor of ['nope', Buffer.from('["x","y"]').toString('base64url'), Buffer.from('{}').toString('base64url')]) {
+    for (const cursor of [
+      'nope',
+      Buffer.from('["x","y"]').toString('base64url'),
+      Buffer.from('{}').toString('base64url'),
+    ]) {
       const res = await list(admin.jar, `cursor=${cursor}`);
       expectError(res, 400, 'VALIDATION_ERROR');
       expect(res.json().details).toEqual([{ field: 'cursor', problem: expect.any(String) }]);
@@ -126,7 +130,11 @@ describe('GET admin/list-events', () => {
       payload: { userId: other.userId },
     });
     expect(imp.statusCode).toBe(200);
-    expectError(await get(t.app, '/admin/list-events', { bearer: imp.json().session.token }), 403, 'NOT_ALLOWED_TO_LIST_EVENTS');
+    expectError(
+      await get(t.app, '/admin/list-events', { bearer: imp.json().session.token }),
+      403,
+      'NOT_ALLOWED_TO_LIST_EVENTS',
+    );
   });
 
   it('a custom admin role may hold audit:read alone', async () => {

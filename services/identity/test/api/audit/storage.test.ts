@@ -23,12 +23,10 @@ const insertAt = (at: string, type = 'user.signed_in') =>
 
 const partitions = async () =>
   (
-    await db
-      .sql()
-      .query<{ name: string }>(
-        `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+    await db.sql().query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
          WHERE i.inhparent = 'audit_events'::regclass ORDER BY 1`,
-      )
+    )
   ).map((r) => r.name);
 
 const monthName = (offset: number) => {
@@ -43,7 +41,9 @@ describe('audit_events storage', () => {
     for (let i = 0; i <= 12; i++) expect(names).toContain(monthName(i));
     expect(names).toContain('audit_events_default');
     const far = await insertAt("now() + interval '20 years'");
-    const [row] = await db.sql().query('SELECT tableoid::regclass::text AS part FROM audit_events WHERE id = $1', [far]);
+    const [row] = await db
+      .sql()
+      .query('SELECT tableoid::regclass::text AS part FROM audit_events WHERE id = $1', [far]);
     expect(row.part).toBe('audit_events_default');
   });
 
@@ -82,9 +82,11 @@ describe('audit_events storage', () => {
     const target = { type: 'user' as const, id: newId() };
     for (const key of ['password', 'newPassword', 'token', 'sessionToken', 'passwordHash', 'secret', 'key']) {
       await expect(
-        db.sql().transaction((tx) =>
-          events.record(tx, { type: 'user.password_changed', source: testSource(), target, details: { [key]: 'x' } }),
-        ),
+        db
+          .sql()
+          .transaction((tx) =>
+            events.record(tx, { type: 'user.password_changed', source: testSource(), target, details: { [key]: 'x' } }),
+          ),
       ).rejects.toThrow(/may hold a secret/);
     }
     expect(await db.sql().query('SELECT 1 FROM audit_events WHERE target_id = $1', [target.id])).toEqual([]);
@@ -94,9 +96,9 @@ describe('audit_events storage', () => {
     // Rows waiting in the default partition for months that get a partition later are moved into it.
     const waiting = await insertAt("now() - interval '200 days'");
     await db.sql().query("SELECT audit_events_add_partitions(now() - interval '14 months', 14)");
-    const [moved] = await db.sql().query('SELECT tableoid::regclass::text AS part FROM audit_events WHERE id = $1', [
-      waiting,
-    ]);
+    const [moved] = await db
+      .sql()
+      .query('SELECT tableoid::regclass::text AS part FROM audit_events WHERE id = $1', [waiting]);
     expect(moved.part).toMatch(/^audit_events_\d{4}_\d{2}$/);
     const old = await insertAt("now() - interval '13 months'");
     const ancient = await insertAt("now() - interval '30 years'"); // the default partition
@@ -112,9 +114,11 @@ describe('audit_events storage', () => {
     expect(res).toMatchObject({ code: 0, stderr: '' });
     expect(res.stdout).toContain(oldMonth);
     expect(res.stdout).toMatch(/1 partitions added ahead/);
-    const left = await db.sql().query<{ id: string }>('SELECT id FROM audit_events WHERE id = ANY($1)', [
-      [waiting, old, ancient, justPast, recent, now],
-    ]);
+    const left = await db
+      .sql()
+      .query<{ id: string }>('SELECT id FROM audit_events WHERE id = ANY($1)', [
+        [waiting, old, ancient, justPast, recent, now],
+      ]);
     expect(left.map((r) => r.id).sort()).toEqual([recent, now].sort());
     const names = await partitions();
     expect(names).not.toContain(oldMonth);

@@ -255,7 +255,9 @@ describe('Redis cache fill races', () => {
 
   it('never caches a user changed between the database read and the cache write', async () => {
     const u = await signUp(t.app);
-    const spy = raceAfterRead(() => t.ctx.features.account.accounts.updateProfile(u.userId, { name: 'Renamed' }, SYSTEM_SOURCE));
+    const spy = raceAfterRead(() =>
+      t.ctx.features.account.accounts.updateProfile(u.userId, { name: 'Renamed' }, SYSTEM_SOURCE),
+    );
     await sessionOf(t.app, { bearer: u.token });
     spy.mockRestore();
     expect((await sessionOf(t.app, { bearer: u.token })).user.name).toBe('Renamed');
