@@ -92,7 +92,7 @@ export class EventRepository {
 
   /**
    * One page, newest first, `limit + 1` rows (the extra one says whether another page follows). Every filter is a
-   * condition on an indexed column; a type prefix that matches several types is one branch per type, each walking
+   * condition on an indexed column; a type prefix that matches several types runs one branch per type, each walking
    * the (type, time) index and stopping at the page's end, merged: a rare type is found without reading the others.
    */
   async list(filter: EventFilter): Promise<{ view: EventView; position: Position }[]> {
@@ -177,8 +177,11 @@ export function listEventsSql(filter: EventFilter): { text: string; params: unkn
   const types = filter.types;
   if (!types) return { text: branch(where), params };
   if (types.length === 1) return { text: branch([`type = ${p(types[0])}`, ...where]), params };
-  const branches = types.map((type) => `(${branch([`type = ${p(type)}`, ...where])})`);
-  return { text: `SELECT * FROM (${branches.join(' UNION ALL ')}) e ${order} LIMIT ${limit}`, params };
+  // One branch planned once and run per type (LATERAL), not one branch per type: with a year of monthly partitions
+  // the planning of 13 branches took longer than running them.
+  const each = branch(['type = t.type', ...where]);
+  const text = `SELECT e.* FROM unnest(${p(types)}::text[]) AS t(type) CROSS JOIN LATERAL (${each}) e ${order} LIMIT ${limit}`;
+  return { text, params };
 }
 
 function toView(row: Record<string, unknown>): EventView {
