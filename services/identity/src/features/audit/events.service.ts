@@ -33,6 +33,15 @@ export interface ListEventsQuery {
   limit?: number;
 }
 
+/** An event as written: what was recorded, with its id and time. */
+export type RecordedEvent = AuditEvent & { id: string; occurredAt: string };
+
+/**
+ * Work that must commit with an event or not at all, run in the event's transaction right after its insert: the
+ * place for a webhook delivery (an outbox row, `outbox.add(topic, key, payload, tx)`, keyed by the event's id).
+ */
+export type EventFollower = (tx: Sql, event: RecordedEvent) => Promise<void>;
+
 export interface EventPage {
   events: EventView[];
   /** Pass as `cursor` for the next page; null on the last one. */
@@ -44,6 +53,9 @@ export interface EventPage {
  * and list-events for operators (every event) and an organization's owners and admins (their organization's).
  */
 export class AuditEvents implements AuditLog {
+  /** Named hook point for work that follows each event in its transaction (none today; webhooks later). */
+  readonly followers: EventFollower[] = [];
+
   constructor(
     private readonly repo: EventRepository,
     private readonly clock: Clock,
@@ -59,9 +71,11 @@ export class AuditEvents implements AuditLog {
     const details = event.details ?? {};
     checkDetails(event.type, details);
     const { actor } = event.source;
+    const id = newId();
+    const occurredAt = new Date(this.clock.now());
     await this.repo.insert(tx, {
-      id: newId(),
-      occurredAt: new Date(this.clock.now()),
+      id,
+      occurredAt,
       type: event.type,
       actorType: actor.type,
       actorId: 'id' in actor ? actor.id : null,
@@ -74,6 +88,7 @@ export class AuditEvents implements AuditLog {
       requestId: event.source.requestId,
       details,
     });
+    for (const follow of this.followers) await follow(tx, { ...event, id, occurredAt: occurredAt.toISOString() });
   }
 
   /**

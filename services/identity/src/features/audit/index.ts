@@ -9,7 +9,7 @@ import { EventRetention } from './retention.service';
 
 export type { AdminAuditAccess, AuditFeatureDeps, OrganizationAuditAccess } from './deps';
 export { type EventFilter, type EventView, listEventsSql, MONTHS_AHEAD } from './events.repository';
-export type { AuditEvents, EventPage, ListEventsQuery } from './events.service';
+export type { AuditEvents, EventFollower, EventPage, ListEventsQuery, RecordedEvent } from './events.service';
 export type { EventRetention, PruneResult } from './retention.service';
 
 /**

@@ -200,3 +200,34 @@ describe('admin events (docs/SPEC.md §10): every admin action with its change, 
     expect(Number(total)).toBe(before.length);
   });
 });
+
+describe('work that follows an event (webhooks, later)', () => {
+  it("runs in the event's transaction: it sees the event, and its failure rolls back the change and the event", async () => {
+    const admin = await signUpAdmin(t);
+    const u = await signUp(t.app);
+    const seen: Array<{ type: string; id: string; target: unknown }> = [];
+    const followers = t.ctx.features.audit.events.followers;
+    const follower = async (
+      tx: Parameters<(typeof followers)[number]>[0],
+      event: Parameters<(typeof followers)[number]>[1],
+    ) => {
+      if (event.target?.id !== u.userId) return;
+      // the event's row is visible in the transaction the follower gets
+      const rows = await tx.query('SELECT type FROM audit_events WHERE id = $1', [event.id]);
+      seen.push({ type: String(rows[0]?.type), id: event.id, target: event.target });
+      if (event.type === 'admin.user.banned') throw new Error('delivery could not be written');
+    };
+    followers.push(follower);
+    try {
+      expect((await adminPost(t, 'set-role', { userId: u.userId, role: 'admin' }, admin.jar)).statusCode).toBe(200);
+      expect((await adminPost(t, 'ban-user', { userId: u.userId }, admin.jar)).statusCode).toBe(500);
+    } finally {
+      followers.splice(followers.indexOf(follower), 1);
+    }
+    expect(seen.map((s) => s.type)).toEqual(['admin.user.role_set', 'admin.user.banned']);
+    expect((await userRow(t, u.userId)).banned).toBe(false);
+    const stored = await eventsAbout(t, u.userId);
+    expect(stored.map((e) => e.type)).toContain('admin.user.role_set');
+    expect(stored.map((e) => e.type)).not.toContain('admin.user.banned');
+  });
+});
