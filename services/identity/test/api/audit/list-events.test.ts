@@ -117,7 +117,7 @@ describe('GET admin/list-events', () => {
     expectError(await list(admin.jar, 'unknown=1'), 400, expect.any(String) as unknown as string);
   });
 
-  it('needs the admin audit:read permission: a user gets 403, no session 401, an impersonation session 403', async () => {
+  it('needs the admin audit:read permission: 403 for a user, 401 without a session, 403 for an impersonation session', async () => {
     const u = await signUp(t.app);
     expectError(await list(u.jar, ''), 403, 'NOT_ALLOWED_TO_LIST_EVENTS', 'You are not allowed to list audit events');
     expectError(await get(t.app, '/admin/list-events'), 401, 'UNAUTHORIZED');

@@ -6,7 +6,7 @@ import {
   expectError,
   get,
   join,
-  type OrgApp,
+  orgAppForThisFile,
   post,
   refusedWithoutChange,
   startOrgApp,
@@ -14,11 +14,7 @@ import {
   user,
 } from './helpers';
 
-let t: OrgApp;
-beforeAll(async () => {
-  t = await startOrgApp();
-});
-afterAll(() => t.close());
+const t = orgAppForThisFile();
 
 const invite = (u: User, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   post(t.app, '/organization/invite-member', body, { jar: u.jar, headers });

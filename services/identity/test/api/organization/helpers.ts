@@ -22,6 +22,19 @@ export async function startOrgApp(overrides: ConfigOverrides = {}, env: Record<s
   return { ...t, mails };
 }
 
+/**
+ * This test file's organization app: started before its tests and closed after them. The object is filled in when
+ * the app has started, so use it inside tests and hooks only.
+ */
+export function orgAppForThisFile(overrides: ConfigOverrides = {}, env: Record<string, string> = {}): OrgApp {
+  const t = {} as OrgApp;
+  beforeAll(async () => {
+    Object.assign(t, await startOrgApp(overrides, env));
+  });
+  afterAll(() => t.close?.());
+  return t;
+}
+
 export const uniqueSlug = (tag = 'org') => `${tag}-${randomBytes(5).toString('hex')}`;
 
 export interface User extends SignedUp {

@@ -1,12 +1,18 @@
 import { PUBLIC_URL } from '../../setup/app';
 import { uniqueEmail } from '../../setup/fixtures';
-import { as, createOrg, join, type OrgApp, post, refusedWithoutChange, startOrgApp, type User, user } from './helpers';
+import {
+  as,
+  createOrg,
+  join,
+  orgAppForThisFile,
+  post,
+  refusedWithoutChange,
+  startOrgApp,
+  type User,
+  user,
+} from './helpers';
 
-let t: OrgApp;
-beforeAll(async () => {
-  t = await startOrgApp();
-});
-afterAll(() => t.close());
+const t = orgAppForThisFile();
 
 const invite = (u: User, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   post(t.app, '/organization/invite-member', body, { jar: u.jar, headers });

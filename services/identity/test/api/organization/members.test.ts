@@ -5,18 +5,13 @@ import {
   expectError,
   get,
   join,
-  type OrgApp,
+  orgAppForThisFile,
   post,
   refusedWithoutChange,
-  startOrgApp,
   user,
 } from './helpers';
 
-let t: OrgApp;
-beforeAll(async () => {
-  t = await startOrgApp();
-});
-afterAll(() => t.close());
+const t = orgAppForThisFile();
 
 describe('list-members', () => {
   it('pages members with their users and a total; filters and sorts', async () => {

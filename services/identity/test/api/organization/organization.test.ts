@@ -5,7 +5,7 @@ import {
   expectError,
   get,
   join,
-  type OrgApp,
+  orgAppForThisFile,
   post,
   refusedWithoutChange,
   snapshot,
@@ -14,11 +14,7 @@ import {
   user,
 } from './helpers';
 
-let t: OrgApp;
-beforeAll(async () => {
-  t = await startOrgApp();
-});
-afterAll(() => t.close());
+const t = orgAppForThisFile();
 
 describe('create (spec §7)', () => {
   it('creates the organization, an owner membership and a default team, and makes it active', async () => {

@@ -1,11 +1,7 @@
 import { uniqueEmail } from '../../setup/fixtures';
-import { as, createOrg, join, type OrgApp, post, snapshot, startOrgApp, type User, uniqueSlug, user } from './helpers';
+import { as, createOrg, join, orgAppForThisFile, post, snapshot, type User, uniqueSlug, user } from './helpers';
 
-let t: OrgApp;
-beforeAll(async () => {
-  t = await startOrgApp();
-});
-afterAll(() => t.close());
+const t = orgAppForThisFile();
 
 type Role = 'owner' | 'admin' | 'member';
 

@@ -4,7 +4,7 @@ import {
   expectError,
   get,
   join,
-  type OrgApp,
+  orgAppForThisFile,
   post,
   refusedWithoutChange,
   startOrgApp,
@@ -12,11 +12,7 @@ import {
   user,
 } from './helpers';
 
-let t: OrgApp;
-beforeAll(async () => {
-  t = await startOrgApp();
-});
-afterAll(() => t.close());
+const t = orgAppForThisFile();
 
 const call = (u: User, path: string, body: Record<string, unknown>) =>
   post(t.app, `/organization/${path}`, body, as(u.jar));

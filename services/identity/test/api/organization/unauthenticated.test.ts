@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CookieJar } from '../../setup/fixtures';
-import { expectError, get, type OrgApp, post, startOrgApp } from './helpers';
+import { expectError, get, orgAppForThisFile, post } from './helpers';
 
 /**
  * spec §8: an organization call without a session answers 401 "Not authenticated", on every organization route.
@@ -40,11 +40,7 @@ const REQUESTS: Record<string, { query?: string; body?: Record<string, unknown> 
   'POST /organization/remove-team-member': { body: { teamId: ID, userId: ID, organizationId: ID } },
 };
 
-let t: OrgApp;
-beforeAll(async () => {
-  t = await startOrgApp();
-});
-afterAll(() => t.close());
+const t = orgAppForThisFile();
 
 /** Every organization route the service serves, read from its own OpenAPI document. */
 function organizationRoutes(): string[] {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { as, createOrg, expectError, get, join, type OrgApp, post, startOrgApp, type User, user } from './helpers';
+import { as, createOrg, expectError, get, join, orgAppForThisFile, post, type User, user } from './helpers';
 
 /**
  * GET organization/list-user-teams, as better-auth's organization plugin answers it (`listUserTeams`):
@@ -8,11 +8,7 @@ import { as, createOrg, expectError, get, join, type OrgApp, post, startOrgApp, 
  * `userId` asks for another member's teams in `organizationId` (else the active organization) and needs member
  * update there.
  */
-let t: OrgApp;
-beforeAll(async () => {
-  t = await startOrgApp();
-});
-afterAll(() => t.close());
+const t = orgAppForThisFile();
 
 interface Team {
   id: string;
