@@ -30,8 +30,6 @@ export function createApiKeyFeature(deps: ApiKeyFeatureDeps): ApiKeyFeature {
     getUser: deps.getUser,
     organizations: deps.organizations,
     admin: deps.admin,
-    sql: deps.sql,
-    audit: deps.audit,
   });
   return {
     apiKeys,

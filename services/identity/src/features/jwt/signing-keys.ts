@@ -2,7 +2,6 @@ import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import type { JwtConfig } from '../../config';
 import { newId } from '../../crypto/random';
 import type { Sealer } from '../../crypto/sealed';
-import { type AuditLog, SYSTEM_SOURCE } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import { FOREIGN_CLOCK_SKEW_SEC } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
@@ -53,7 +52,6 @@ export class SigningKeys {
     private readonly sealer: Sealer,
     private readonly clock: Clock,
     private readonly events: KeyEvents | null,
-    private readonly audit: AuditLog,
     private readonly onError: (message: string) => void = () => {},
   ) {}
 
@@ -90,7 +88,7 @@ export class SigningKeys {
 
   /** Retires the active key and makes a new one (CLI `jwks:rotate`, or the rotation interval). Returns its kid. */
   async rotate(): Promise<string> {
-    const kid = await this.repo.locked((tx) => this.replaceActive(tx, 'manual'));
+    const kid = await this.repo.locked((tx) => this.replaceActive(tx));
     await this.changed();
     return kid;
   }
@@ -156,7 +154,7 @@ export class SigningKeys {
       const made = await this.repo.locked(async (tx) => {
         const active = (await this.repo.list(tx)).find((r) => r.retiredAt === null);
         if (active && !this.isDue(active.alg as SigningAlg, active.createdAt.getTime())) return false;
-        await this.replaceActive(tx, active ? 'due' : 'first');
+        await this.replaceActive(tx);
         return true;
       });
       if (made) await this.changed();
@@ -167,8 +165,7 @@ export class SigningKeys {
     return this.ensuring;
   }
 
-  /** The new active key, the old one retired, and the `signing_key.rotated` event: one transaction. */
-  private async replaceActive(tx: Sql, reason: 'manual' | 'due' | 'first'): Promise<string> {
+  private async replaceActive(tx: Sql): Promise<string> {
     const now = new Date(this.clock.now());
     const id = newId();
     const { publicKey, privateKey } = await generateKeyPair(this.config.alg, { extractable: true });
@@ -181,12 +178,6 @@ export class SigningKeys {
       publicKey: JSON.stringify(publicJwk),
       privateKey: this.sealer.seal(privateJwk, id),
       createdAt: now,
-    });
-    await this.audit.record(tx, {
-      type: 'signing_key.rotated',
-      source: SYSTEM_SOURCE,
-      target: { type: 'signing_key', id },
-      details: { alg: this.config.alg, reason },
     });
     return id;
   }

@@ -42,7 +42,6 @@ export {
   TeamSchema,
   UserMembershipSchema,
 } from './schemas';
-export { requireOrganizationSession } from './session';
 export type { MemberUser, MemberView, OrganizationSummary } from './views';
 
 /**

@@ -2,9 +2,7 @@ import type { Config } from '../../config';
 import { safeEqual } from '../../crypto/safe-equal';
 import { ApiError } from '../../errors';
 import { redirectTarget } from '../../http/redirects';
-import { type AuditSource, asUser } from '../../shared/audit';
-import type { SessionWithUser, UserView } from '../../shared/views';
-import { signedIn } from '../account';
+import type { ClientInfo, SessionWithUser, UserView } from '../../shared/views';
 import type { SocialDeps } from './deps';
 import type { IdentifyService } from './identify.service';
 import { exchangeCode, fetchProfile, type ProviderTokens } from './oauth-client';
@@ -37,7 +35,7 @@ export class CallbackService {
     private readonly identify: IdentifyService,
   ) {}
 
-  async handle(providerId: string, params: Record<string, string>, boundState: string | null, source: AuditSource) {
+  async handle(providerId: string, params: Record<string, string>, boundState: string | null, client: ClientInfo) {
     let state: OAuthState | null = null;
     try {
       const provider = await this.findProvider(providerId);
@@ -47,8 +45,8 @@ export class CallbackService {
       if (!state.callbackURL) throw new Redirect('no_callback_url');
       const tokens = await this.exchange(provider, params, state);
       const profile = await this.profile(provider, tokens, params.user);
-      if (state.link) return await this.finishLink(provider, profile, state, tokens, asUser(source, state.link.userId));
-      return await this.signIn(provider, profile, state, tokens, source);
+      if (state.link) return await this.finishLink(provider, profile, state, tokens);
+      return await this.signIn(provider, profile, state, tokens, client);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'BANNED_USER')
         return { location: errorPage(this.d.config, 'banned') };
@@ -111,26 +109,20 @@ export class CallbackService {
     profile: Profile,
     state: OAuthState,
     tokens: ProviderTokens,
-    source: AuditSource,
   ): Promise<CallbackResult> {
-    const refusal = await this.identify.link(p, profile, state.link!, tokens, source);
+    const refusal = await this.identify.link(p, profile, state.link!, tokens);
     if (refusal === 'already_linked_to_other_user') throw new Redirect('account_already_linked_to_different_user');
     if (refusal) throw new Redirect('unable_to_link_account');
     return { location: redirectTarget(state.callbackURL!) };
   }
 
-  private async signIn(p: Provider, profile: Profile, state: OAuthState, tokens: ProviderTokens, source: AuditSource) {
+  private async signIn(p: Provider, profile: Profile, state: OAuthState, tokens: ProviderTokens, client: ClientInfo) {
     const found = await this.identify.identify(p, profile, state.requestSignUp);
     if (found.kind === 'refused') throw new Redirect(found.reason);
     if (found.kind !== 'new') await this.refuseBannedUser(found.user);
-    const persisted = await this.identify.persist(p, profile, found, tokens, source);
+    const persisted = await this.identify.persist(p, profile, found, tokens);
     if (!persisted) throw new Redirect('account_not_linked'); // a concurrent sign-up took the email first
-    const session = await this.d.sessions.create({
-      user: persisted.user,
-      rememberMe: true,
-      ...source,
-      event: signedIn(source, `social:${p.id}`),
-    });
+    const session = await this.d.sessions.create({ user: persisted.user, rememberMe: true, ...client });
     const target = persisted.isNew && state.newUserURL ? state.newUserURL : state.callbackURL!;
     return { location: redirectTarget(target), session };
   }
