@@ -1823,6 +1823,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/list-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit trail, newest first, filtered and paged by cursor (admin audit:read permission) */
+        get: operations["adminListEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organization/list-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An organization's audit trail (organization audit:read permission: owner and admin by default) */
+        get: operations["organizationListEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1856,6 +1890,35 @@ export interface components {
             permissions: {
                 [key: string]: string[];
             } | null;
+        };
+        /** AuditEvent */
+        AuditEvent: {
+            id: string;
+            /** Format: date-time */
+            occurredAt: string;
+            type: string;
+            actor: {
+                /** @description user, api_key, service, system or anonymous */
+                type: string;
+                id: string | null;
+                impersonatorId: string | null;
+            };
+            target: {
+                type: string;
+                id: string;
+            } | null;
+            organizationId: string | null;
+            ipAddress: string | null;
+            userAgent: string | null;
+            requestId: string | null;
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        /** AuditEventPage */
+        AuditEventPage: {
+            events: components["schemas"]["AuditEvent"][];
+            nextCursor: string | null;
         };
         /** Error */
         Error: {
@@ -7074,6 +7137,119 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListEvents: {
+        parameters: {
+            query?: {
+                /** @description The actor: a user, API key or service credential id */
+                actorId?: string;
+                /** @description user, session, organization, member, invitation, team, api_key, signing_key or email */
+                targetType?: string;
+                targetId?: string;
+                /** @description An event type or a prefix of types, e.g. admin. or organization.member */
+                type?: string;
+                /** @description Events at or after this time */
+                from?: string;
+                /** @description Events before this time */
+                to?: string;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                /** @description Events per page (default 50) */
+                limit?: number;
+                organizationId?: string;
+                /** @description Failed sign-ins with this address (matched by digest) */
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventPage"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    organizationListEvents: {
+        parameters: {
+            query?: {
+                /** @description The actor: a user, API key or service credential id */
+                actorId?: string;
+                /** @description user, session, organization, member, invitation, team, api_key, signing_key or email */
+                targetType?: string;
+                targetId?: string;
+                /** @description An event type or a prefix of types, e.g. admin. or organization.member */
+                type?: string;
+                /** @description Events at or after this time */
+                from?: string;
+                /** @description Events before this time */
+                to?: string;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                /** @description Events per page (default 50) */
+                limit?: number;
+                /** @description Default: the active organization */
+                organizationId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventPage"];
                 };
             };
             /** @description Default Response */

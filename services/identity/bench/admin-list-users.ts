@@ -20,6 +20,7 @@ import { planListUsers } from '../src/features/admin/list-query';
 import { AdminRepository, listUsersSql, USER_COUNTER, walkIsCheaper } from '../src/features/admin/repository';
 import { TrigramSample } from '../src/features/admin/search-sample';
 import { indexProbes } from '../src/features/admin/search-trigrams';
+import { SYSTEM_SOURCE } from '../src/shared/audit';
 import { type CpuShares, cpuWindow } from './cpu';
 
 const USERS = Number(process.env.BENCH_USERS || 200_000);
@@ -160,7 +161,7 @@ async function main() {
     });
     const signedIn = await ctx.features.account.accounts.signIn(
       { email: operator.email, password: 'bench password 123' },
-      { ipAddress: null, userAgent: null },
+      SYSTEM_SOURCE,
     );
     const token = signedIn.session.token;
     const listening = async (server: typeof app) => {

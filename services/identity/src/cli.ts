@@ -24,6 +24,7 @@ const USAGE = `usage: cli <command>
   config             print the effective configuration (secrets masked)
   jwks:rotate        retire the JWT signing key and make a new one (the old stays in /jwks until its tokens expire)
   words:prune        drop the search words no user holds any more (after deleting many users; safe while serving)
+  events:prune       drop audit events older than AUDIT_RETENTION_DAYS and make the monthly partitions ahead
   check [--json]     report partial states of multi-step operations; exit 3 when any is found
 ${ADMIN_USAGE}`;
 
@@ -73,6 +74,15 @@ async function run(args: string[]): Promise<void> {
     case 'words:prune':
       console.log(`removed ${await withContext((ctx) => pruneSearchWords(ctx.sql))} words no user holds`);
       return;
+    case 'events:prune': {
+      const result = await withContext((ctx) => ctx.features.audit.retention.prune());
+      console.log(
+        `audit events before ${result.cutoff}: ${result.dropped.length} partitions dropped` +
+          `${result.dropped.length ? ` (${result.dropped.join(', ')})` : ''}, ${result.deleted} events deleted; ` +
+          `${result.added} partitions added ahead`,
+      );
+      return;
+    }
     case 'check': {
       const options = args.slice(1);
       const unknown = options.find((option) => option !== '--json');

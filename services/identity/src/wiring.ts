@@ -8,6 +8,7 @@ import { ApiError } from './errors';
 import { type AccountFeature, createAccountFeature } from './features/account';
 import { type AdminFeature, createAdminFeature } from './features/admin';
 import { type ApiKeyFeature, createApiKeyFeature } from './features/api-key';
+import { type AuditFeature, createAuditFeature } from './features/audit';
 import { type CaptchaVerifier, createCaptcha } from './features/captcha';
 import { createIntrospectionFeature, type IntrospectionFeature } from './features/introspection';
 import { createJwtFeature, type JwtFeature, type MemberRoleLookup, redisKeyEvents } from './features/jwt';
@@ -37,6 +38,8 @@ export interface Infrastructure {
 }
 
 export interface Features {
+  /** The audit trail: built first, every feature that changes something records through it. */
+  audit: AuditFeature;
   session: SessionFeature;
   account: AccountFeature;
   jwt: JwtFeature;
@@ -55,16 +58,27 @@ export interface Features {
 
 /**
  * Calls each feature's factory with what it needs, in dependency order. A feature gets another feature's public
- * interface (its index.ts), never its internals; the only late binding is admin's view of linked accounts, which
- * the social feature (built after admin, because it needs admin's ban check) answers.
+ * interface (its index.ts), never its internals. Two late bindings: admin's view of linked accounts, which the
+ * social feature (built after admin, because it needs admin's ban check) answers; and the audit feature's read
+ * permissions, which the admin and organization features (built after it, because they record through it) answer.
  */
 export function createFeatures(infra: Infrastructure): Features {
   const { config, clock, sql, store } = infra;
+  let admin: AdminFeature | null = null;
+  let organizations: OrganizationFeature | null = null;
+  const audit = createAuditFeature({
+    sql,
+    clock,
+    config,
+    admin: () => admin?.access ?? null,
+    organization: () => organizations?.access ?? null,
+  });
   const session = createSessionFeature({
     sql,
     cache: config.session.redisCacheTtlSec > 0 ? store : null,
     config: config.session,
     clock,
+    audit: audit.events,
   });
   const { sessions } = session;
   const account = createAccountFeature({
@@ -77,11 +91,19 @@ export function createFeatures(infra: Infrastructure): Features {
     background: infra.background,
     config,
     clock,
+    audit: audit.events,
   });
-  const organization = createOrganizationFeature({ sql, sessions, config, clock, mail: infra.mailOutbox });
-  const organizations = config.features.organization ? organization : null;
+  const organization = createOrganizationFeature({
+    sql,
+    sessions,
+    config,
+    clock,
+    mail: infra.mailOutbox,
+    audit: audit.events,
+  });
+  organizations = config.features.organization ? organization : null;
   let social: SocialFeature | undefined;
-  const admin = config.features.admin
+  admin = config.features.admin
     ? createAdminFeature({
         sql,
         accounts: account.accounts,
@@ -93,6 +115,7 @@ export function createFeatures(infra: Infrastructure): Features {
         clock,
         organizations,
         linkedAccounts: (userId) => social!.tokens.list(userId),
+        audit: audit.events,
       })
     : null;
   social = createSocialFeature({
@@ -102,7 +125,8 @@ export function createFeatures(infra: Infrastructure): Features {
     clock,
     accounts: account.accounts,
     sessions,
-    banCheck: admin ? (user) => admin.banPolicy.check(user) : null,
+    banCheck: admin ? (user) => admin!.banPolicy.check(user) : null,
+    audit: audit.events,
   });
   const jwt = createJwtFeature({
     sql,
@@ -111,6 +135,7 @@ export function createFeatures(infra: Infrastructure): Features {
     sealer: new Sealer(deriveKeys(config, 'jwks-private-keys')),
     events: infra.redis ? redisKeyEvents(infra.redis, config.redisPrefix) : null,
     memberRole: memberRoleLookup(organizations),
+    audit: audit.events,
     warn: infra.warn,
   });
   const introspection = createIntrospectionFeature({ sessions, tokens: jwt.tokens });
@@ -122,6 +147,7 @@ export function createFeatures(infra: Infrastructure): Features {
     getUser: (id) => account.accounts.getUser(id),
     organizations: organizations?.access ?? null,
     admin: admin?.access ?? null,
+    audit: audit.events,
   });
   const system = createSystemFeature({ sql, redis: infra.redis, lifecycle: infra.lifecycle });
   const routes: Array<FeatureRoutes | null> = [
@@ -134,8 +160,10 @@ export function createFeatures(infra: Infrastructure): Features {
     admin,
     apiKey,
     organizations,
+    audit,
   ];
   return {
+    audit,
     session,
     account,
     jwt,

@@ -57,6 +57,8 @@ app.kubernetes.io/component: {{ .component }}
   value: {{ .Values.settings.logLevel | quote }}
 - name: SHUTDOWN_DRAIN_MS
   value: {{ .Values.settings.shutdownDrainMs | quote }}
+- name: AUDIT_RETENTION_DAYS
+  value: {{ .Values.eventsPrune.retentionDays | quote }}
 - name: MIGRATE_ON_START
   value: "false"
 - name: DATA_DIR

@@ -5,13 +5,14 @@ import type { Permissions, Statements } from './model';
  * (admin get-user and update-user); `organization: list` serves the console's organization list and pages,
  * `organization: manage` lets an operator act on any organization's members, invitations and teams without being
  * a member (organization/access.ts); `apiKey: manage` lets an operator manage every API key and set their
- * quotas and permissions.
+ * quotas and permissions; `audit: read` lets an operator read the whole audit trail (docs/audit.md).
  */
 export const ADMIN_STATEMENTS = {
   user: ['create', 'list', 'set-role', 'ban', 'impersonate', 'delete', 'set-password', 'get', 'update'],
   session: ['list', 'revoke', 'delete'],
   organization: ['list', 'manage'],
   apiKey: ['manage'],
+  audit: ['read'],
 } as const satisfies Statements;
 
 export type AdminResource = keyof typeof ADMIN_STATEMENTS;

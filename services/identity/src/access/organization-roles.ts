@@ -1,11 +1,12 @@
 import type { Permissions, Statements } from './model';
 
-/** spec §6 "Organization roles": what exists in an organization. */
+/** spec §6 "Organization roles": what exists in an organization; `audit: read` is the organization's audit trail (docs/audit.md). */
 export const ORGANIZATION_STATEMENTS = {
   organization: ['update', 'delete'],
   member: ['create', 'update', 'delete'],
   invitation: ['create', 'cancel'],
   team: ['create', 'update', 'delete'],
+  audit: ['read'],
 } as const satisfies Statements;
 
 export type OrganizationResource = keyof typeof ORGANIZATION_STATEMENTS;
@@ -15,6 +16,7 @@ const OWNER = {
   member: ['create', 'update', 'delete'],
   invitation: ['create', 'cancel'],
   team: ['create', 'update', 'delete'],
+  audit: ['read'],
 } as const satisfies Permissions;
 
 /** spec §6 table: owner all; admin the same except organization delete; member nothing. */

@@ -67,6 +67,8 @@ export function defaultConfig(): Config {
     },
     // docs/decisions/0003-transactional-outbox.md: a crash between a commit and its hand-over delays a mail by the lease
     outbox: { pollMs: 2000, leaseMs: 30_000, retentionSec: 86_400 },
+    // docs/audit.md: a year of audit trail, then events:prune drops it
+    audit: { retentionDays: 365 },
     advanced: { disableOriginCheck: false },
     rateLimit: {
       enabled: true,

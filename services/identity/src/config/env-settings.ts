@@ -186,6 +186,12 @@ export const ENV_SETTINGS: EnvSetting[] = [
     'Done outbox rows are deleted this long after; rows no queue confirmed within it are given up',
   ),
   s(
+    'AUDIT_RETENTION_DAYS',
+    'audit.retentionDays',
+    'int',
+    'Audit events older than this many days are dropped by the events:prune command (the Helm CronJob runs it daily)',
+  ),
+  s(
     'ORIGIN_CHECK_DISABLED',
     'advanced.disableOriginCheck',
     'bool',

@@ -153,6 +153,10 @@ export const ConfigSchema = Type.Object(
       },
       strict,
     ),
+    audit: Type.Object(
+      { retentionDays: Int(1, 'audit events older than this are dropped by events:prune (docs/operations.md)') },
+      strict,
+    ),
     advanced: Type.Object({ disableOriginCheck: Type.Boolean() }, strict),
     rateLimit: Type.Object(
       {

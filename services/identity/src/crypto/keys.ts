@@ -1,6 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 
-export type KeyPurpose = 'cookie' | 'verification-jwt' | 'jwks-private-keys' | 'provider-tokens';
+export type KeyPurpose = 'cookie' | 'verification-jwt' | 'jwks-private-keys' | 'provider-tokens' | 'audit-email';
 
 /** Separate keys per purpose derived from AUTH_SECRET, so one leaked signature never serves another use. */
 export function deriveKey(secret: string, purpose: KeyPurpose): Buffer {

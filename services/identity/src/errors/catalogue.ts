@@ -206,6 +206,12 @@ export const EXTRA_ERRORS = {
   MISSING_CAPTCHA_RESPONSE: e(400, 'Missing CAPTCHA response'),
   CAPTCHA_VERIFICATION_FAILED: e(403, 'Captcha verification failed'),
   CAPTCHA_UNAVAILABLE: e(503, 'Something went wrong'),
+  /**
+   * docs/audit.md audit trail reads: admin list-events needs the admin `audit: read` permission; an
+   * organization's list-events needs the organization `audit: read` permission (owner and admin by default).
+   */
+  NOT_ALLOWED_TO_LIST_EVENTS: e(403, 'You are not allowed to list audit events'),
+  NOT_ALLOWED_TO_READ_ORGANIZATION_EVENTS: e(403, "You are not allowed to read this organization's audit events"),
   /** deletion "can be disabled" (better-auth answers 404 with this text). */
   ORGANIZATION_DELETION_DISABLED: e(404, 'Organization deletion is disabled'),
 } as const;

@@ -12,6 +12,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The API key that authenticated this request (a service key, or a key standing for its owner's session). */
     apiKey?: ApiKeyView;
+    /** Set when the static SERVICE_API_KEY authenticated this request (the audit trail's actor). */
+    staticServiceCredential?: true;
   }
 }
 
@@ -27,7 +29,10 @@ export async function assertServiceCredential(ctx: ServiceGuardParts, request: F
   const browser = request.headers.origin !== undefined || request.headers['sec-fetch-mode'] !== undefined;
   if (browser || typeof key !== 'string') throw new ApiError('SERVER_ONLY');
   const { serviceApiKey } = ctx.config;
-  if (serviceApiKey !== undefined && safeEqual(key, serviceApiKey)) return;
+  if (serviceApiKey !== undefined && safeEqual(key, serviceApiKey)) {
+    request.staticServiceCredential = true;
+    return;
+  }
   const result = await ctx.apiKeys.verify(key, SERVICE_PERMISSION);
   if (result.valid) {
     request.apiKey = result.key;

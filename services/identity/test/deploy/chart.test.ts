@@ -90,10 +90,11 @@ describe('chart templates', () => {
     expect(() => renderChart(CHART_DIR, defaults())).toThrow(/secrets.existingSecret is required/);
   });
 
-  it('renders the defaults: API, worker, migration Job, words CronJob, Service, HPA, PDB; optional parts off', () => {
+  it('renders the defaults: API, worker, migration Job, words and events CronJobs, Service, HPA, PDB; optional parts off', () => {
     const docs = manifests(installable());
     for (const d of docs) expect(d).toMatchObject({ apiVersion: expect.any(String), kind: expect.any(String) });
     expect(kinds(docs)).toEqual([
+      'CronJob/rel-identity-events-prune',
       'CronJob/rel-identity-words-prune',
       'Deployment/rel-identity-api',
       'Deployment/rel-identity-worker',
@@ -107,6 +108,7 @@ describe('chart templates', () => {
   it('renders every optional part when enabled', () => {
     expect(kinds(manifests(everything()))).toEqual([
       'ConfigMap/rel-identity-config',
+      'CronJob/rel-identity-events-prune',
       'CronJob/rel-identity-words-prune',
       'Deployment/rel-identity-api',
       'Deployment/rel-identity-console',
@@ -127,7 +129,7 @@ describe('chart templates', () => {
 
   it('every pod is non-root, seccomp RuntimeDefault, read-only root with /tmp on an emptyDir, no capabilities', () => {
     const workloads = manifests(everything()).filter((d) => ['Deployment', 'Job', 'CronJob'].includes(d.kind));
-    expect(workloads).toHaveLength(5);
+    expect(workloads).toHaveLength(6);
     for (const w of workloads) {
       const spec = podSpec(w);
       expect(spec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
@@ -168,8 +170,28 @@ describe('chart templates', () => {
     expect(podSpec(cron).restartPolicy).toBe('Never');
     expect(podSpec(cron).volumes.map((v: Obj) => v.name)).toEqual(['tmp']);
     const off = manifests(installable((v) => (v.wordsPrune.enabled = false)));
-    expect(off.filter((d) => d.kind === 'CronJob')).toEqual([]);
+    expect(off.filter((d) => d.kind === 'CronJob' && d.metadata.name.endsWith('-words-prune'))).toEqual([]);
     expect(validator(installable((v) => (v.wordsPrune.schedule = 'weekly')))).toBe(false);
+  });
+
+  it('the events CronJob runs events:prune daily one at a time with the retention age, and can be turned off', () => {
+    const docs = manifests(installable());
+    const scripts = JSON.parse(read('services/identity/package.json')).scripts;
+    const cron = byName(docs, 'CronJob', '-events-prune');
+    expect(cron.spec).toMatchObject({ schedule: '41 2 * * *', concurrencyPolicy: 'Forbid' });
+    const c = podSpec(cron).containers[0];
+    expect(c.command.join(' ')).toBe(scripts['events:prune']);
+    expect(c.image).toBe(podSpec(byName(docs, 'Deployment', '-api')).containers[0].image);
+    expect(c.env).toContainEqual({ name: 'AUDIT_RETENTION_DAYS', value: '365' });
+    expect(podSpec(cron).volumes.map((v: Obj) => v.name)).toEqual(['tmp']);
+    const days = manifests(installable((v) => (v.eventsPrune.retentionDays = 90)));
+    expect(podSpec(byName(days, 'CronJob', '-events-prune')).containers[0].env).toContainEqual({
+      name: 'AUDIT_RETENTION_DAYS',
+      value: '90',
+    });
+    const off = manifests(installable((v) => (v.eventsPrune.enabled = false)));
+    expect(off.filter((d) => d.kind === 'CronJob').map((d) => d.metadata.name)).toEqual(['rel-identity-words-prune']);
+    expect(validator(installable((v) => (v.eventsPrune.retentionDays = 0)))).toBe(false);
   });
 
   it('the migration Job is a pre-install/pre-upgrade hook, deleted on success and before the next run', () => {

@@ -14,6 +14,7 @@ import { OrganizationSlugs1795800000420 } from './1795800000420-organization-slu
 import { Outbox1795900000100 } from './1795900000100-outbox';
 import { InvitationAcceptedBy1795900000270 } from './1795900000270-invitation-accepted-by';
 import { UsersBannedIndex1795900000275 } from './1795900000275-users-banned-index';
+import { AuditEvents1796000000100 } from './1796000000100-audit-events';
 
 /** Listed explicitly (a glob would also match the compiled .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   Outbox1795900000100,
   InvitationAcceptedBy1795900000270,
   UsersBannedIndex1795900000275,
+  AuditEvents1796000000100,
 ];

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { auditSource } from '../../http/audit-source';
 import { checkRedirects } from '../../http/redirects';
-import { clientInfo } from '../../http/require-session';
 import { sessionJson } from '../../shared/session-json';
 import type { AccountWeb } from './deps';
 import { SignInEmail, SignUpEmail, UpdateUser } from './schemas';
@@ -14,7 +14,7 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: AccountWeb): 
     { schema: SignUpEmail, preHandler: checkRedirects(ctx.trusted, 'callbackURL') },
     async (request, reply) => {
       const lang = request.headers['accept-language'];
-      const { user, session } = await ctx.accounts.signUp(request.body, clientInfo(request), lang);
+      const { user, session } = await ctx.accounts.signUp(request.body, auditSource(request), lang);
       if (session) ctx.cookies.set(reply, session, ctx.clock.now());
       return { token: session?.session.token ?? null, user };
     },
@@ -27,7 +27,7 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: AccountWeb): 
       const lang = request.headers['accept-language'];
       const current = await ctx.metrics.countSignIn('email', () =>
         ctx.signInThrottle.guard(request.body.email, () =>
-          ctx.accounts.signIn(request.body, clientInfo(request), lang),
+          ctx.accounts.signIn(request.body, auditSource(request), lang),
         ),
       );
       ctx.cookies.set(reply, current, ctx.clock.now());
@@ -37,7 +37,7 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: AccountWeb): 
   );
 
   app.post('/update-user', { schema: UpdateUser, preHandler: ctx.requireSession }, async (request, reply) => {
-    const user = await ctx.accounts.updateProfile(request.auth.user.id, request.body);
+    const user = await ctx.accounts.updateProfile(request.auth.user.id, request.body, auditSource(request));
     if (request.cookies[ctx.cookies.tokenName])
       ctx.cookies.setCache(
         reply,

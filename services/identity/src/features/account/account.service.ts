@@ -1,11 +1,13 @@
 import type { Config } from '../../config';
 import type { PasswordHasher } from '../../crypto/password';
 import { fail } from '../../errors';
+import { type AuditEventType, type AuditSource, asUser, userTarget } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import { normalizeEmail } from '../../shared/email';
 import { isUniqueViolation, type Sql } from '../../shared/sql';
-import type { ClientInfo, SessionWithUser, UserView } from '../../shared/views';
-import type { SessionService } from '../session';
+import type { SessionWithUser, UserView } from '../../shared/views';
+import type { CreateSessionInput, SessionService } from '../session';
+import type { AccountAudit } from './deps';
 import type { EmailService } from './email.service';
 import type { AccountRepository, ProfileFields } from './repository';
 
@@ -34,21 +36,56 @@ export interface NewUserInput {
   language?: string | null;
 }
 
+/**
+ * The sign-in event of a new session (docs/audit.md): the user is the actor, the session's id and how it was made
+ * are the details. For `CreateSessionInput.event`.
+ */
+export const signedIn =
+  (source: AuditSource, method: string): CreateSessionInput['event'] =>
+  ({ session, user }) => ({
+    type: 'user.signed_in',
+    source: asUser(source, user.id),
+    target: userTarget(user.id),
+    details: { method, sessionId: session.id },
+  });
+
 /** Email+password accounts (spec §4, §5): sign-up, sign-in, profile updates. */
 export class AccountService {
-  constructor(
-    private readonly repo: AccountRepository,
-    private readonly sessions: SessionService,
-    private readonly hasher: PasswordHasher,
-    private readonly config: Config,
-    private readonly clock: Clock,
-    private readonly emails: Pick<EmailService, 'sendVerificationMail'>,
-  ) {}
+  private readonly repo: AccountRepository;
+  private readonly sessions: SessionService;
+  private readonly hasher: PasswordHasher;
+  private readonly config: Config;
+  private readonly clock: Clock;
+  private readonly emails: Pick<EmailService, 'sendVerificationMail'>;
+  private readonly audit: AccountAudit;
+  private readonly sql: Sql;
+
+  constructor(deps: {
+    sql: Sql;
+    repo: AccountRepository;
+    sessions: SessionService;
+    hasher: PasswordHasher;
+    config: Config;
+    clock: Clock;
+    emails: Pick<EmailService, 'sendVerificationMail'>;
+    audit: AccountAudit;
+  }) {
+    ({
+      sql: this.sql,
+      repo: this.repo,
+      sessions: this.sessions,
+      hasher: this.hasher,
+      config: this.config,
+      clock: this.clock,
+      emails: this.emails,
+      audit: this.audit,
+    } = deps);
+  }
 
   /** Returns the new user and, with auto sign-in, its first session. */
   async signUp(
     input: SignUpInput,
-    client: ClientInfo,
+    source: AuditSource,
     lang?: string,
   ): Promise<{ user: UserView; session: SessionWithUser | null }> {
     this.assertEmailPasswordEnabled();
@@ -69,6 +106,13 @@ export class AccountService {
         },
         hash,
         new Date(this.clock.now()),
+        (tx, created) =>
+          this.audit.record(tx, {
+            type: 'user.signed_up',
+            source: asUser(source, created.id),
+            target: userTarget(created.id),
+            details: { method: 'email' },
+          }),
       )
       .catch((error) => (isUniqueViolation(error) ? fail('USER_ALREADY_EXISTS') : Promise.reject(error)));
     const { emailVerification, emailAndPassword } = this.config;
@@ -76,53 +120,91 @@ export class AccountService {
       await this.emails.sendVerificationMail(user, input.callbackURL, lang);
     // Unverified accounts get no session when verification is required (spec §4, better-auth's behaviour).
     if (!emailAndPassword.autoSignIn || emailAndPassword.requireEmailVerification) return { user, session: null };
-    const session = await this.sessions.create({ user, rememberMe: input.rememberMe ?? true, ...client });
+    const session = await this.sessions.create({
+      user,
+      rememberMe: input.rememberMe ?? true,
+      ...source,
+      event: signedIn(source, 'sign-up'),
+    });
     return { user, session };
   }
 
   /**
    * Unknown email, social-only account and wrong password all answer INVALID_EMAIL_OR_PASSWORD after the
    * same argon2 work, so timing reveals no account. Ban and other hooks run only after a correct password.
+   * A failure is recorded with the address's digest as its target, never the address, and never which of the two
+   * was wrong (docs/audit.md).
    */
-  async signIn(input: SignInInput, client: ClientInfo, lang?: string): Promise<SessionWithUser> {
+  async signIn(input: SignInInput, source: AuditSource, lang?: string): Promise<SessionWithUser> {
     this.assertEmailPasswordEnabled();
     const email = normalizeEmail(input.email);
     const user = await this.repo.findUserByEmail(email);
     const result = await this.checkPassword(user?.id ?? null, input.password);
-    if (!user || !result.ok) fail('INVALID_EMAIL_OR_PASSWORD');
+    if (!user || !result.ok) {
+      await this.audit.record(this.sql, {
+        type: 'user.sign_in_failed',
+        source: { ...source, actor: { type: 'anonymous' } },
+        target: this.audit.emailTarget(email),
+        details: { method: 'email' },
+      });
+      fail('INVALID_EMAIL_OR_PASSWORD');
+    }
     if (result.needsRehash) await this.rehash(user!.id, input.password);
     if (this.config.emailAndPassword.requireEmailVerification && !user!.emailVerified) {
       await this.emails.sendVerificationMail(user!, input.callbackURL, lang); // only after a correct password
       fail('EMAIL_NOT_VERIFIED');
     }
-    return this.sessions.create({ user: user!, rememberMe: input.rememberMe ?? true, ...client });
+    return this.sessions.create({
+      user: user!,
+      rememberMe: input.rememberMe ?? true,
+      ...source,
+      event: signedIn(source, 'email'),
+    });
   }
 
   /**
    * An account made by an operator (admin create-user, the CLI): email, password, name and role; never
    * emailVerified or ban fields (spec §3). Same password and duplicate rules as sign-up.
    */
-  async createUser(input: NewUserInput, password: string): Promise<UserView> {
+  async createUser(input: NewUserInput, password: string, source: AuditSource): Promise<UserView> {
     const email = normalizeEmail(input.email);
     this.assertPasswordLength(password);
     if (await this.repo.findUserByEmail(email)) fail('USER_ALREADY_EXISTS');
     const hash = await this.hasher.hash(password);
     const user = { email, name: input.name, image: input.image ?? null, language: input.language ?? null };
+    const record = (tx: Sql, created: UserView) =>
+      this.audit.record(tx, {
+        type: 'admin.user.created',
+        source,
+        target: userTarget(created.id),
+        details: { role: created.role },
+      });
     return this.repo
-      .createWithPassword({ ...user, emailVerified: false, role: input.role }, hash, new Date(this.clock.now()))
+      .createWithPassword({ ...user, emailVerified: false, role: input.role }, hash, new Date(this.clock.now()), record)
       .catch((error) => (isUniqueViolation(error) ? fail('USER_ALREADY_EXISTS') : Promise.reject(error)));
   }
 
   /**
    * A user registered through another sign-in method (a social provider): never a password; `attach` adds the
-   * method's account in the same transaction. A unique violation (the email was taken meanwhile) is passed on.
+   * method's account in the same transaction, with the sign-up's audit event. A unique violation (the email was
+   * taken meanwhile) is passed on.
    */
   registerExternal(
     input: { email: string; name: string; image: string | null; emailVerified: boolean },
+    method: string,
+    source: AuditSource,
     attach: (tx: Sql, user: UserView) => Promise<void>,
   ): Promise<UserView> {
     const user = { ...input, email: normalizeEmail(input.email), language: null, role: this.config.admin.defaultRole };
-    return this.repo.createWith(user, new Date(this.clock.now()), attach);
+    return this.repo.createWith(user, new Date(this.clock.now()), async (tx, created) => {
+      await attach(tx, created);
+      await this.audit.record(tx, {
+        type: 'user.signed_up',
+        source: asUser(source, created.id),
+        target: userTarget(created.id),
+        details: { method },
+      });
+    });
   }
 
   getUser(id: string): Promise<UserView | null> {
@@ -133,9 +215,25 @@ export class AccountService {
     return this.repo.findUserByEmail(normalizeEmail(email));
   }
 
-  async updateProfile(userId: string, fields: ProfileFields): Promise<UserView> {
+  /** `type`: the user's own update, or an operator's (admin update-user). */
+  async updateProfile(
+    userId: string,
+    fields: ProfileFields,
+    source: AuditSource,
+    type: AuditEventType = 'user.updated',
+  ): Promise<UserView> {
     const now = new Date(this.clock.now());
-    const user = await this.sessions.changeUser(userId, (tx) => this.repo.updateProfile(userId, fields, now, tx));
+    const user = await this.sessions.changeUser(userId, async (tx) => {
+      const updated = await this.repo.updateProfile(userId, fields, now, tx);
+      if (updated)
+        await this.audit.record(tx, {
+          type,
+          source,
+          target: userTarget(userId),
+          details: { fields: Object.keys(fields) },
+        });
+      return updated;
+    });
     return user ?? fail('USER_NOT_FOUND');
   }
 

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { auditSource } from '../../http/audit-source';
 import { checkRedirects, redirectTarget } from '../../http/redirects';
 import type { AccountWeb } from './deps';
 import { DeleteUser, DeleteUserCallback } from './flows.schemas';
@@ -11,7 +12,8 @@ export async function deletionRoutes(fastify: FastifyInstance, ctx: AccountWeb):
     '/delete-user',
     { schema: DeleteUser, preHandler: [checkRedirects(ctx.trusted, 'callbackURL'), ctx.requireSession] },
     async (request, reply) => {
-      const outcome = await ctx.deletion.request(request.auth, request.body, request.headers['accept-language']);
+      const lang = request.headers['accept-language'];
+      const outcome = await ctx.deletion.request(request.auth, request.body, auditSource(request), lang);
       if (outcome === 'mailed') return { success: true, message: 'Verification email sent' };
       ctx.cookies.clear(reply);
       return { success: true, message: 'User deleted' };
@@ -22,7 +24,7 @@ export async function deletionRoutes(fastify: FastifyInstance, ctx: AccountWeb):
     '/delete-user/callback',
     { schema: DeleteUserCallback, preHandler: [checkRedirects(ctx.trusted, 'callbackURL'), ctx.requireSession] },
     async (request, reply) => {
-      await ctx.deletion.confirm(request.auth, request.query.token);
+      await ctx.deletion.confirm(request.auth, request.query.token, auditSource(request));
       ctx.cookies.clear(reply);
       const { callbackURL } = request.query;
       if (callbackURL) return reply.redirect(redirectTarget(callbackURL), 302);

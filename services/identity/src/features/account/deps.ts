@@ -3,6 +3,7 @@ import type { PasswordHasher } from '../../crypto/password';
 import type { VerificationTokens } from '../../crypto/verification-token';
 import type { Web } from '../../http/web';
 import type { MailOutbox } from '../../mail/mail-outbox';
+import type { AuditLog, AuditTarget } from '../../shared/audit';
 import type { BackgroundTasks } from '../../shared/background';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
@@ -13,6 +14,11 @@ import type { DeletionService } from './deletion.service';
 import type { EmailService } from './email.service';
 import type { PasswordService } from './password.service';
 import type { SignInThrottle } from './sign-in-throttle';
+
+/** The audit trail as the account flows use it: the writer, and the target of a failed sign-in (no user named). */
+export interface AccountAudit extends AuditLog {
+  emailTarget(email: string): AuditTarget;
+}
 
 /** What the account feature needs from outside. */
 export interface AccountFeatureDeps {
@@ -29,6 +35,8 @@ export interface AccountFeatureDeps {
   background: BackgroundTasks;
   config: Config;
   clock: Clock;
+  /** Every change of an account is recorded in its own transaction (docs/audit.md). */
+  audit: AccountAudit;
 }
 
 export interface AccountWeb extends Web {

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, type ErrorCode } from '../../errors';
+import { auditSource } from '../../http/audit-source';
 import { checkRedirects, redirectTarget } from '../../http/redirects';
-import { clientInfo } from '../../http/require-session';
 import type { AccountWeb } from './deps';
 import type { VerifyEmailError } from './email.service';
 import { ChangeEmail, SendVerificationEmail, VerifyEmail } from './flows.schemas';
@@ -35,7 +35,15 @@ export async function emailRoutes(fastify: FastifyInstance, ctx: AccountWeb): Pr
     async (request, reply) => {
       const { token, callbackURL } = request.query;
       const auth = await ctx.optionalSession(request);
-      const result = await ctx.emails.verify(token, auth, clientInfo(request), request.headers['accept-language']);
+      const result = await ctx.emails.verify(
+        token,
+        auth,
+        auditSource(
+          request,
+          auth ? { type: 'user', id: auth.user.id, impersonatorId: auth.session.impersonatedBy } : undefined,
+        ),
+        request.headers['accept-language'],
+      );
       if (!result.ok) {
         if (callbackURL) return reply.redirect(redirectTarget(callbackURL, { error: result.error }), 302);
         throw new ApiError(JSON_ERRORS[result.error]);
@@ -51,7 +59,13 @@ export async function emailRoutes(fastify: FastifyInstance, ctx: AccountWeb): Pr
     { schema: ChangeEmail, preHandler: [checkRedirects(ctx.trusted, 'callbackURL'), ctx.requireSession] },
     async (request) => {
       const { newEmail, callbackURL } = request.body;
-      await ctx.emails.changeEmail(request.auth, newEmail, callbackURL, request.headers['accept-language']);
+      await ctx.emails.changeEmail(
+        request.auth,
+        newEmail,
+        callbackURL,
+        auditSource(request),
+        request.headers['accept-language'],
+      );
       return { status: true };
     },
   );

@@ -1,11 +1,14 @@
 import type { Config } from '../../config';
 import type { VerificationTokens } from '../../crypto/verification-token';
 import { fail } from '../../errors';
+import { type AuditSource, asUser, userTarget } from '../../shared/audit';
 import type { BackgroundTasks } from '../../shared/background';
 import type { Clock } from '../../shared/clock';
 import { isUniqueViolation, type Sql } from '../../shared/sql';
-import type { ClientInfo, SessionWithUser, UserView } from '../../shared/views';
+import type { SessionWithUser, UserView } from '../../shared/views';
 import type { SessionService } from '../session';
+import { signedIn } from './account.service';
+import type { AccountAudit } from './deps';
 import type { AccountMailer } from './mailer';
 import type { AccountRepository } from './repository';
 import type { TokenRepository } from './tokens.repository';
@@ -22,6 +25,7 @@ export type VerifyEmailResult =
 export class EmailService {
   constructor(
     private readonly deps: {
+      sql: Sql;
       repo: AccountRepository;
       tokens: TokenRepository;
       jwt: VerificationTokens;
@@ -30,6 +34,7 @@ export class EmailService {
       background: BackgroundTasks;
       config: Config;
       clock: Clock;
+      audit: AccountAudit;
     },
   ) {}
 
@@ -61,9 +66,12 @@ export class EmailService {
     await mailer.send(token, user, lang, { kind: 'verify-email', url }, tx);
   }
 
-  /** spec §4: a valid token verifies the email, or (change of email) moves the account to the new address. */
-  async verify(token: string, auth: SessionWithUser | null, client: ClientInfo, lang?: string) {
-    const { repo, jwt } = this.deps;
+  /**
+   * spec §4: a valid token verifies the email, or (change of email) moves the account to the new address. The
+   * holder of the link acts as its user (`source` names the session's user when there is one).
+   */
+  async verify(token: string, auth: SessionWithUser | null, source: AuditSource, lang?: string) {
+    const { repo, jwt, audit } = this.deps;
     const checked = await jwt.verify(token);
     if (!checked.ok) return checked;
     const { claims } = checked;
@@ -72,49 +80,83 @@ export class EmailService {
     if (claims.updateTo) {
       // The confirmation went to the old address; only that user's own session may complete the move.
       if (!auth || auth.user.id !== user.id) return { ok: false, error: 'unauthorized' } satisfies VerifyEmailResult;
-      return this.completeChange(user, claims.updateTo, claims.jti, lang);
+      return this.completeChange(user, claims.updateTo, claims.jti, source, lang);
     }
-    const verified = await this.useOnce(user.id, claims.jti, (tx, now) =>
-      repo.markEmailVerified(user.id, user.email, now, tx),
-    );
+    const by = source.actor.type === 'anonymous' ? asUser(source, user.id) : source;
+    const verified = await this.useOnce(user.id, claims.jti, async (tx, now) => {
+      const marked = await repo.markEmailVerified(user.id, user.email, now, tx);
+      if (marked)
+        await audit.record(tx, {
+          type: 'user.email_verified',
+          source: by,
+          target: userTarget(user.id),
+          details: { email: user.email },
+        });
+      return marked;
+    });
     if (!verified) return { ok: false, error: 'invalid_token' } satisfies VerifyEmailResult;
     const signIn = this.deps.config.emailVerification.autoSignInAfterVerification && auth?.user.id !== user.id;
-    const session = signIn ? await this.deps.sessions.create({ user: verified, rememberMe: true, ...client }) : null;
+    const session = signIn
+      ? await this.deps.sessions.create({
+          user: verified,
+          rememberMe: true,
+          ...source,
+          event: signedIn(source, 'email-verification'),
+        })
+      : null;
     return { ok: true, user: verified, session } satisfies VerifyEmailResult;
   }
 
   /**
    * spec §4 change of email: verified → confirm at the old address; unverified → at once, then verify. The move and
    * the fence of the user's cached sessions are one transaction (a cached session never shows the old address once
-   * it committed); the verification mail is written to the outbox in the same transaction.
+   * it committed); the verification mail is written to the outbox in the same transaction, and so is the event.
    */
-  async changeEmail(auth: SessionWithUser, newEmail: string, callbackURL: string | undefined, lang?: string) {
-    const { repo, jwt, mailer, config, clock } = this.deps;
+  async changeEmail(
+    auth: SessionWithUser,
+    newEmail: string,
+    callbackURL: string | undefined,
+    source: AuditSource,
+    lang?: string,
+  ) {
+    const { sql, repo, jwt, mailer, config, clock, audit } = this.deps;
     if (!config.changeEmail.enabled) fail('CHANGE_EMAIL_DISABLED');
     const address = newEmail.toLowerCase();
     if (address === auth.user.email) fail('EMAIL_IS_THE_SAME');
     if (await repo.findUserByEmail(address)) fail('COULDNT_UPDATE_EMAIL');
+    const target = userTarget(auth.user.id);
     if (auth.user.emailVerified) {
       const { token } = await jwt.sign(auth.user.email, config.emailVerification.expiresInSec, address);
       const url = mailer.tokenLink('/verify-email', token, callbackURL);
-      await mailer.send(token, auth.user, lang, { kind: 'change-email', url, newEmail: address });
+      await sql.transaction(async (tx) => {
+        await mailer.send(token, auth.user, lang, { kind: 'change-email', url, newEmail: address }, tx);
+        await audit.record(tx, { type: 'user.email_change_requested', source, target, details: { to: address } });
+      });
       return;
     }
     // The move, the fence of the user's cached sessions and the verification mail to the new address: all or none.
     const now = new Date(clock.now());
     const moved = await this.deps.sessions.changeUser(auth.user.id, async (tx) => {
       const changed = await repo.changeEmail(auth.user.id, address, now, tx);
-      if (changed) await this.sendVerificationMail(changed, callbackURL, lang, tx);
+      if (changed) {
+        await this.sendVerificationMail(changed, callbackURL, lang, tx);
+        const details = { from: auth.user.email, to: address, confirmed: false };
+        await audit.record(tx, { type: 'user.email_changed', source, target, details });
+      }
       return changed;
     });
     if (!moved) return fail('COULDNT_UPDATE_EMAIL');
   }
 
-  private async completeChange(user: UserView, updateTo: string, jti: string, lang?: string) {
-    const { repo } = this.deps;
+  private async completeChange(user: UserView, updateTo: string, jti: string, source: AuditSource, lang?: string) {
+    const { repo, audit } = this.deps;
     const moved = await this.useOnce(user.id, jti, async (tx, now) => {
       const changed = await repo.changeEmail(user.id, updateTo, now, tx);
-      if (changed) await this.sendVerificationMail(changed, undefined, lang, tx); // with the move, or not at all
+      if (changed) {
+        await this.sendVerificationMail(changed, undefined, lang, tx); // with the move, or not at all
+        const details = { from: user.email, to: updateTo, confirmed: true };
+        await audit.record(tx, { type: 'user.email_changed', source, target: userTarget(user.id), details });
+      }
       return changed;
     });
     if (!moved) return { ok: false, error: 'invalid_token' } satisfies VerifyEmailResult;

@@ -13,9 +13,9 @@ import { AccountRepository } from './repository';
 import { SignInThrottle } from './sign-in-throttle';
 import { TokenRepository } from './tokens.repository';
 
-export type { AccountService } from './account.service';
+export { type AccountService, signedIn } from './account.service';
 export type { DeletionService } from './deletion.service';
-export type { AccountFeatureDeps } from './deps';
+export type { AccountAudit, AccountFeatureDeps } from './deps';
 export type { EmailService } from './email.service';
 export type { PasswordService } from './password.service';
 export type { SignInThrottle } from './sign-in-throttle';
@@ -58,9 +58,19 @@ export function createAccountFeature(deps: AccountFeatureDeps): AccountFeature {
     background: deps.background,
     config,
     clock,
+    audit: deps.audit,
   };
   const emails = new EmailService({ ...flows, jwt: deps.verificationTokens });
-  const accounts = new AccountService(repo, deps.sessions, deps.hasher, config, clock, emails);
+  const accounts = new AccountService({
+    sql,
+    repo,
+    sessions: deps.sessions,
+    hasher: deps.hasher,
+    config,
+    clock,
+    emails,
+    audit: deps.audit,
+  });
   const signInThrottle = new SignInThrottle(
     deps.store,
     config.rateLimit.enabled ? config.rateLimit.accountFailures : { windowSec: 1, max: 0 },

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../../errors';
+import { auditSource, serviceActorOf } from '../../http/audit-source';
 import { checkRedirects, redirectTarget } from '../../http/redirects';
-import { clientInfo } from '../../http/require-session';
 import type { AccountWeb } from './deps';
 import { ChangePassword, RequestPasswordReset, ResetPassword, ResetPasswordLink, SetPassword } from './flows.schemas';
 import { RESET_REQUESTED_MESSAGE } from './password.service';
@@ -34,12 +34,12 @@ export async function passwordRoutes(fastify: FastifyInstance, ctx: AccountWeb):
   app.post('/reset-password', { schema: ResetPassword }, async (request) => {
     const token = request.body.token ?? request.query.token;
     if (!token) return fail('INVALID_TOKEN');
-    await ctx.passwords.resetPassword(token, request.body.newPassword);
+    await ctx.passwords.resetPassword(token, request.body.newPassword, auditSource(request));
     return { status: true };
   });
 
   app.post('/change-password', { schema: ChangePassword, preHandler: ctx.requireSession }, async (request, reply) => {
-    const { session, user } = await ctx.passwords.changePassword(request.auth, request.body, clientInfo(request));
+    const { session, user } = await ctx.passwords.changePassword(request.auth, request.body, auditSource(request));
     if (session) ctx.cookies.set(reply, session, ctx.clock.now());
     return { token: session?.session.token ?? null, user };
   });
@@ -52,7 +52,8 @@ export async function passwordRoutes(fastify: FastifyInstance, ctx: AccountWeb):
       preHandler: [ctx.requireServiceCredential, ctx.requireSession],
     },
     async (request) => {
-      await ctx.passwords.setPassword(request.auth.user.id, request.body.newPassword);
+      const source = auditSource(request, serviceActorOf(request));
+      await ctx.passwords.setPassword(request.auth.user.id, request.body.newPassword, source);
       return { status: true };
     },
   );

@@ -2,12 +2,14 @@ import type { Config } from '../../config';
 import type { PasswordHasher } from '../../crypto/password';
 import { randomString } from '../../crypto/random';
 import { fail } from '../../errors';
+import { type AuditSource, asUser, userTarget } from '../../shared/audit';
 import type { BackgroundTasks } from '../../shared/background';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
-import type { ClientInfo, SessionWithUser, UserView } from '../../shared/views';
+import type { SessionWithUser, UserView } from '../../shared/views';
 import type { SessionService } from '../session';
-import type { AccountService } from './account.service';
+import { type AccountService, signedIn } from './account.service';
+import type { AccountAudit } from './deps';
 import type { AccountMailer } from './mailer';
 import type { AccountRepository } from './repository';
 import type { SignInThrottle } from './sign-in-throttle';
@@ -34,6 +36,7 @@ export class PasswordService {
       config: Config;
       clock: Clock;
       signInThrottle: Pick<SignInThrottle, 'clear'>;
+      audit: AccountAudit;
     },
   ) {}
 
@@ -64,21 +67,24 @@ export class PasswordService {
    * Length first, then one transaction (spec §4): the token is used up, the new password stored, the user's other
    * reset links deleted and, when configured, every session ended (their cache entries are dropped after the commit).
    */
-  async resetPassword(token: string, newPassword: string): Promise<void> {
-    const { sql, repo, tokens, hasher, sessions, config, clock } = this.deps;
+  async resetPassword(token: string, newPassword: string, source: AuditSource): Promise<void> {
+    const { sql, repo, tokens, hasher, sessions, config, clock, audit } = this.deps;
     this.assertEnabled();
     this.deps.accounts.assertPasswordLength(newPassword);
     if (!(await this.isResetTokenLive(token))) fail('INVALID_TOKEN');
     const hash = await hasher.hash(newPassword);
     const now = new Date(clock.now());
+    const revoke = config.emailAndPassword.revokeSessionsOnPasswordReset;
     const { userId, evict } = await sql.transaction(async (tx) => {
       const owner = await tokens.take(RESET + token, now, tx);
       if (!owner) return fail('INVALID_TOKEN'); // a concurrent reset used it first
       await repo.upsertPasswordHash(owner, hash, now, tx);
       await tokens.deleteForValue(owner, RESET, tx); // older links of the same user die with it
-      const evict = config.emailAndPassword.revokeSessionsOnPasswordReset
-        ? await sessions.endAllForUserIn(tx, owner)
-        : async () => {};
+      const evict = revoke ? await sessions.endAllForUserIn(tx, owner) : async () => {};
+      // The holder of the user's reset link acts as the user.
+      const by = source.actor.type === 'anonymous' ? asUser(source, owner) : source;
+      const details = { sessionsRevoked: revoke };
+      await audit.record(tx, { type: 'user.password_reset', source: by, target: userTarget(owner), details });
       return { userId: owner, evict };
     });
     await evict();
@@ -93,23 +99,37 @@ export class PasswordService {
   async changePassword(
     auth: SessionWithUser,
     input: { currentPassword: string; newPassword: string; revokeOtherSessions?: boolean },
-    client: ClientInfo,
+    source: AuditSource,
   ): Promise<{ session: SessionWithUser | null; user: UserView }> {
-    const { sql, repo, hasher, sessions, clock } = this.deps;
+    const { sql, repo, hasher, sessions, clock, audit } = this.deps;
     this.deps.accounts.assertPasswordLength(input.newPassword);
     const check = await this.deps.accounts.checkPassword(auth.user.id, input.currentPassword);
     if (!check.hasCredential) fail('CREDENTIAL_ACCOUNT_NOT_FOUND');
     if (!check.ok) fail('INVALID_PASSWORD');
     const hash = await hasher.hash(input.newPassword);
     const now = new Date(clock.now());
-    if (!input.revokeOtherSessions) {
-      await repo.updatePasswordHash(auth.user.id, hash, now);
+    const revoke = input.revokeOtherSessions === true;
+    const changed = { type: 'user.password_changed', source, target: userTarget(auth.user.id) } as const;
+    if (!revoke) {
+      await sql.transaction(async (tx) => {
+        await repo.updatePasswordHash(auth.user.id, hash, now, tx);
+        await audit.record(tx, { ...changed, details: { otherSessionsRevoked: false } });
+      });
       return { session: null, user: auth.user };
     }
     const { session, evict } = await sql.transaction(async (tx) => {
       await repo.updatePasswordHash(auth.user.id, hash, now, tx);
+      await audit.record(tx, { ...changed, details: { otherSessionsRevoked: true } });
       // The new session first: its hooks (the ban check) may write the user's row, which endAllForUserIn then locks.
-      const session = await sessions.create({ user: auth.user, rememberMe: auth.session.rememberMe, ...client }, tx);
+      const session = await sessions.create(
+        {
+          user: auth.user,
+          rememberMe: auth.session.rememberMe,
+          ...source,
+          event: signedIn(source, 'password-change'),
+        },
+        tx,
+      );
       const evict = await sessions.endAllForUserIn(tx, auth.user.id, session.session.token);
       return { session, evict };
     });
@@ -118,20 +138,29 @@ export class PasswordService {
   }
 
   /** spec §2 set-password (server only): a first password for a user who has none. */
-  async setPassword(userId: string, newPassword: string): Promise<void> {
-    const { repo, hasher, clock } = this.deps;
+  async setPassword(userId: string, newPassword: string, source: AuditSource): Promise<void> {
+    const { sql, repo, hasher, clock, audit } = this.deps;
     this.deps.accounts.assertPasswordLength(newPassword);
     if (await repo.findPasswordHash(userId)) fail('USER_ALREADY_HAS_PASSWORD');
-    const created = await repo.insertCredential(userId, await hasher.hash(newPassword), new Date(clock.now()));
+    const hash = await hasher.hash(newPassword);
+    const created = await sql.transaction(async (tx) => {
+      if (!(await repo.insertCredential(userId, hash, new Date(clock.now()), tx))) return false;
+      await audit.record(tx, { type: 'user.password_set', source, target: userTarget(userId) });
+      return true;
+    });
     if (!created) fail('USER_ALREADY_HAS_PASSWORD');
     await this.forgetSignInFailures(userId);
   }
 
   /** An operator sets a user's password (admin set-user-password): replaces or creates the credential. */
-  async forcePassword(userId: string, newPassword: string): Promise<void> {
-    const { repo, hasher, clock } = this.deps;
+  async forcePassword(userId: string, newPassword: string, source: AuditSource): Promise<void> {
+    const { sql, repo, hasher, clock, audit } = this.deps;
     this.deps.accounts.assertPasswordLength(newPassword);
-    await repo.upsertPasswordHash(userId, await hasher.hash(newPassword), new Date(clock.now()));
+    const hash = await hasher.hash(newPassword);
+    await sql.transaction(async (tx) => {
+      await repo.upsertPasswordHash(userId, hash, new Date(clock.now()), tx);
+      await audit.record(tx, { type: 'admin.user.password_set', source, target: userTarget(userId) });
+    });
     await this.forgetSignInFailures(userId);
   }
 

@@ -45,10 +45,16 @@ export class AccountRepository {
     return rows[0]?.password ?? null;
   }
 
-  /** User and credential account in one transaction: both exist or neither. */
-  async createWithPassword(user: NewUser, passwordHash: string, now: Date): Promise<UserView> {
+  /** User and credential account in one transaction (with what `also` writes, its audit event): all or none. */
+  async createWithPassword(
+    user: NewUser,
+    passwordHash: string,
+    now: Date,
+    also: (tx: Sql, user: UserView) => Promise<void>,
+  ): Promise<UserView> {
     return this.createWith(user, now, async (tx, created) => {
       await this.insertCredential(created.id, passwordHash, now, tx);
+      await also(tx, created);
     });
   }
 

@@ -1,5 +1,6 @@
 import { isId } from '../../crypto/random';
 import { fail, MESSAGES } from '../../errors';
+import { type AuditSource, SYSTEM_SOURCE, userTarget } from '../../shared/audit';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { AdminDeps } from './deps';
 
@@ -18,9 +19,9 @@ export interface BanInput {
 export class AdminBansService {
   constructor(private readonly d: AdminDeps) {}
 
-  /** `auth` null: the operations CLI. */
-  async ban(auth: SessionWithUser | null, input: BanInput): Promise<UserView> {
-    const { access, sql, repo, sessions, config, clock } = this.d;
+  /** `auth` null: the operations CLI (the system is the actor). */
+  async ban(auth: SessionWithUser | null, input: BanInput, source: AuditSource = SYSTEM_SOURCE): Promise<UserView> {
+    const { access, sql, repo, sessions, config, clock, audit } = this.d;
     if (auth) access.demand(auth, { user: ['ban'] }, 'NOT_ALLOWED_TO_BAN_USERS');
     if (auth && input.userId === auth.user.id) fail('CANNOT_BAN_YOURSELF'); // spec §5
     if (!isId(input.userId)) fail('FAILED_TO_FIND_USER');
@@ -34,19 +35,26 @@ export class AdminBansService {
     const { user, evict } = await sql.transaction(async (tx) => {
       const evict = await sessions.endAllForUserIn(tx, input.userId);
       const user = (await repo.setBan(input.userId, ban, new Date(now), tx)) ?? fail('FAILED_TO_FIND_USER');
+      const details = { reason: ban.banReason, expiresAt: user.banExpires };
+      await audit.record(tx, { type: 'admin.user.banned', source, target: userTarget(user.id), details });
       return { user, evict };
     });
     await evict();
     return user;
   }
 
-  async unban(auth: SessionWithUser | null, userId: string): Promise<UserView> {
-    const { access, repo, sessions, clock } = this.d;
+  /** The user's ban fields are cleared; the ban and the unban stay in the audit trail. */
+  async unban(auth: SessionWithUser | null, userId: string, source: AuditSource = SYSTEM_SOURCE): Promise<UserView> {
+    const { access, repo, sessions, clock, audit } = this.d;
     if (auth) access.demand(auth, { user: ['ban'] }, 'NOT_ALLOWED_TO_BAN_USERS');
     if (!isId(userId)) fail('FAILED_TO_FIND_USER');
     const ban = { banned: false, banReason: null, banExpires: null };
     const now = new Date(clock.now());
-    const user = await sessions.changeUser(userId, (tx) => repo.setBan(userId, ban, now, tx));
+    const user = await sessions.changeUser(userId, async (tx) => {
+      const unbanned = await repo.setBan(userId, ban, now, tx);
+      if (unbanned) await audit.record(tx, { type: 'admin.user.unbanned', source, target: userTarget(userId) });
+      return unbanned;
+    });
     return user ?? fail('FAILED_TO_FIND_USER');
   }
 }

@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { Config } from '../../config';
 import type { Web } from '../../http/web';
+import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { AccountService, DeletionService, EmailService, PasswordService } from '../account';
@@ -32,6 +33,8 @@ export interface AdminDeps {
   organizations: OrganizationFeature | null;
   /** A user's linked accounts, from the social feature's list-accounts (never a token or the password hash). */
   linkedAccounts: (userId: string) => Promise<LinkedAccount[]>;
+  /** Every admin action is recorded in the transaction of its change (docs/audit.md). */
+  audit: AuditLog;
 }
 
 /** What the admin feature needs from outside: the other features' services and the infrastructure. */

@@ -1,5 +1,7 @@
 import { fail } from '../../errors';
+import { type AuditLog, SYSTEM_SOURCE, userTarget } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
+import type { Sql } from '../../shared/sql';
 import type { SessionView, UserView } from '../../shared/views';
 import type { AccountService } from '../account';
 import type { OrganizationFeature } from '../organization';
@@ -16,15 +18,31 @@ import type { AdminRepository } from './repository';
 export class BanPolicy {
   constructor(
     private readonly repo: AdminRepository,
+    private readonly sql: Sql,
     private readonly clock: Clock,
+    private readonly audit: AuditLog,
   ) {}
 
-  /** Refuses a banned user (BANNED_USER); a ban whose expiry has passed is lifted and the user answered as now. */
+  /**
+   * Refuses a banned user (BANNED_USER); a ban whose expiry has passed is lifted (recorded as `user.ban_lapsed`, by
+   * the system) and the user answered as now.
+   */
   async check(user: UserView): Promise<UserView> {
     if (!user.banned) return user;
     const now = this.clock.now();
     if (user.banExpires && Date.parse(user.banExpires) <= now) {
-      const lifted = await this.repo.liftLapsedBan(user.id, new Date(now));
+      const lifted = await this.sql.transaction(async (tx) => {
+        const row = await this.repo.liftLapsedBan(user.id, new Date(now), tx);
+        const details = { expiredAt: user.banExpires, reason: user.banReason };
+        if (row)
+          await this.audit.record(tx, {
+            type: 'user.ban_lapsed',
+            source: SYSTEM_SOURCE,
+            target: userTarget(user.id),
+            details,
+          });
+        return row;
+      });
       if (lifted) return lifted;
     }
     return fail('BANNED_USER');

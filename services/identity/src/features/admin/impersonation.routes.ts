@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { clientInfo } from '../../http/require-session';
+import { auditSource } from '../../http/audit-source';
 import type { AdminWeb } from './deps';
 import { ImpersonateUser, StopImpersonating } from './schemas';
 
@@ -20,7 +20,7 @@ export async function impersonationRoutes(fastify: FastifyInstance, ctx: AdminWe
   };
 
   app.post('/admin/impersonate-user', { schema: ImpersonateUser, preHandler: session }, async (request, reply) => {
-    const made = await ctx.admin.sessions.impersonate(request.auth, request.body.userId, clientInfo(request));
+    const made = await ctx.admin.sessions.impersonate(request.auth, request.body.userId, auditSource(request));
     const maxAge = ctx.config.admin.impersonationSessionDurationSec;
     reply.setCookie(adminCookie, request.auth.session.token, { ...attributes, signed: true, maxAge });
     ctx.cookies.set(reply, made, ctx.clock.now());
@@ -31,7 +31,7 @@ export async function impersonationRoutes(fastify: FastifyInstance, ctx: AdminWe
     const raw = request.cookies[adminCookie];
     const unsigned = raw ? request.unsignCookie(raw) : null;
     const adminToken = unsigned?.valid ? unsigned.value : null;
-    const admin = await ctx.admin.sessions.stop(request.auth, adminToken);
+    const admin = await ctx.admin.sessions.stop(request.auth, adminToken, auditSource(request));
     ctx.cookies.set(reply, admin, ctx.clock.now());
     reply.clearCookie(adminCookie, attributes);
     return admin;

@@ -64,7 +64,7 @@ export function createAdminFeature(deps: AdminFeatureDeps): AdminFeature {
   const access = new AdminAccess(deps.config.admin);
   const trigrams = new TrigramSample(sql, () => deps.clock.now());
   const d: AdminDeps = { ...deps, sql, repo, access, trigrams };
-  const banPolicy = new BanPolicy(repo, deps.clock);
+  const banPolicy = new BanPolicy(repo, sql, deps.clock, deps.audit);
   installAdminHooks(deps.sessions, banPolicy);
   if (deps.organizations) installOperatorRule(deps.organizations, access, deps.accounts);
   const admin: AdminServices = {

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { withSource } from '../../http/audit-source';
 import type { AdminWeb } from './deps';
 import {
   AddTeamMember,
@@ -37,7 +38,7 @@ export async function adminOrganizationRoutes(fastify: FastifyInstance, ctx: Adm
     orgs.get(request.auth, request.query.organizationId),
   );
   app.post('/admin/organization/create', { schema: CreateOrganization, preHandler }, async (request) =>
-    orgs.create(request.auth, request.body),
+    orgs.create(withSource(request), request.body),
   );
   app.post('/admin/organization/update', { schema: UpdateOrganization, preHandler }, async (request) =>
     orgs.update(request.auth, request.body),
@@ -46,30 +47,30 @@ export async function adminOrganizationRoutes(fastify: FastifyInstance, ctx: Adm
     orgs.delete(request.auth, request.body.organizationId),
   );
   app.post('/admin/organization/invite-member', { schema: InviteMember, preHandler }, async (request) =>
-    orgs.invite(request.auth, request.body, request.headers['accept-language']),
+    orgs.invite(withSource(request), request.body, request.headers['accept-language']),
   );
   app.post('/admin/organization/cancel-invitation', { schema: CancelInvitation, preHandler }, async (request) =>
-    orgs.cancelInvitation(request.auth, request.body.invitationId),
+    orgs.cancelInvitation(withSource(request), request.body.invitationId),
   );
   app.post('/admin/organization/update-member-role', { schema: UpdateMemberRole, preHandler }, async (request) =>
-    orgs.updateMemberRole(request.auth, request.body),
+    orgs.updateMemberRole(withSource(request), request.body),
   );
   app.post('/admin/organization/remove-member', { schema: RemoveMember, preHandler }, async (request) =>
-    orgs.removeMember(request.auth, request.body),
+    orgs.removeMember(withSource(request), request.body),
   );
   app.post('/admin/organization/create-team', { schema: CreateTeam, preHandler }, async (request) =>
-    orgs.createTeam(request.auth, request.body),
+    orgs.createTeam(withSource(request), request.body),
   );
   app.post('/admin/organization/update-team', { schema: UpdateTeam, preHandler }, async (request) =>
-    orgs.updateTeam(request.auth, request.body),
+    orgs.updateTeam(withSource(request), request.body),
   );
   app.post('/admin/organization/remove-team', { schema: RemoveTeam, preHandler }, async (request) =>
-    orgs.removeTeam(request.auth, request.body),
+    orgs.removeTeam(withSource(request), request.body),
   );
   app.post('/admin/organization/add-team-member', { schema: AddTeamMember, preHandler }, async (request) =>
-    orgs.addTeamMember(request.auth, request.body),
+    orgs.addTeamMember(withSource(request), request.body),
   );
   app.post('/admin/organization/remove-team-member', { schema: RemoveTeamMember, preHandler }, async (request) =>
-    orgs.removeTeamMember(request.auth, request.body),
+    orgs.removeTeamMember(withSource(request), request.body),
   );
 }

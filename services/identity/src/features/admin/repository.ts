@@ -137,8 +137,8 @@ export class AdminRepository {
   }
 
   /** Lifts a ban only if it is still the lapsed one (a concurrent re-ban is not undone). */
-  async liftLapsedBan(userId: string, now: Date): Promise<UserView | null> {
-    const rows = await this.sql.query(
+  async liftLapsedBan(userId: string, now: Date, sql: Sql = this.sql): Promise<UserView | null> {
+    const rows = await sql.query(
       `UPDATE users u SET banned = false, ban_reason = NULL, ban_expires = NULL, updated_at = $2
        WHERE u.id = $1 AND u.banned AND u.ban_expires IS NOT NULL AND u.ban_expires <= $2 RETURNING ${USER_COLUMNS}`,
       [userId, now],

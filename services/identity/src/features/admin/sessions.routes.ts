@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { auditSource } from '../../http/audit-source';
 import type { AdminWeb } from './deps';
 import { BanUser, ListUserSessions, RevokeUserSession, RevokeUserSessions, UnbanUser } from './schemas';
 
@@ -14,20 +15,20 @@ export async function adminSessionRoutes(fastify: FastifyInstance, ctx: AdminWeb
   }));
 
   app.post('/admin/revoke-user-session', { schema: RevokeUserSession, preHandler: session }, async (request) => {
-    await sessions.revoke(request.auth, request.body);
+    await sessions.revoke(request.auth, request.body, auditSource(request));
     return { success: true };
   });
 
   app.post('/admin/revoke-user-sessions', { schema: RevokeUserSessions, preHandler: session }, async (request) => {
-    await sessions.revokeAll(request.auth, request.body.userId);
+    await sessions.revokeAll(request.auth, request.body.userId, auditSource(request));
     return { success: true };
   });
 
   app.post('/admin/ban-user', { schema: BanUser, preHandler: session }, async (request) => ({
-    user: await bans.ban(request.auth, request.body),
+    user: await bans.ban(request.auth, request.body, auditSource(request)),
   }));
 
   app.post('/admin/unban-user', { schema: UnbanUser, preHandler: session }, async (request) => ({
-    user: await bans.unban(request.auth, request.body.userId),
+    user: await bans.unban(request.auth, request.body.userId, auditSource(request)),
   }));
 }

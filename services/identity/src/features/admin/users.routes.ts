@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { auditSource } from '../../http/audit-source';
 import type { AdminWeb } from './deps';
 import { CreateUser, GetUser, ListUsers, RemoveUser, SetRole, SetUserPassword, UpdateUser } from './schemas';
 
@@ -9,7 +10,7 @@ export async function adminUserRoutes(fastify: FastifyInstance, ctx: AdminWeb) {
   const { users } = ctx.admin;
 
   app.post('/admin/create-user', { schema: CreateUser, preHandler: session }, async (request) => ({
-    user: await users.create(request.auth, request.body),
+    user: await users.create(request.auth, request.body, auditSource(request)),
   }));
 
   app.get('/admin/get-user', { schema: GetUser, preHandler: session }, async (request) =>
@@ -17,11 +18,11 @@ export async function adminUserRoutes(fastify: FastifyInstance, ctx: AdminWeb) {
   );
 
   app.post('/admin/update-user', { schema: UpdateUser, preHandler: session }, async (request) =>
-    users.update(request.auth, request.body.userId, request.body.data),
+    users.update(request.auth, request.body.userId, request.body.data, auditSource(request)),
   );
 
   app.post('/admin/set-role', { schema: SetRole, preHandler: session }, async (request) => ({
-    user: await users.setRole(request.auth, request.body.userId, request.body.role),
+    user: await users.setRole(request.auth, request.body.userId, request.body.role, auditSource(request)),
   }));
 
   app.get('/admin/list-users', { schema: ListUsers, preHandler: session }, async (request) =>
@@ -29,12 +30,12 @@ export async function adminUserRoutes(fastify: FastifyInstance, ctx: AdminWeb) {
   );
 
   app.post('/admin/remove-user', { schema: RemoveUser, preHandler: session }, async (request) => {
-    await users.remove(request.auth, request.body.userId);
+    await users.remove(request.auth, request.body.userId, auditSource(request));
     return { success: true };
   });
 
   app.post('/admin/set-user-password', { schema: SetUserPassword, preHandler: session }, async (request) => {
-    await users.setPassword(request.auth, request.body.userId, request.body.newPassword);
+    await users.setPassword(request.auth, request.body.userId, request.body.newPassword, auditSource(request));
     return { status: true };
   });
 }

@@ -1,5 +1,6 @@
 import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
+import { type AuditSource, SYSTEM_SOURCE, userTarget } from '../../shared/audit';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { AdminDeps, LinkedAccount } from './deps';
 import { type ListUsersQuery, planListUsers } from './list-query';
@@ -34,7 +35,11 @@ export class AdminUsersService {
   constructor(private readonly d: AdminDeps) {}
 
   /** `auth` null: the operations CLI, which runs with the database credentials and needs no session. */
-  async create(auth: SessionWithUser | null, input: CreateUserInput): Promise<UserView> {
+  async create(
+    auth: SessionWithUser | null,
+    input: CreateUserInput,
+    source: AuditSource = SYSTEM_SOURCE,
+  ): Promise<UserView> {
     const { access, accounts, config } = this.d;
     if (auth) access.demand(auth, { user: ['create'] }, 'NOT_ALLOWED_TO_CREATE_USERS');
     let role = config.admin.defaultRole;
@@ -46,6 +51,7 @@ export class AdminUsersService {
     return accounts.createUser(
       { email: input.email, name: input.name, role, image: data.image, language: data.language },
       input.password,
+      source,
     );
   }
 
@@ -70,26 +76,42 @@ export class AdminUsersService {
     auth: SessionWithUser,
     userId: string,
     data: UserData & { role?: string | string[] },
+    source: AuditSource,
   ): Promise<UserView> {
     const { access, accounts } = this.d;
     access.demand(auth, { user: ['update'] }, 'NOT_ALLOWED_TO_UPDATE_USERS');
     const { role, ...profile } = data;
     if (role === undefined && Object.keys(profile).length === 0) fail('NO_DATA_TO_UPDATE');
     if (!isId(userId)) fail('FAILED_TO_FIND_USER');
-    if (role !== undefined) await this.setRole(auth, userId, role);
+    if (role !== undefined) await this.setRole(auth, userId, role, source);
     if (Object.keys(profile).length === 0) return (await accounts.getUser(userId)) ?? fail('FAILED_TO_FIND_USER');
     if (!(await accounts.getUser(userId))) fail('FAILED_TO_FIND_USER');
-    return accounts.updateProfile(userId, profile);
+    return accounts.updateProfile(userId, profile, source, 'admin.user.updated');
   }
 
   /** The new role applies at once: cached copies of the user's sessions are dropped. */
-  async setRole(auth: SessionWithUser | null, userId: string, role: string | string[]): Promise<UserView> {
-    const { access, repo, sessions, clock } = this.d;
+  async setRole(
+    auth: SessionWithUser | null,
+    userId: string,
+    role: string | string[],
+    source: AuditSource = SYSTEM_SOURCE,
+  ): Promise<UserView> {
+    const { access, repo, sessions, clock, audit } = this.d;
     if (auth) access.demand(auth, { user: ['set-role'] }, 'NOT_ALLOWED_TO_CHANGE_USERS_ROLE');
     const text = access.roleText(role);
     if (!isId(userId)) fail('FAILED_TO_FIND_USER');
     const now = new Date(clock.now());
-    const user = await sessions.changeUser(userId, (tx) => repo.setRole(userId, text, now, tx));
+    const user = await sessions.changeUser(userId, async (tx) => {
+      const changed = await repo.setRole(userId, text, now, tx);
+      if (changed)
+        await audit.record(tx, {
+          type: 'admin.user.role_set',
+          source,
+          target: userTarget(userId),
+          details: { role: text },
+        });
+      return changed;
+    });
     return user ?? fail('FAILED_TO_FIND_USER');
   }
 
@@ -102,18 +124,18 @@ export class AdminUsersService {
     return { users, total, limit: plan.limit, offset: plan.offset };
   }
 
-  async remove(auth: SessionWithUser, userId: string): Promise<void> {
+  async remove(auth: SessionWithUser, userId: string, source: AuditSource): Promise<void> {
     this.d.access.demand(auth, { user: ['delete'] }, 'NOT_ALLOWED_TO_DELETE_USERS');
     if (userId === auth.user.id) fail('CANNOT_REMOVE_YOURSELF');
     if (!isId(userId) || !(await this.d.accounts.getUser(userId))) fail('FAILED_TO_FIND_USER');
-    await this.d.deletion.removeUser(userId);
+    await this.d.deletion.removeUser(userId, source);
   }
 
-  async setPassword(auth: SessionWithUser, userId: string, newPassword: string): Promise<void> {
+  async setPassword(auth: SessionWithUser, userId: string, newPassword: string, source: AuditSource): Promise<void> {
     const { access, accounts, passwords } = this.d;
     access.demand(auth, { user: ['set-password'] }, 'NOT_ALLOWED_TO_SET_USERS_PASSWORD');
     accounts.assertPasswordLength(newPassword);
     if (!isId(userId) || !(await accounts.getUser(userId))) fail('FAILED_TO_FIND_USER');
-    await passwords.forcePassword(userId, newPassword);
+    await passwords.forcePassword(userId, newPassword, source);
   }
 }

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CATALOGUE, fail } from '../../errors';
+import { auditSource, serviceActorOf } from '../../http/audit-source';
 import type { ApiKeyCaller } from './api-key.service';
 import type { ApiKeyWeb } from './deps';
 import { CreateApiKey, DeleteApiKey, GetApiKey, ListApiKeys, UpdateApiKey, VerifyApiKey } from './schemas';
@@ -13,11 +14,13 @@ import { CreateApiKey, DeleteApiKey, GetApiKey, ListApiKeys, UpdateApiKey, Verif
 async function callerOf(ctx: ApiKeyWeb, request: FastifyRequest): Promise<ApiKeyCaller> {
   if (ctx.cookies.readToken(request)) {
     const auth = await ctx.optionalSession(request);
-    return auth ? { kind: 'user', auth } : fail('UNAUTHORIZED');
+    if (!auth) return fail('UNAUTHORIZED');
+    const actor = { type: 'user', id: auth.user.id, impersonatorId: auth.session.impersonatedBy } as const;
+    return { kind: 'user', auth, source: auditSource(request, actor) };
   }
   if (request.headers[ctx.config.apiKey.header] === undefined) return fail('UNAUTHORIZED');
   await ctx.assertServiceCredential(request);
-  return { kind: 'server' };
+  return { kind: 'server', source: auditSource(request, serviceActorOf(request)) };
 }
 
 export async function apiKeyRoutes(fastify: FastifyInstance, ctx: ApiKeyWeb): Promise<void> {

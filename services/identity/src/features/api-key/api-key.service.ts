@@ -2,7 +2,9 @@ import type { Permissions } from '../../access';
 import type { Config } from '../../config';
 import { isId, newId, randomString } from '../../crypto/random';
 import { ApiError, type ErrorCode, fail } from '../../errors';
+import type { AuditDetails, AuditLog, AuditSource } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
+import type { Sql } from '../../shared/sql';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { AdminAccess } from '../admin';
 import type { OrganizationAccess } from '../organization';
@@ -11,7 +13,8 @@ import { type ApiKeyVerifier, hashApiKey, isServiceKey, type Verification } from
 import type { ApiKeyView } from './views';
 
 /** Who calls a management route: a signed-in user (maybe an operator), or a server with the service credential. */
-export type ApiKeyCaller = { kind: 'server' } | { kind: 'user'; auth: SessionWithUser };
+/** Who manages keys, and where the request came from (the audit trail's source). */
+export type ApiKeyCaller = ({ kind: 'server' } | { kind: 'user'; auth: SessionWithUser }) & { source: AuditSource };
 
 /** better-auth's server-only properties: quotas, limits and permissions are set by trusted callers only. */
 export interface TrustedFields {
@@ -51,6 +54,9 @@ export interface ApiKeyDeps {
   organizations: OrganizationAccess | null;
   /** The admin feature's access model; null when that feature is off. */
   admin: AdminAccess | null;
+  /** Runs a change with its audit event in one transaction. */
+  sql: Sql;
+  audit: AuditLog;
 }
 
 const TRUSTED: Array<keyof TrustedFields> = [
@@ -75,25 +81,32 @@ export class ApiKeyService {
     const key = `${prefix ?? ''}${randomString(config.apiKey.keyLength)}`;
     const now = clock.now();
     const limits = config.apiKey.rateLimit;
-    const created = await this.d.repo
-      .insert({
-        id: newId(),
-        name: input.name ?? null,
-        start: config.apiKey.startingCharacters > 0 ? key.slice(0, config.apiKey.startingCharacters) : null,
-        prefix,
-        keyHash: hashApiKey(key),
-        ...owner,
-        refillInterval: input.refillInterval ?? null,
-        refillAmount: input.refillAmount ?? null,
-        enabled: true,
-        rateLimitEnabled: input.rateLimitEnabled ?? limits.enabled,
-        rateLimitTimeWindow: input.rateLimitTimeWindow ?? limits.timeWindowMs,
-        rateLimitMax: input.rateLimitMax ?? limits.max,
-        remaining: input.remaining ?? null,
-        expiresAt: input.expiresIn ? new Date(now + input.expiresIn * 1000) : null,
-        permissions: input.permissions ? JSON.stringify(input.permissions) : null,
-        metadata: input.metadata ? JSON.stringify(input.metadata) : null,
-        now: new Date(now),
+    const created = await this.d.sql
+      .transaction(async (tx) => {
+        const row = await this.d.repo.insert(
+          {
+            id: newId(),
+            name: input.name ?? null,
+            start: config.apiKey.startingCharacters > 0 ? key.slice(0, config.apiKey.startingCharacters) : null,
+            prefix,
+            keyHash: hashApiKey(key),
+            ...owner,
+            refillInterval: input.refillInterval ?? null,
+            refillAmount: input.refillAmount ?? null,
+            enabled: true,
+            rateLimitEnabled: input.rateLimitEnabled ?? limits.enabled,
+            rateLimitTimeWindow: input.rateLimitTimeWindow ?? limits.timeWindowMs,
+            rateLimitMax: input.rateLimitMax ?? limits.max,
+            remaining: input.remaining ?? null,
+            expiresAt: input.expiresIn ? new Date(now + input.expiresIn * 1000) : null,
+            permissions: input.permissions ? JSON.stringify(input.permissions) : null,
+            metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+            now: new Date(now),
+          },
+          tx,
+        );
+        await this.recorded(tx, caller, 'api_key.created', row, { name: row.name, prefix: row.prefix });
+        return row;
       })
       .catch((error) => (isForeignKeyViolation(error) ? fail(missingOwner(owner)) : Promise.reject(error)));
     return { ...created, key };
@@ -136,13 +149,41 @@ export class ApiKeyService {
       permissions: input.permissions === undefined ? undefined : JSON.stringify(input.permissions),
     };
     if (Object.values(changes).every((v) => v === undefined)) return fail('NO_DATA_TO_UPDATE');
-    return (await this.d.repo.update(current.id, changes, new Date(now))) ?? fail('FAILED_TO_UPDATE_API_KEY');
+    const updated = await this.d.sql.transaction(async (tx) => {
+      const row = await this.d.repo.update(current.id, changes, new Date(now), tx);
+      const fields = Object.keys(changes).filter((k) => changes[k as keyof ApiKeyChanges] !== undefined);
+      if (row) await this.recorded(tx, caller, 'api_key.updated', row, { fields });
+      return row;
+    });
+    return updated ?? fail('FAILED_TO_UPDATE_API_KEY');
   }
 
   async delete(caller: ApiKeyCaller, keyId: string): Promise<{ success: boolean }> {
     const current = await this.manageable(caller, keyId);
-    if (!(await this.d.repo.delete(current.id))) fail('KEY_NOT_FOUND');
+    const deleted = await this.d.sql.transaction(async (tx) => {
+      if (!(await this.d.repo.delete(current.id, tx))) return false;
+      await this.recorded(tx, caller, 'api_key.deleted', current, { name: current.name });
+      return true;
+    });
+    if (!deleted) fail('KEY_NOT_FOUND');
     return { success: true };
+  }
+
+  /** A key's event: the key is the target, its organization (if any) the organization; never the key itself. */
+  private recorded(
+    tx: Sql,
+    caller: ApiKeyCaller,
+    type: 'api_key.created' | 'api_key.updated' | 'api_key.deleted',
+    key: ApiKeyView,
+    details: AuditDetails,
+  ): Promise<void> {
+    return this.d.audit.record(tx, {
+      type,
+      source: caller.source,
+      target: { type: 'api_key', id: key.id },
+      organizationId: key.organizationId,
+      details: { ownerId: key.userId, ...details },
+    });
   }
 
   /** POST /api-key/verify: spends one use of the key (better-auth's answer shape). */

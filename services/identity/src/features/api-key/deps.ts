@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import type { Web } from '../../http/web';
+import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
@@ -21,6 +22,8 @@ export interface ApiKeyFeatureDeps {
   organizations: OrganizationAccess | null;
   /** The admin feature's access model; null when that feature is off. */
   admin: AdminAccess | null;
+  /** Keys created, updated and deleted are recorded in the transaction of the change. */
+  audit: AuditLog;
 }
 
 export interface ApiKeyWeb extends Web {

@@ -30,6 +30,8 @@ export function createApiKeyFeature(deps: ApiKeyFeatureDeps): ApiKeyFeature {
     getUser: deps.getUser,
     organizations: deps.organizations,
     admin: deps.admin,
+    sql: deps.sql,
+    audit: deps.audit,
   });
   return {
     apiKeys,

@@ -45,8 +45,8 @@ const REFILL_DUE = `(refill_interval IS NOT NULL AND refill_amount IS NOT NULL
 export class ApiKeyRepository {
   constructor(private readonly sql: Sql) {}
 
-  async insert(k: NewApiKey): Promise<ApiKeyView> {
-    const rows = await this.sql.query(
+  async insert(k: NewApiKey, sql: Sql = this.sql): Promise<ApiKeyView> {
+    const rows = await sql.query(
       `INSERT INTO api_keys (id, name, start, prefix, key_hash, user_id, organization_id, refill_interval,
          refill_amount, enabled, rate_limit_enabled, rate_limit_time_window, rate_limit_max, remaining, expires_at,
          permissions, metadata, request_count, created_at, updated_at)
@@ -93,18 +93,18 @@ export class ApiKeyRepository {
   }
 
   /** Sets the given columns; null when no row was updated (gone, or the write did not happen). */
-  async update(id: string, changes: ApiKeyChanges, now: Date): Promise<ApiKeyView | null> {
+  async update(id: string, changes: ApiKeyChanges, now: Date, sql: Sql = this.sql): Promise<ApiKeyView | null> {
     const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
     const sets = entries.map(([column], i) => `${column} = $${i + 3}`);
-    const rows = await this.sql.query(
+    const rows = await sql.query(
       `UPDATE api_keys SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1 RETURNING *`,
       [id, now, ...entries.map(([, v]) => v)],
     );
     return rows[0] ? toApiKey(rows[0]) : null;
   }
 
-  async delete(id: string): Promise<boolean> {
-    return (await this.sql.query('DELETE FROM api_keys WHERE id = $1 RETURNING id', [id])).length > 0;
+  async delete(id: string, sql: Sql = this.sql): Promise<boolean> {
+    return (await sql.query('DELETE FROM api_keys WHERE id = $1 RETURNING id', [id])).length > 0;
   }
 
   /**

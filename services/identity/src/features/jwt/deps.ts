@@ -1,6 +1,7 @@
 import type { Config } from '../../config';
 import type { Sealer } from '../../crypto/sealed';
 import type { Web } from '../../http/web';
+import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { KeyEvents } from './key-events';
@@ -18,6 +19,8 @@ export interface JwtDeps {
   events: KeyEvents | null;
   /** The caller's role in its active organization, for the token's claims (organization feature). */
   memberRole: MemberRoleLookup;
+  /** A new signing key (first, rotated by hand or when due) is recorded with it, by the system. */
+  audit: AuditLog;
   warn: (message: string) => void;
 }
 

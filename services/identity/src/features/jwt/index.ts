@@ -28,6 +28,7 @@ export function createJwtFeature(deps: JwtDeps): JwtFeature {
     deps.sealer,
     deps.clock,
     deps.events,
+    deps.audit,
     deps.warn,
   );
   const tokens = new SessionTokens(keys, deps.config, deps.clock, deps.memberRole);

@@ -2,6 +2,7 @@ import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import type { JwtConfig } from '../../config';
 import { newId } from '../../crypto/random';
 import type { Sealer } from '../../crypto/sealed';
+import { type AuditLog, SYSTEM_SOURCE } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import { FOREIGN_CLOCK_SKEW_SEC } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
@@ -52,6 +53,7 @@ export class SigningKeys {
     private readonly sealer: Sealer,
     private readonly clock: Clock,
     private readonly events: KeyEvents | null,
+    private readonly audit: AuditLog,
     private readonly onError: (message: string) => void = () => {},
   ) {}
 
@@ -88,7 +90,7 @@ export class SigningKeys {
 
   /** Retires the active key and makes a new one (CLI `jwks:rotate`, or the rotation interval). Returns its kid. */
   async rotate(): Promise<string> {
-    const kid = await this.repo.locked((tx) => this.replaceActive(tx));
+    const kid = await this.repo.locked((tx) => this.replaceActive(tx, 'manual'));
     await this.changed();
     return kid;
   }
@@ -154,7 +156,7 @@ export class SigningKeys {
       const made = await this.repo.locked(async (tx) => {
         const active = (await this.repo.list(tx)).find((r) => r.retiredAt === null);
         if (active && !this.isDue(active.alg as SigningAlg, active.createdAt.getTime())) return false;
-        await this.replaceActive(tx);
+        await this.replaceActive(tx, active ? 'due' : 'first');
         return true;
       });
       if (made) await this.changed();
@@ -165,7 +167,8 @@ export class SigningKeys {
     return this.ensuring;
   }
 
-  private async replaceActive(tx: Sql): Promise<string> {
+  /** The new active key, the old one retired, and the `signing_key.rotated` event: one transaction. */
+  private async replaceActive(tx: Sql, reason: 'manual' | 'due' | 'first'): Promise<string> {
     const now = new Date(this.clock.now());
     const id = newId();
     const { publicKey, privateKey } = await generateKeyPair(this.config.alg, { extractable: true });
@@ -178,6 +181,12 @@ export class SigningKeys {
       publicKey: JSON.stringify(publicJwk),
       privateKey: this.sealer.seal(privateJwk, id),
       createdAt: now,
+    });
+    await this.audit.record(tx, {
+      type: 'signing_key.rotated',
+      source: SYSTEM_SOURCE,
+      target: { type: 'signing_key', id },
+      details: { alg: this.config.alg, reason },
     });
     return id;
   }

@@ -2,7 +2,7 @@ import { fail } from '../../errors';
 import { isUniqueViolation, type Sql } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
 import { type InvitationService, teamMemberLimit } from './invitation.service';
-import type { OrganizationDeps } from './membership';
+import { type OrganizationDeps, recordIn } from './membership';
 import type { WithSession } from './organization.service';
 import type { InvitationView, MemberView } from './views';
 
@@ -46,6 +46,10 @@ export class AcceptService {
           teamId,
         );
         const activated = await this.d.sessions.setActiveOrganizationIn(tx, auth.session.token, member.organizationId);
+        await this.invitations.settled(tx, auth, invitation, 'organization.invitation.accepted');
+        const details = { userId: auth.user.id, role: member.role, invitationId: invitation.id, teamId };
+        const target = { type: 'member', id: member.id } as const;
+        await recordIn(this.d, tx, auth, 'organization.member.added', member.organizationId, target, details);
         return { result: { invitation, member }, activated };
       })
       .catch((error) => (isUniqueViolation(error) ? fail('USER_IS_ALREADY_A_MEMBER') : Promise.reject(error)));

@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import type { MailOutbox } from '../../mail/mail-outbox';
+import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { SessionService } from '../session';
@@ -13,4 +14,6 @@ export interface OrganizationFeatureDeps {
   clock: Clock;
   /** Invitation mails, written in the transaction of the invitation. */
   mail: MailOutbox;
+  /** Every change of an organization, its members, invitations and teams is recorded in its transaction. */
+  audit: AuditLog;
 }

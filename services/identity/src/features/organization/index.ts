@@ -42,6 +42,7 @@ export {
   TeamSchema,
   UserMembershipSchema,
 } from './schemas';
+export { requireOrganizationSession } from './session';
 export type { MemberUser, MemberView, OrganizationSummary } from './views';
 
 /**

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { withSource } from '../../http/audit-source';
 import {
   AcceptInvitation,
   CancelInvitation,
@@ -17,21 +18,21 @@ export async function invitationRoutes(fastify: FastifyInstance, opts: Organizat
   const { ctx, org, session: preHandler } = opts;
 
   app.post('/invite-member', { schema: InviteMember, preHandler }, async (request) =>
-    org.invitations.invite(request.auth, request.body, request.headers['accept-language']),
+    org.invitations.invite(withSource(request), request.body, request.headers['accept-language']),
   );
 
   app.post('/accept-invitation', { schema: AcceptInvitation, preHandler }, async (request, reply) => {
-    const { result, session } = await org.accept.accept(request.auth, request.body.invitationId);
+    const { result, session } = await org.accept.accept(withSource(request), request.body.invitationId);
     reissue(ctx, request, reply, session);
     return result;
   });
 
   app.post('/reject-invitation', { schema: RejectInvitation, preHandler }, async (request) =>
-    org.invitations.reject(request.auth, request.body.invitationId),
+    org.invitations.reject(withSource(request), request.body.invitationId),
   );
 
   app.post('/cancel-invitation', { schema: CancelInvitation, preHandler }, async (request) =>
-    org.invitations.cancel(request.auth, request.body.invitationId),
+    org.invitations.cancel(withSource(request), request.body.invitationId),
   );
 
   app.get('/get-invitation', { schema: GetInvitation, preHandler }, async (request) =>

@@ -1,8 +1,8 @@
 import { fail } from '../../errors';
-import { isUniqueViolation } from '../../shared/sql';
+import { isUniqueViolation, type Sql } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
 import type { InvitationMailer } from './invitation.mailer';
-import type { OrganizationAccess, OrganizationDeps } from './membership';
+import { type OrganizationAccess, type OrganizationDeps, recordIn } from './membership';
 import type { InvitationView, MemberView } from './views';
 
 export interface InviteInput {
@@ -39,6 +39,7 @@ export class InvitationService {
       return this.d.sql.transaction(async (tx) => {
         const extended = (await this.d.invitations.extend(pending.id, expiresAt, tx)) ?? fail('INVITATION_NOT_FOUND');
         await this.mailer.send(extended, inviter, acceptLanguage, tx);
+        await this.created(tx, auth, extended, true);
         return extended;
       });
     }
@@ -54,6 +55,8 @@ export class InvitationService {
         const row = { organizationId, email, role, teamId, inviterId: auth.user.id, expiresAt };
         const inserted = await this.d.invitations.insert(row, now, tx);
         await this.mailer.send(inserted, inviter, acceptLanguage, tx); // sent once the row is committed
+        if (pending) await this.settled(tx, auth, pending, 'organization.invitation.canceled', { replaced: true });
+        await this.created(tx, auth, inserted, false);
         return inserted;
       })
       .catch((error) => (isUniqueViolation(error) ? fail('USER_IS_ALREADY_INVITED') : Promise.reject(error)));
@@ -63,7 +66,11 @@ export class InvitationService {
   async reject(auth: SessionWithUser, invitationId: string) {
     await this.live(auth, invitationId);
     const now = new Date(this.d.clock.now());
-    const invitation = await this.d.invitations.settle(invitationId, 'rejected', now);
+    const invitation = await this.d.sql.transaction(async (tx) => {
+      const settled = await this.d.invitations.settle(invitationId, 'rejected', now, tx);
+      if (settled) await this.settled(tx, auth, settled, 'organization.invitation.rejected');
+      return settled;
+    });
     return { invitation: invitation ?? fail('INVITATION_NOT_FOUND'), member: null };
   }
 
@@ -73,7 +80,12 @@ export class InvitationService {
     // Someone outside the invitation's organization learns nothing about it.
     const member = await this.access.caller(invitation.organizationId, auth, 'INVITATION_NOT_FOUND');
     this.access.require(member, { invitation: ['cancel'] }, 'NOT_ALLOWED_TO_CANCEL_INVITATION');
-    return (await this.d.invitations.cancel(invitation.id)) ?? fail('INVITATION_NOT_FOUND');
+    const canceled = await this.d.sql.transaction(async (tx) => {
+      const row = await this.d.invitations.cancel(invitation.id, tx);
+      if (row) await this.settled(tx, auth, row, 'organization.invitation.canceled');
+      return row;
+    });
+    return canceled ?? fail('INVITATION_NOT_FOUND');
   }
 
   async get(auth: SessionWithUser, invitationId: string) {
@@ -118,6 +130,25 @@ export class InvitationService {
 
   async inviterOf(invitation: InvitationView): Promise<MemberView> {
     return this.access.inviter(invitation.organizationId, invitation.inviterId);
+  }
+
+  /** The invitation's event: who was invited (their address, as the invitation holds it) with which role. */
+  private created(tx: Sql, auth: SessionWithUser, invitation: InvitationView, resent: boolean): Promise<void> {
+    const details = { email: invitation.email, role: invitation.role, teamId: invitation.teamId, resent };
+    const target = { type: 'invitation', id: invitation.id } as const;
+    return recordIn(this.d, tx, auth, 'organization.invitation.created', invitation.organizationId, target, details);
+  }
+
+  /** An invitation answered or withdrawn (rejected, canceled). */
+  settled(
+    tx: Sql,
+    auth: SessionWithUser,
+    invitation: InvitationView,
+    type: 'organization.invitation.rejected' | 'organization.invitation.canceled' | 'organization.invitation.accepted',
+    details: Record<string, boolean | string> = {},
+  ): Promise<void> {
+    const target = { type: 'invitation', id: invitation.id } as const;
+    return recordIn(this.d, tx, auth, type, invitation.organizationId, target, { email: invitation.email, ...details });
   }
 
   private async checkTeam(organizationId: string, teamId: string): Promise<string> {

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { hasAnyPermission } from '../../access';
 import { fail } from '../../errors';
+import { withSource } from '../../http/audit-source';
 import {
   GetActiveMember,
   GetActiveMemberRole,
@@ -31,17 +32,17 @@ export async function memberRoutes(fastify: FastifyInstance, opts: OrganizationR
   );
 
   app.post('/remove-member', { schema: RemoveMember, preHandler }, async (request, reply) => {
-    const { result, session } = await org.members.remove(request.auth, request.body);
+    const { result, session } = await org.members.remove(withSource(request), request.body);
     reissue(ctx, request, reply, session);
     return result;
   });
 
   app.post('/update-member-role', { schema: UpdateMemberRole, preHandler }, async (request) =>
-    org.members.updateRole(request.auth, request.body),
+    org.members.updateRole(withSource(request), request.body),
   );
 
   app.post('/leave', { schema: LeaveOrganization, preHandler }, async (request, reply) => {
-    const { result, session } = await org.members.leave(request.auth, request.body.organizationId);
+    const { result, session } = await org.members.leave(withSource(request), request.body.organizationId);
     reissue(ctx, request, reply, session);
     return result;
   });

@@ -1,7 +1,7 @@
 import { fail } from '../../errors';
 import type { Sql } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
-import type { OrganizationAccess, OrganizationDeps } from './membership';
+import { type OrganizationAccess, type OrganizationDeps, recordIn } from './membership';
 import { type WithSession, withoutActive } from './organization.service';
 import type { MemberView } from './views';
 
@@ -22,7 +22,7 @@ export class MemberService {
     const target = (await this.d.orgs.findMemberIn(organizationId, body.memberIdOrEmail)) ?? fail('MEMBER_NOT_FOUND');
     this.access.require(caller, { member: ['delete'] }, 'NOT_ALLOWED_TO_DELETE_MEMBER');
     if (this.access.isCreator(target.role) && !this.access.isCreator(caller.role)) fail('NOT_ALLOWED_TO_DELETE_MEMBER');
-    await this.removeMembership(target);
+    await this.removeMembership(target, auth, { userId: target.userId, left: false });
     const { user: _user, ...member } = target;
     const session = target.userId === auth.user.id ? withoutActive(auth, organizationId) : undefined;
     return { result: { member }, session };
@@ -30,7 +30,7 @@ export class MemberService {
 
   async leave(auth: SessionWithUser, organizationId: string): Promise<WithSession<MemberView>> {
     const member = await this.access.member(organizationId, auth.user.id, 'MEMBER_NOT_FOUND');
-    await this.removeMembership(member);
+    await this.removeMembership(member, auth, { userId: member.userId, left: true });
     const { user: _user, ...result } = member;
     return { result, session: withoutActive(auth, organizationId) };
   }
@@ -50,7 +50,11 @@ export class MemberService {
     return this.d.sql.transaction(async (tx) => {
       await this.lockOrganization(organizationId, tx);
       if (this.access.isCreator(target.role) && !this.access.isCreator(role)) await this.assertAnotherOwner(target, tx);
-      return (await this.d.orgs.updateRole(target.id, role, tx)) ?? fail('MEMBER_NOT_FOUND');
+      const updated = (await this.d.orgs.updateRole(target.id, role, tx)) ?? fail('MEMBER_NOT_FOUND');
+      const details = { userId: target.userId, role, previousRole: target.role };
+      const member = { type: 'member', id: target.id } as const;
+      await recordIn(this.d, tx, auth, 'organization.member.role_updated', organizationId, member, details);
+      return updated;
     });
   }
 
@@ -58,11 +62,17 @@ export class MemberService {
    * One transaction: the organization row is locked so two owners leaving at once cannot both pass the
    * "another owner remains" check; the user's sessions lose this active organization.
    */
-  private async removeMembership(target: MemberView): Promise<void> {
+  private async removeMembership(
+    target: MemberView,
+    auth: SessionWithUser,
+    details: { userId: string; left: boolean },
+  ): Promise<void> {
     const evict = await this.d.sql.transaction(async (tx) => {
       await this.lockOrganization(target.organizationId, tx);
       if (this.access.isCreator(target.role)) await this.assertAnotherOwner(target, tx, 'CANNOT_LEAVE_AS_ONLY_OWNER');
       await this.d.orgs.deleteMember(target, tx);
+      const member = { type: 'member', id: target.id } as const;
+      await recordIn(this.d, tx, auth, 'organization.member.removed', target.organizationId, member, details);
       return this.d.sessions.clearActiveOrganizationIn(tx, target.organizationId, target.userId);
     });
     await evict();

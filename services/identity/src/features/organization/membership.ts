@@ -10,6 +10,7 @@ import {
 import type { Config } from '../../config';
 import { type ErrorCode, fail } from '../../errors';
 import type { MailOutbox } from '../../mail/mail-outbox';
+import type { AuditEventType, AuditLog, AuditSource, AuditTarget } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
@@ -26,9 +27,24 @@ import type { MemberUser, MemberView } from './views';
  * stays the rule (spec §6).
  */
 const OPERATOR = Symbol('organization operator');
-export type Caller = SessionWithUser & { readonly [OPERATOR]?: true };
+export type Caller = SessionWithUser & { readonly [OPERATOR]?: true; readonly source?: AuditSource };
 export const asOperator = (auth: SessionWithUser): Caller => ({ ...auth, [OPERATOR]: true });
 export const isOperator = (auth: SessionWithUser): boolean => (auth as Caller)[OPERATOR] === true;
+
+/**
+ * Who acts, for the audit trail: the route's source (`http/audit-source.ts` `withSource`), else the session's user
+ * with no request details.
+ */
+export function sourceOf(auth: SessionWithUser): AuditSource {
+  return (
+    (auth as Caller).source ?? {
+      actor: { type: 'user', id: auth.user.id, impersonatorId: auth.session.impersonatedBy },
+      ipAddress: null,
+      userAgent: null,
+      requestId: null,
+    }
+  );
+}
 
 /** Hook point the admin feature fills: the user when they may manage every organization, else null. */
 export type OperatorLookup = (userId: string) => Promise<MemberUser | null>;
@@ -43,6 +59,7 @@ export interface OrganizationDeps {
   config: Config;
   clock: Clock;
   mail: MailOutbox;
+  audit: AuditLog;
 }
 
 /** Membership and permission checks (spec §6), on the pure access model with the configured custom roles. */
@@ -123,4 +140,17 @@ export class OrganizationAccess {
       ),
     );
   }
+}
+
+/** Records an organization event in `tx`, by the caller `auth` (docs/audit.md). */
+export function recordIn(
+  d: Pick<OrganizationDeps, 'audit'>,
+  tx: Sql,
+  auth: SessionWithUser,
+  type: AuditEventType,
+  organizationId: string,
+  target: AuditTarget,
+  details?: Record<string, string | number | boolean | null | readonly string[]>,
+): Promise<void> {
+  return d.audit.record(tx, { type, source: sourceOf(auth), target, organizationId, details });
 }

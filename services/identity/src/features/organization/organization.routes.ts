@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { withSource } from '../../http/audit-source';
 import {
   CheckSlug,
   CreateOrganization,
@@ -17,7 +18,7 @@ export async function organizationRoutes(fastify: FastifyInstance, opts: Organiz
   const { ctx, org, session: preHandler } = opts;
 
   app.post('/create', { schema: CreateOrganization, preHandler }, async (request, reply) => {
-    const { result, session } = await org.organizations.create(request.auth, request.body);
+    const { result, session } = await org.organizations.create(withSource(request), request.body);
     reissue(ctx, request, reply, session);
     return result;
   });
@@ -27,11 +28,11 @@ export async function organizationRoutes(fastify: FastifyInstance, opts: Organiz
   );
 
   app.post('/update', { schema: UpdateOrganization, preHandler }, async (request) =>
-    org.organizations.update(request.auth, request.body),
+    org.organizations.update(withSource(request), request.body),
   );
 
   app.post('/delete', { schema: DeleteOrganization, preHandler }, async (request, reply) => {
-    const { result, session } = await org.organizations.delete(request.auth, request.body.organizationId);
+    const { result, session } = await org.organizations.delete(withSource(request), request.body.organizationId);
     reissue(ctx, request, reply, session);
     return result;
   });

@@ -2,7 +2,7 @@ import { fail } from '../../errors';
 import { slugOf } from '../../shared/slug';
 import { isUniqueViolation } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
-import { isOperator, type OrganizationAccess, type OrganizationDeps } from './membership';
+import { isOperator, type OrganizationAccess, type OrganizationDeps, recordIn } from './membership';
 import type { MemberView, OrganizationView } from './views';
 
 export interface CreateInput {
@@ -70,6 +70,9 @@ export class OrganizationService {
         const activated = activate
           ? await this.d.sessions.setActiveOrganizationIn(tx, auth.session.token, organization.id)
           : null;
+        const target = { type: 'organization', id: organization.id } as const;
+        const details = { slug, ownerId, defaultTeamId: team?.id ?? null };
+        await recordIn(this.d, tx, auth, 'organization.created', organization.id, target, details);
         return { organization, member, activated };
       })
       .catch((error) => (isUniqueViolation(error) ? fail('ORGANIZATION_ALREADY_EXISTS') : Promise.reject(error)));
@@ -94,8 +97,14 @@ export class OrganizationService {
       if (holder && holder.id !== organizationId) fail('ORGANIZATION_ALREADY_EXISTS');
     }
     const data = { ...rest, slug, metadata: metadata ? JSON.stringify(metadata) : undefined };
-    const updated = await this.d.orgs
-      .updateOrganization(organizationId, data)
+    const updated = await this.d.sql
+      .transaction(async (tx) => {
+        const changed = await this.d.orgs.updateOrganization(organizationId, data, tx);
+        const fields = Object.keys(input.data);
+        const target = { type: 'organization', id: organizationId } as const;
+        if (changed) await recordIn(this.d, tx, auth, 'organization.updated', organizationId, target, { fields });
+        return changed;
+      })
       .catch((error) => (isUniqueViolation(error) ? fail('ORGANIZATION_ALREADY_EXISTS') : Promise.reject(error)));
     return updated ?? fail('ORGANIZATION_NOT_FOUND');
   }
@@ -109,6 +118,8 @@ export class OrganizationService {
       const organization = (await this.d.orgs.findById(organizationId, tx, true)) ?? fail('ORGANIZATION_NOT_FOUND');
       const evict = await this.d.sessions.clearActiveOrganizationIn(tx, organizationId, null);
       await this.d.orgs.deleteOrganization(organizationId, tx);
+      const target = { type: 'organization', id: organizationId } as const;
+      await recordIn(this.d, tx, auth, 'organization.deleted', organizationId, target, { slug: organization.slug });
       return { organization, evict };
     });
     await evict();

@@ -64,8 +64,12 @@ export class OrganizationRepository {
     return rows[0] ? toOrganization(rows[0]) : null;
   }
 
-  async updateOrganization(id: string, data: Partial<NewOrganization>): Promise<OrganizationView | null> {
-    const rows = await this.sql.query(
+  async updateOrganization(
+    id: string,
+    data: Partial<NewOrganization>,
+    sql: Sql = this.sql,
+  ): Promise<OrganizationView | null> {
+    const rows = await sql.query(
       `UPDATE organizations SET name = COALESCE($2, name), slug = COALESCE($3, slug),
          logo = CASE WHEN $4::boolean THEN $5 ELSE logo END, metadata = COALESCE($6, metadata)
        WHERE id = $1 RETURNING *`,

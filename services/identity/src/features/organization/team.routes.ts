@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { withSource } from '../../http/audit-source';
 import type { OrganizationRouteOptions } from './session';
 import {
   AddTeamMember,
@@ -17,13 +18,13 @@ export async function teamRoutes(fastify: FastifyInstance, opts: OrganizationRou
   const { org, session: preHandler } = opts;
 
   app.post('/create-team', { schema: CreateTeam, preHandler }, async (request) =>
-    org.teams.create(request.auth, request.body),
+    org.teams.create(withSource(request), request.body),
   );
   app.post('/update-team', { schema: UpdateTeam, preHandler }, async (request) =>
-    org.teams.update(request.auth, request.body),
+    org.teams.update(withSource(request), request.body),
   );
   app.post('/remove-team', { schema: RemoveTeam, preHandler }, async (request) =>
-    org.teams.remove(request.auth, request.body),
+    org.teams.remove(withSource(request), request.body),
   );
   app.get('/list-teams', { schema: ListTeams, preHandler }, async (request) =>
     org.teams.list(request.auth, request.query.organizationId),
@@ -32,9 +33,9 @@ export async function teamRoutes(fastify: FastifyInstance, opts: OrganizationRou
     org.teams.listForUser(request.auth, request.query),
   );
   app.post('/add-team-member', { schema: AddTeamMember, preHandler }, async (request) =>
-    org.teams.addMember(request.auth, request.body),
+    org.teams.addMember(withSource(request), request.body),
   );
   app.post('/remove-team-member', { schema: RemoveTeamMember, preHandler }, async (request) =>
-    org.teams.removeMember(request.auth, request.body),
+    org.teams.removeMember(withSource(request), request.body),
   );
 }

@@ -1,7 +1,7 @@
 import { fail, MESSAGES } from '../../errors';
 import type { SessionWithUser } from '../../shared/views';
 import { teamMemberLimit } from './invitation.service';
-import type { OrganizationAccess, OrganizationDeps } from './membership';
+import { type OrganizationAccess, type OrganizationDeps, recordIn } from './membership';
 import type { TeamMemberView, TeamView } from './views';
 
 /** spec §7 team calls; §5: name only on update, the last team stays, nobody removes their own team. */
@@ -17,7 +17,12 @@ export class TeamService {
     this.access.require(member, { team: ['create'] }, 'NOT_ALLOWED_TO_CREATE_TEAMS');
     const maximum = this.d.config.organization.teams.maximumTeams;
     if (maximum > 0 && (await this.d.teams.count(organizationId)) >= maximum) fail('TEAM_LIMIT_REACHED');
-    return this.d.teams.insert(organizationId, body.name, new Date(this.d.clock.now()));
+    return this.d.sql.transaction(async (tx) => {
+      const team = await this.d.teams.insert(organizationId, body.name, new Date(this.d.clock.now()), tx);
+      const target = { type: 'team', id: team.id } as const;
+      await recordIn(this.d, tx, auth, 'organization.team.created', organizationId, target, { name: team.name });
+      return team;
+    });
   }
 
   async update(
@@ -28,8 +33,16 @@ export class TeamService {
     const member = await this.access.caller(organizationId, auth, 'NOT_ALLOWED_TO_UPDATE_TEAM');
     this.access.require(member, { team: ['update'] }, 'NOT_ALLOWED_TO_UPDATE_TEAM');
     const team = (await this.d.teams.findIn(organizationId, body.teamId)) ?? fail('TEAM_NOT_FOUND');
-    if (body.data.name === undefined) return team;
-    return (await this.d.teams.rename(team.id, body.data.name, new Date(this.d.clock.now()))) ?? fail('TEAM_NOT_FOUND');
+    const name = body.data.name;
+    if (name === undefined) return team;
+    const renamed = await this.d.sql.transaction(async (tx) => {
+      const row = await this.d.teams.rename(team.id, name, new Date(this.d.clock.now()), tx);
+      const details = { name, previousName: team.name };
+      const target = { type: 'team', id: team.id } as const;
+      if (row) await recordIn(this.d, tx, auth, 'organization.team.updated', organizationId, target, details);
+      return row;
+    });
+    return renamed ?? fail('TEAM_NOT_FOUND');
   }
 
   async remove(auth: SessionWithUser, body: { teamId: string; organizationId?: string }) {
@@ -47,6 +60,8 @@ export class TeamService {
       // "Their own team" (spec §5): a team the caller is a member of (team_members), whatever the active one.
       if (await this.d.teams.findMember(team.id, auth.user.id, tx)) fail('NOT_ALLOWED_TO_DELETE_TEAM');
       await this.d.teams.delete(team.id, tx);
+      const target = { type: 'team', id: team.id } as const;
+      await recordIn(this.d, tx, auth, 'organization.team.removed', organizationId, target, { name: team.name });
     });
     return { message: MESSAGES.TEAM_REMOVED };
   }
@@ -89,14 +104,25 @@ export class TeamService {
       if (existing) return existing;
       const limit = teamMemberLimit(this.d.config.organization.teams, team.id);
       if (limit > 0 && (await this.d.teams.countMembers(team.id, tx)) >= limit) fail('TEAM_MEMBER_LIMIT_REACHED');
-      return this.d.teams.addMember(team.id, body.userId, now, tx);
+      const added = await this.d.teams.addMember(team.id, body.userId, now, tx);
+      const target = { type: 'team', id: team.id } as const;
+      const details = { userId: body.userId };
+      await recordIn(this.d, tx, auth, 'organization.team.member_added', organizationId, target, details);
+      return added;
     });
   }
 
   async removeMember(auth: SessionWithUser, body: { teamId: string; userId: string; organizationId?: string }) {
     const { organizationId } = await this.authorize(auth, body, 'delete', 'NOT_ALLOWED_TO_REMOVE_TEAM_MEMBER');
     const team = (await this.d.teams.findIn(organizationId, body.teamId)) ?? fail('TEAM_NOT_FOUND');
-    if (!(await this.d.teams.removeMember(team.id, body.userId))) fail('USER_IS_NOT_A_MEMBER_OF_THE_TEAM');
+    const removed = await this.d.sql.transaction(async (tx) => {
+      if (!(await this.d.teams.removeMember(team.id, body.userId, tx))) return false;
+      const target = { type: 'team', id: team.id } as const;
+      const details = { userId: body.userId };
+      await recordIn(this.d, tx, auth, 'organization.team.member_removed', organizationId, target, details);
+      return true;
+    });
+    if (!removed) fail('USER_IS_NOT_A_MEMBER_OF_THE_TEAM');
     return { message: MESSAGES.TEAM_MEMBER_REMOVED };
   }
 

@@ -64,8 +64,8 @@ export class TeamRepository {
     return rows[0].n;
   }
 
-  async rename(teamId: string, name: string, now: Date): Promise<TeamView | null> {
-    const rows = await this.sql.query('UPDATE teams SET name = $2, updated_at = $3 WHERE id = $1 RETURNING *', [
+  async rename(teamId: string, name: string, now: Date, sql: Sql = this.sql): Promise<TeamView | null> {
+    const rows = await sql.query('UPDATE teams SET name = $2, updated_at = $3 WHERE id = $1 RETURNING *', [
       teamId,
       name,
       now,
@@ -101,8 +101,8 @@ export class TeamRepository {
   }
 
   /** Removes the team place; a membership made with this team no longer names it (members.team_id). */
-  async removeMember(teamId: string, userId: string): Promise<boolean> {
-    const rows = await this.sql.query(
+  async removeMember(teamId: string, userId: string, sql: Sql = this.sql): Promise<boolean> {
+    const rows = await sql.query(
       `WITH gone AS (DELETE FROM team_members WHERE team_id = $1 AND user_id = $2 RETURNING id),
          cleared AS (UPDATE members SET team_id = NULL
                      WHERE team_id = $1 AND user_id = $2 AND EXISTS (SELECT 1 FROM gone) RETURNING id)

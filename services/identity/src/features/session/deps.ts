@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import type { Web } from '../../http/web';
+import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { KeyValueStore } from '../../store';
@@ -12,6 +13,8 @@ export interface SessionDeps {
   cache: KeyValueStore | null;
   config: Config['session'];
   clock: Clock;
+  /** Sign-ins, sign-outs and revocations are recorded in the transaction that makes or ends the session. */
+  audit: AuditLog;
 }
 
 /** What the session routes use: the shared web parts and the feature's own service. */

@@ -6,7 +6,14 @@ import { SessionService } from './session.service';
 
 export { type CookieFastPathOptions, cookieFastPath } from './cookie-fast-path';
 export type { SessionDeps } from './deps';
-export type { CreateSessionInput, Resolved, ResolveOptions, SessionHooks, SessionService } from './session.service';
+export type {
+  CreateSessionInput,
+  Resolved,
+  ResolveOptions,
+  SessionEnd,
+  SessionHooks,
+  SessionService,
+} from './session.service';
 
 /**
  * Sessions (docs/SPEC.md §5, docs/sessions.md): create, resolve (cookie cache → Redis → PostgreSQL), renew, list
@@ -22,7 +29,7 @@ export interface SessionFeature extends FeatureRoutes {
 }
 
 export function createSessionFeature(deps: SessionDeps): SessionFeature {
-  const sessions = new SessionService(new SessionRepository(deps.sql), deps.cache, deps.config, deps.clock);
+  const sessions = new SessionService(new SessionRepository(deps.sql), deps.cache, deps.config, deps.clock, deps.audit);
   return {
     sessions,
     async routes(app, web) {

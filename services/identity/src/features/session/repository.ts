@@ -130,6 +130,24 @@ export class SessionRepository {
   }
 
   /**
+   * Deletes one session (only `userId`'s when given) in the caller's transaction; answers what the audit trail
+   * names of it, or null when there was none.
+   */
+  async deleteOne(
+    token: string,
+    userId: string | null,
+    sql: Sql,
+  ): Promise<{ id: string; userId: string; impersonatedBy: string | null } | null> {
+    const rows = await sql.query<{ id: string; user_id: string; impersonated_by: string | null }>(
+      `DELETE FROM sessions WHERE token = $1 AND ($2::uuid IS NULL OR user_id = $2::uuid)
+       RETURNING id, user_id, impersonated_by`,
+      [token, userId],
+    );
+    const row = rows[0];
+    return row ? { id: row.id, userId: row.user_id, impersonatedBy: row.impersonated_by } : null;
+  }
+
+  /**
    * Locks the user's row in the caller's transaction: a session insert checks its user (foreign key, FOR KEY SHARE),
    * so no session of the user can be added until that transaction ends. Taken before the sessions' rows, always.
    */

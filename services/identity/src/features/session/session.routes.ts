@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../../errors';
+import { auditSource } from '../../http/audit-source';
 import type { SessionWeb } from './deps';
 import { getSessionPipeline } from './get-session';
 import { GetSession, ListSessions, RevokeOtherSessions, RevokeSession, RevokeSessions, SignOut } from './schemas';
@@ -23,7 +24,7 @@ export async function sessionRoutes(fastify: FastifyInstance, ctx: SessionWeb): 
 
   app.post('/sign-out', { schema: SignOut }, async (request, reply) => {
     const token = ctx.cookies.readToken(request);
-    if (token) await ctx.sessions.revoke(token);
+    if (token) await ctx.sessions.revoke(token, { type: 'user.signed_out', source: auditSource(request) });
     ctx.cookies.clear(reply);
     return { success: true };
   });
@@ -35,19 +36,29 @@ export async function sessionRoutes(fastify: FastifyInstance, ctx: SessionWeb): 
   // spec §6: a session of another user (or no session at all) is refused as unauthorized; nothing changes.
   app.post('/revoke-session', { schema: RevokeSession, preHandler: session }, async (request, reply) => {
     const { token } = request.body;
-    if (!(await ctx.sessions.revokeOwn(request.auth.user.id, token))) throw new ApiError('UNAUTHORIZED');
+    const end = { type: 'user.session_revoked', source: auditSource(request) } as const;
+    if (!(await ctx.sessions.revokeOwn(request.auth.user.id, token, end))) throw new ApiError('UNAUTHORIZED');
     if (token === request.auth.session.token) ctx.cookies.clear(reply);
     return { status: true };
   });
 
   app.post('/revoke-sessions', { schema: RevokeSessions, preHandler: session }, async (request, reply) => {
-    await ctx.sessions.revokeAllForUser(request.auth.user.id);
+    await ctx.sessions.revokeAllForUser(request.auth.user.id, {
+      type: 'user.sessions_revoked',
+      source: auditSource(request),
+      details: { otherSessionsOnly: false },
+    });
     ctx.cookies.clear(reply);
     return { status: true };
   });
 
   app.post('/revoke-other-sessions', { schema: RevokeOtherSessions, preHandler: session }, async (request) => {
-    await ctx.sessions.revokeAllForUser(request.auth.user.id, request.auth.session.token);
+    const end = {
+      type: 'user.sessions_revoked',
+      source: auditSource(request),
+      details: { otherSessionsOnly: true },
+    } as const;
+    await ctx.sessions.revokeAllForUser(request.auth.user.id, end, request.auth.session.token);
     return { status: true };
   });
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SessionConfig } from '../../config';
 import { isId, newId, newSessionToken } from '../../crypto/random';
+import type { AuditDetails, AuditEvent, AuditEventType, AuditLog, AuditSource } from '../../shared/audit';
 import { BoundedMap } from '../../shared/bounded-map';
 import type { Clock } from '../../shared/clock';
 import { drainBatches } from '../../shared/drain-batches';
@@ -19,6 +20,21 @@ export interface CreateSessionInput {
   impersonatedBy?: string | null;
   /** Fixed lifetime that is never extended (impersonation, spec §4). */
   fixedLifetimeSec?: number;
+  /**
+   * The audit event of this sign-in (docs/audit.md), written in the transaction that inserts the session: the
+   * caller's, or one of its own. A hook's refusal rolls both back.
+   */
+  event: (created: SessionWithUser) => AuditEvent;
+}
+
+/**
+ * What ends sessions, for the audit trail: the event type (a user's own sign-out or revocation, an operator's), who
+ * asked and from where. The event targets the sessions' user and names the session in its details.
+ */
+export interface SessionEnd {
+  type: AuditEventType;
+  source: AuditSource;
+  details?: AuditDetails;
 }
 
 /**
@@ -102,6 +118,7 @@ export class SessionService {
     private readonly cache: KeyValueStore | null,
     private readonly config: SessionConfig,
     private readonly clock: Clock,
+    private readonly audit: AuditLog,
   ) {
     this.cacheReads = cache
       ? new TickBatcher(async (keys: string[]) => {
@@ -119,6 +136,16 @@ export class SessionService {
   async create(input: CreateSessionInput, tx?: Sql): Promise<SessionWithUser> {
     let user = input.user;
     for (const hook of this.hooks.beforeCreate) user = (await hook(user)) ?? user;
+    if (tx) return this.insertChecked(input, user, tx);
+    return this.repo.transaction((own) => this.insertChecked(input, user, own));
+  }
+
+  /**
+   * The session row and its audit event in `tx`, then the afterCreate hooks: a refusal rolls back both. A session
+   * insert holds the user's row (foreign key), so a ban committing meanwhile waits for this transaction and then
+   * ends the session; one committed before is seen by the hook.
+   */
+  private async insertChecked(input: CreateSessionInput, user: UserView, tx: Sql): Promise<SessionWithUser> {
     const now = this.clock.now();
     const lifetimeSec =
       input.fixedLifetimeSec ?? (input.rememberMe ? this.config.expiresInSec : this.config.notRememberedExpiresInSec);
@@ -137,13 +164,10 @@ export class SessionService {
       },
       tx,
     );
-    try {
-      for (const hook of this.hooks.afterCreate) await hook({ session, user });
-    } catch (error) {
-      if (!tx) await this.revokeTokens(await this.repo.deleteByToken(session.token));
-      throw error;
-    }
-    return { session, user };
+    const created = { session, user };
+    await this.audit.record(tx, input.event(created));
+    for (const hook of this.hooks.afterCreate) await hook(created);
+    return created;
   }
 
   async resolve(token: string, options: ResolveOptions): Promise<Resolved> {
@@ -229,28 +253,59 @@ export class SessionService {
   }
 
   /** Revokes `token` only if it belongs to `userId`; returns whether anything was revoked. */
-  async revokeOwn(userId: string, token: string): Promise<boolean> {
-    await this.fence([token]);
-    const removed = await this.repo.deleteByToken(token, userId);
-    await this.revokeTokens([token]);
-    return removed.length > 0;
+  async revokeOwn(userId: string, token: string, end: SessionEnd): Promise<boolean> {
+    return this.revokeOne(token, userId, end);
   }
 
   /** Revokes the session with this id (operators name sessions by id); unknown ids change nothing. */
-  async revokeById(id: string): Promise<void> {
-    if (!isId(id)) return;
+  async revokeById(id: string, end: SessionEnd): Promise<boolean> {
+    if (!isId(id)) return false;
     const token = await this.repo.tokenOf(id);
-    if (token) await this.revoke(token);
+    return token ? this.revoke(token, end) : false;
   }
 
-  async revoke(token: string): Promise<void> {
+  /** Revokes `token`, whoever's it is (sign-out, operators); returns whether anything was revoked. */
+  revoke(token: string, end: SessionEnd): Promise<boolean> {
+    return this.revokeOne(token, null, end);
+  }
+
+  /**
+   * Fence, then the delete and its event in one transaction, then the cache entry dropped. A sign-out comes without
+   * a session guard: its actor is the session's own user (and the admin behind an impersonation session).
+   */
+  private async revokeOne(token: string, userId: string | null, end: SessionEnd): Promise<boolean> {
     await this.fence([token]);
-    await this.repo.deleteByToken(token);
+    const removed = await this.repo.transaction(async (tx) => {
+      const row = await this.repo.deleteOne(token, userId, tx);
+      if (!row) return false;
+      const source: AuditSource =
+        end.source.actor.type === 'anonymous'
+          ? { ...end.source, actor: { type: 'user', id: row.userId, impersonatorId: row.impersonatedBy } }
+          : end.source;
+      await this.audit.record(tx, {
+        type: end.type,
+        source,
+        target: { type: 'user', id: row.userId },
+        details: { sessionId: row.id, ...end.details },
+      });
+      return true;
+    });
     await this.revokeTokens([token]);
+    return removed;
   }
 
-  async revokeAllForUser(userId: string, exceptToken?: string): Promise<void> {
-    await this.inTransaction((tx) => this.endAllForUserIn(tx, userId, exceptToken));
+  /** Ends every session of the user (but `exceptToken`) and records `end` with them, in one transaction. */
+  async revokeAllForUser(userId: string, end: SessionEnd, exceptToken?: string): Promise<void> {
+    await this.inTransaction(async (tx) => {
+      const evict = await this.endAllForUserIn(tx, userId, exceptToken);
+      await this.audit.record(tx, {
+        type: end.type,
+        source: end.source,
+        target: { type: 'user', id: userId },
+        details: end.details,
+      });
+      return evict;
+    });
   }
 
   /**

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
+import { auditSource } from '../../http/audit-source';
 import type { SocialWeb } from './deps';
 import { AccountInfo, GetAccessToken, ListAccounts, RefreshToken, UnlinkAccount } from './schemas';
 
@@ -45,7 +46,7 @@ export async function accountsRoutes(fastify: FastifyInstance, ctx: SocialWeb): 
   );
 
   app.post('/unlink-account', { schema: UnlinkAccount, preHandler: ctx.requireFreshSession }, async (request) => {
-    await tokens.unlink(request.auth.user.id, request.body);
+    await tokens.unlink(request.auth.user.id, request.body, auditSource(request));
     return { status: true };
   });
 

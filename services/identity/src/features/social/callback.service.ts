@@ -2,7 +2,9 @@ import type { Config } from '../../config';
 import { safeEqual } from '../../crypto/safe-equal';
 import { ApiError } from '../../errors';
 import { redirectTarget } from '../../http/redirects';
-import type { ClientInfo, SessionWithUser, UserView } from '../../shared/views';
+import { type AuditSource, asUser } from '../../shared/audit';
+import type { SessionWithUser, UserView } from '../../shared/views';
+import { signedIn } from '../account';
 import type { SocialDeps } from './deps';
 import type { IdentifyService } from './identify.service';
 import { exchangeCode, fetchProfile, type ProviderTokens } from './oauth-client';
@@ -35,7 +37,7 @@ export class CallbackService {
     private readonly identify: IdentifyService,
   ) {}
 
-  async handle(providerId: string, params: Record<string, string>, boundState: string | null, client: ClientInfo) {
+  async handle(providerId: string, params: Record<string, string>, boundState: string | null, source: AuditSource) {
     let state: OAuthState | null = null;
     try {
       const provider = await this.findProvider(providerId);
@@ -45,8 +47,8 @@ export class CallbackService {
       if (!state.callbackURL) throw new Redirect('no_callback_url');
       const tokens = await this.exchange(provider, params, state);
       const profile = await this.profile(provider, tokens, params.user);
-      if (state.link) return await this.finishLink(provider, profile, state, tokens);
-      return await this.signIn(provider, profile, state, tokens, client);
+      if (state.link) return await this.finishLink(provider, profile, state, tokens, asUser(source, state.link.userId));
+      return await this.signIn(provider, profile, state, tokens, source);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'BANNED_USER')
         return { location: errorPage(this.d.config, 'banned') };
@@ -109,20 +111,26 @@ export class CallbackService {
     profile: Profile,
     state: OAuthState,
     tokens: ProviderTokens,
+    source: AuditSource,
   ): Promise<CallbackResult> {
-    const refusal = await this.identify.link(p, profile, state.link!, tokens);
+    const refusal = await this.identify.link(p, profile, state.link!, tokens, source);
     if (refusal === 'already_linked_to_other_user') throw new Redirect('account_already_linked_to_different_user');
     if (refusal) throw new Redirect('unable_to_link_account');
     return { location: redirectTarget(state.callbackURL!) };
   }
 
-  private async signIn(p: Provider, profile: Profile, state: OAuthState, tokens: ProviderTokens, client: ClientInfo) {
+  private async signIn(p: Provider, profile: Profile, state: OAuthState, tokens: ProviderTokens, source: AuditSource) {
     const found = await this.identify.identify(p, profile, state.requestSignUp);
     if (found.kind === 'refused') throw new Redirect(found.reason);
     if (found.kind !== 'new') await this.refuseBannedUser(found.user);
-    const persisted = await this.identify.persist(p, profile, found, tokens);
+    const persisted = await this.identify.persist(p, profile, found, tokens, source);
     if (!persisted) throw new Redirect('account_not_linked'); // a concurrent sign-up took the email first
-    const session = await this.d.sessions.create({ user: persisted.user, rememberMe: true, ...client });
+    const session = await this.d.sessions.create({
+      user: persisted.user,
+      rememberMe: true,
+      ...source,
+      event: signedIn(source, `social:${p.id}`),
+    });
     const target = persisted.isNew && state.newUserURL ? state.newUserURL : state.callbackURL!;
     return { location: redirectTarget(target), session };
   }

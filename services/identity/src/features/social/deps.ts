@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import type { Web } from '../../http/web';
+import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
@@ -14,8 +15,8 @@ import type { OAuthStates } from './state';
 import type { TokenVault } from './vault';
 
 /** What the social feature needs from outside. */
-export interface SocialFeatureDeps extends Pick<SocialDeps, 'config' | 'clock' | 'accounts' | 'sessions' | 'banCheck'> {
-  sql: Sql;
+export interface SocialFeatureDeps
+  extends Pick<SocialDeps, 'sql' | 'config' | 'clock' | 'accounts' | 'sessions' | 'banCheck' | 'audit'> {
   /** OAuth state between the redirect and the callback (Redis, or this process). */
   store: KeyValueStore;
 }
@@ -26,6 +27,7 @@ export interface SocialWeb extends Web {
 
 /** What the social feature's services share (wired in index.ts). */
 export interface SocialDeps {
+  sql: Sql;
   config: Config;
   clock: Clock;
   providers: ProviderRegistry;
@@ -40,4 +42,6 @@ export interface SocialDeps {
    * as it now is (a lapsed ban lifted). The callback turns the refusal into a redirect to the error page.
    */
   banCheck: ((user: UserView) => Promise<UserView>) | null;
+  /** Links and unlinks are recorded in their own transaction; sign-ins through the session feature. */
+  audit: AuditLog;
 }

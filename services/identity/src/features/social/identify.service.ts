@@ -1,5 +1,6 @@
+import { type AuditSource, asUser, userTarget } from '../../shared/audit';
 import { normalizeEmail } from '../../shared/email';
-import { isUniqueViolation } from '../../shared/sql';
+import { isUniqueViolation, type Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
 import type { SocialDeps } from './deps';
 import type { ProviderTokens } from './oauth-client';
@@ -48,6 +49,7 @@ export class IdentifyService {
     profile: Profile,
     found: Exclude<Identified, { kind: 'refused' }>,
     tokens: Partial<ProviderTokens>,
+    source: AuditSource,
   ): Promise<{ user: UserView; isNew: boolean } | null> {
     const now = new Date(this.d.clock.now());
     const seal = this.d.vault.seal(tokens);
@@ -58,7 +60,11 @@ export class IdentifyService {
     }
     try {
       if (found.kind === 'same-email') {
-        await this.d.repo.insertAccount(found.user.id, account, now);
+        const by = asUser(source, found.user.id);
+        await this.d.sql.transaction(async (tx) => {
+          await this.d.repo.insertAccount(found.user.id, account, now, tx);
+          await this.linked(tx, by, found.user.id, p, profile, 'sign-in');
+        });
         return { user: found.user, isNew: false };
       }
       const input = {
@@ -67,7 +73,7 @@ export class IdentifyService {
         image: safeImage(profile.image),
         emailVerified: profile.emailVerified,
       };
-      const user = await this.d.accounts.registerExternal(input, async (tx, created) => {
+      const user = await this.d.accounts.registerExternal(input, p.id, source, async (tx, created) => {
         await this.d.repo.insertAccount(created.id, account, now, tx);
       });
       return { user, isNew: true };
@@ -83,6 +89,7 @@ export class IdentifyService {
     profile: Profile,
     link: { userId: string; email: string },
     tokens: Partial<ProviderTokens>,
+    source: AuditSource,
   ): Promise<LinkRefusal | null> {
     const now = new Date(this.d.clock.now());
     const seal = this.d.vault.seal(tokens);
@@ -97,12 +104,21 @@ export class IdentifyService {
     const email = profile.email ? normalizeEmail(profile.email) : null;
     if (email !== link.email && !this.d.config.social.allowDifferentEmails) return 'different_emails';
     try {
-      await this.d.repo.insertAccount(link.userId, { providerId: p.id, accountId: profile.id, seal }, now);
+      await this.d.sql.transaction(async (tx) => {
+        await this.d.repo.insertAccount(link.userId, { providerId: p.id, accountId: profile.id, seal }, now, tx);
+        await this.linked(tx, source, link.userId, p, profile, 'link-social');
+      });
       return null;
     } catch (error) {
       if (isUniqueViolation(error)) return 'already_linked_to_other_user';
       throw error;
     }
+  }
+
+  /** The `user.account_linked` event of a new provider account, in its transaction. */
+  private linked(tx: Sql, source: AuditSource, userId: string, p: Provider, profile: Profile, via: string) {
+    const details = { providerId: p.id, accountId: profile.id, via };
+    return this.d.audit.record(tx, { type: 'user.account_linked', source, target: userTarget(userId), details });
   }
 
   private mayLinkOnSignIn(p: Provider, profile: Profile, user: UserView): boolean {

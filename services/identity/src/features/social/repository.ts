@@ -109,10 +109,15 @@ export class SocialRepository {
    * Unlinks one of the user's accounts unless it is the last one. The user row is locked first, so two unlinks
    * racing for the last two accounts run one after the other and the second sees one account left.
    */
-  async unlink(userId: string, providerId: string, accountId?: string): Promise<'unlinked' | 'not_found' | 'last'> {
+  async unlink(
+    userId: string,
+    providerId: string,
+    accountId: string | undefined,
+    also: (tx: Sql, accountId: string) => Promise<void>,
+  ): Promise<'unlinked' | 'not_found' | 'last'> {
     return this.sql.transaction(async (tx) => {
       await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
-      const rows = await tx.query<{ id: string }>(
+      const rows = await tx.query<{ id: string; account_id: string }>(
         'SELECT id, account_id FROM accounts WHERE user_id = $1 AND provider_id = $2 AND ($3::text IS NULL OR account_id = $3)',
         [userId, providerId, accountId ?? null],
       );
@@ -123,6 +128,7 @@ export class SocialRepository {
       );
       if (count <= 1) return 'last';
       await tx.query('DELETE FROM accounts WHERE id = $1', [rows[0].id]);
+      await also(tx, rows[0].account_id);
       return 'unlinked';
     });
   }

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { auditSource } from '../../http/audit-source';
 import { checkRedirects } from '../../http/redirects';
-import { clientInfo } from '../../http/require-session';
 import { errorPage } from './callback.service';
 import type { SocialWeb } from './deps';
 import { CallbackGet, CallbackPost, LinkSocial, SignInSocial } from './schemas';
@@ -18,7 +18,7 @@ export async function signInRoutes(fastify: FastifyInstance, ctx: SocialWeb): Pr
     const { body } = request;
     if (body.idToken) {
       const current = await ctx.metrics.countSignIn('id_token', () =>
-        social.signInWithIdToken(body.provider, body.idToken!, clientInfo(request), body.requestSignUp),
+        social.signInWithIdToken(body.provider, body.idToken!, auditSource(request), body.requestSignUp),
       );
       ctx.cookies.set(reply, current, ctx.clock.now());
       return { redirect: false, token: current.session.token, user: current.user };
@@ -34,7 +34,7 @@ export async function signInRoutes(fastify: FastifyInstance, ctx: SocialWeb): Pr
     async (request, reply) => {
       const { body, auth } = request;
       if (body.idToken) {
-        await social.linkWithIdToken(auth, body.provider, body.idToken);
+        await social.linkWithIdToken(auth, body.provider, body.idToken, auditSource(request));
         return { url: '', redirect: false, status: true };
       }
       const { state, url } = await social.start(body, { userId: auth.user.id, email: auth.user.email });
@@ -55,7 +55,7 @@ export async function signInRoutes(fastify: FastifyInstance, ctx: SocialWeb): Pr
       request.params.providerId,
       params,
       stateCookie.read(request),
-      clientInfo(request),
+      auditSource(request),
     );
     stateCookie.clear(reply);
     if (result.session) ctx.cookies.set(reply, result.session, ctx.clock.now());

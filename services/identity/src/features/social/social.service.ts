@@ -1,5 +1,7 @@
 import { fail } from '../../errors';
-import type { ClientInfo, SessionWithUser, UserView } from '../../shared/views';
+import type { AuditSource } from '../../shared/audit';
+import type { SessionWithUser, UserView } from '../../shared/views';
+import { signedIn } from '../account';
 import type { SocialDeps } from './deps';
 import type { IdentifyService, SignInRefusal } from './identify.service';
 import { authorizationUrl, type ProviderTokens } from './oauth-client';
@@ -70,7 +72,7 @@ export class SocialService {
   async signInWithIdToken(
     providerId: string,
     input: IdTokenInput,
-    client: ClientInfo,
+    source: AuditSource,
     requestSignUp = false,
   ): Promise<SessionWithUser> {
     const { p, profile, tokens } = await this.verified(providerId, input);
@@ -78,14 +80,25 @@ export class SocialService {
     if (found.kind === 'refused') return fail(SIGN_IN_ERRORS[found.reason]);
     let user: UserView | null = found.kind === 'new' ? null : found.user;
     if (user && this.d.banCheck) user = await this.d.banCheck(user); // BANNED_USER as JSON here (not a redirect)
-    const persisted = (await this.identify.persist(p, profile, found, tokens)) ?? fail('LINKING_NOT_ALLOWED');
-    return this.d.sessions.create({ user: persisted.user, rememberMe: true, ...client });
+    const persisted = (await this.identify.persist(p, profile, found, tokens, source)) ?? fail('LINKING_NOT_ALLOWED');
+    return this.d.sessions.create({
+      user: persisted.user,
+      rememberMe: true,
+      ...source,
+      event: signedIn(source, `social:${p.id}`),
+    });
   }
 
   /** link-social with an id token: linked at once (spec §4 linking rule). */
-  async linkWithIdToken(auth: SessionWithUser, providerId: string, input: IdTokenInput): Promise<void> {
+  async linkWithIdToken(
+    auth: SessionWithUser,
+    providerId: string,
+    input: IdTokenInput,
+    source: AuditSource,
+  ): Promise<void> {
     const { p, profile, tokens } = await this.verified(providerId, input);
-    const refusal = await this.identify.link(p, profile, { userId: auth.user.id, email: auth.user.email }, tokens);
+    const link = { userId: auth.user.id, email: auth.user.email };
+    const refusal = await this.identify.link(p, profile, link, tokens, source);
     if (refusal === 'linking_not_allowed') fail('LINKING_NOT_ALLOWED');
     if (refusal === 'different_emails') fail('LINKING_DIFFERENT_EMAILS_NOT_ALLOWED');
     if (refusal === 'already_linked_to_other_user') fail('UNABLE_TO_CREATE_ACCOUNT');

@@ -1,4 +1,5 @@
 import { fail } from '../../errors';
+import { type AuditSource, userTarget } from '../../shared/audit';
 import type { SocialDeps } from './deps';
 import { fetchProfile, refreshTokens } from './oauth-client';
 import type { AccountRow } from './repository';
@@ -34,8 +35,17 @@ export class AccountTokensService {
     }));
   }
 
-  async unlink(userId: string, selector: AccountSelector): Promise<void> {
-    const result = await this.d.repo.unlink(userId, selector.providerId, selector.accountId);
+  /** The unlink and its audit event are one transaction. */
+  async unlink(userId: string, selector: AccountSelector, source: AuditSource): Promise<void> {
+    const { providerId } = selector;
+    const result = await this.d.repo.unlink(userId, providerId, selector.accountId, (tx, accountId) =>
+      this.d.audit.record(tx, {
+        type: 'user.account_unlinked',
+        source,
+        target: userTarget(userId),
+        details: { providerId, accountId },
+      }),
+    );
     if (result === 'not_found') fail('ACCOUNT_NOT_FOUND');
     if (result === 'last') fail('FAILED_TO_UNLINK_LAST_ACCOUNT');
   }

@@ -14,6 +14,7 @@ const REQUESTS: Record<string, { query?: string; body?: Record<string, unknown> 
   'POST /organization/update': { body: { data: { name: 'New' }, organizationId: ID } },
   'POST /organization/delete': { body: { organizationId: ID } },
   'GET /organization/list': {},
+  'GET /organization/list-events': { query: `organizationId=${ID}` },
   'GET /organization/get-full-organization': { query: `organizationId=${ID}` },
   'POST /organization/set-active': { body: { organizationId: ID } },
   'GET /organization/list-members': { query: `organizationId=${ID}` },

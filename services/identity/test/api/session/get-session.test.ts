@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
+import { SYSTEM_SOURCE } from '../../../src/shared/audit';
 import { startTestApp, type TestApp } from '../../setup/app';
 import { CookieJar, DATA_COOKIE, get, post, sessionOf, signUp, TOKEN_COOKIE } from '../../setup/fixtures';
+
+/** A revocation made by the test itself (as an operator's would be). */
+const REVOKED = { type: 'admin.user.session_revoked', source: SYSTEM_SOURCE } as const;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -142,7 +146,7 @@ describe('lookups under load', () => {
   it('answers concurrent lookups of distinct sessions with one query, each with its own session', async () => {
     const users = await Promise.all(Array.from({ length: 8 }, () => signUp(t.app)));
     const revoked = users.pop()!;
-    await t.ctx.features.session.sessions.revoke(revoked.token);
+    await t.ctx.features.session.sessions.revoke(revoked.token, REVOKED);
     const prepared = jest.spyOn(t.ctx.sql, 'prepared');
     try {
       const tokens = [...users.map((u) => u.token), revoked.token, 'x'.repeat(32), users[0].token];
@@ -176,7 +180,7 @@ describe('lookups under load', () => {
     const users = await Promise.all(Array.from({ length: 6 }, () => signUp(t.app)));
     for (const u of users) await t.ctx.features.session.sessions.resolve(u.token, { source: 'cache', refresh: false }); // cached
     const revoked = users.pop()!;
-    await t.ctx.features.session.sessions.revoke(revoked.token);
+    await t.ctx.features.session.sessions.revoke(revoked.token, REVOKED);
     const mget = jest.spyOn(t.ctx.redis!, 'mget');
     try {
       const tokens = [...users.map((u) => u.token), revoked.token];
@@ -197,7 +201,7 @@ describe('lookups under load', () => {
   it('a lookup made after a revocation never reuses a query sent before it', async () => {
     const u = await signUp(t.app);
     const before = t.ctx.features.session.sessions.resolve(u.token, { source: 'database', refresh: false });
-    await t.ctx.features.session.sessions.revoke(u.token);
+    await t.ctx.features.session.sessions.revoke(u.token, REVOKED);
     const after = await t.ctx.features.session.sessions.resolve(u.token, { source: 'database', refresh: false });
     expect(after.current).toBeNull();
     await before; // sent before the revocation: either answer is allowed for it
@@ -243,7 +247,7 @@ describe('Redis cache fill races', () => {
 
   it('never caches a session revoked between the database read and the cache write', async () => {
     const u = await signUp(t.app);
-    const spy = raceAfterRead(() => t.ctx.features.session.sessions.revoke(u.token));
+    const spy = raceAfterRead(() => t.ctx.features.session.sessions.revoke(u.token, REVOKED));
     await sessionOf(t.app, { bearer: u.token }); // this request may still answer with what it read
     spy.mockRestore();
     expect(await sessionOf(t.app, { bearer: u.token })).toBeNull();
@@ -251,7 +255,9 @@ describe('Redis cache fill races', () => {
 
   it('never caches a user changed between the database read and the cache write', async () => {
     const u = await signUp(t.app);
-    const spy = raceAfterRead(() => t.ctx.features.account.accounts.updateProfile(u.userId, { name: 'Renamed' }));
+    const spy = raceAfterRead(() =>
+      t.ctx.features.account.accounts.updateProfile(u.userId, { name: 'Renamed' }, SYSTEM_SOURCE),
+    );
     await sessionOf(t.app, { bearer: u.token });
     spy.mockRestore();
     expect((await sessionOf(t.app, { bearer: u.token })).user.name).toBe('Renamed');

@@ -1,0 +1,36 @@
+import type { Permissions } from '../../access';
+import type { Config } from '../../config';
+import type { ErrorCode } from '../../errors';
+import type { Web } from '../../http/web';
+import type { Clock } from '../../shared/clock';
+import type { Sql } from '../../shared/sql';
+import type { SessionWithUser } from '../../shared/views';
+import type { AuditEvents } from './events.service';
+
+/** The admin feature's access model, as far as list-events asks it (its AdminAccess fits). */
+export interface AdminAuditAccess {
+  can(auth: SessionWithUser, permissions: Permissions): boolean;
+}
+
+/** The organization feature's membership checks, as far as its list-events asks them (its OrganizationAccess fits). */
+export interface OrganizationAuditAccess {
+  member(organizationId: string, userId: string, missing: ErrorCode): Promise<{ role: string }>;
+  can(member: { role: string }, permissions: Permissions): boolean;
+}
+
+/** What the audit feature needs from outside. */
+export interface AuditFeatureDeps {
+  sql: Sql;
+  clock: Clock;
+  config: Config;
+  /**
+   * The readers' permission checks, asked per request: the admin and organization features are built after this
+   * one (they record events through it). Null when that feature is off.
+   */
+  admin: () => AdminAuditAccess | null;
+  organization: () => OrganizationAuditAccess | null;
+}
+
+export interface AuditWeb extends Web {
+  events: AuditEvents;
+}

@@ -1,0 +1,95 @@
+import { Type } from 'typebox';
+import { errorResponses } from '../../shared/schemas';
+import { DEFAULT_PAGE, MAX_PAGE } from './events.service';
+
+const strict = { additionalProperties: false } as const;
+const tags = ['audit'];
+const DateTime = Type.String({ format: 'date-time' });
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+
+const filters = {
+  actorId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 128, description: 'The actor: a user, API key or service credential id' }),
+  ),
+  targetType: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 32,
+      description: 'user, session, organization, member, invitation, team, api_key, signing_key or email',
+    }),
+  ),
+  targetId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  type: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'An event type or a prefix of types, e.g. admin. or organization.member',
+    }),
+  ),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'Events at or after this time' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'Events before this time' })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'nextCursor of the previous page' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_PAGE, description: `Events per page (default ${DEFAULT_PAGE})` }),
+  ),
+};
+
+export const AuditEventSchema = Type.Object(
+  {
+    id: Type.String(),
+    occurredAt: DateTime,
+    type: Type.String(),
+    actor: Type.Object({
+      type: Type.String({ description: 'user, api_key, service, system or anonymous' }),
+      id: Nullable(Type.String()),
+      impersonatorId: Nullable(Type.String({ description: 'The admin behind an impersonation session' })),
+    }),
+    target: Type.Union([Type.Object({ type: Type.String(), id: Type.String() }), Type.Null()]),
+    organizationId: Nullable(Type.String()),
+    ipAddress: Nullable(Type.String()),
+    userAgent: Nullable(Type.String()),
+    requestId: Nullable(Type.String()),
+    details: Type.Record(Type.String(), Type.Unknown()),
+  },
+  { $id: 'AuditEvent', title: 'AuditEvent' },
+);
+
+const EventPageSchema = Type.Object(
+  { events: Type.Array(AuditEventSchema), nextCursor: Nullable(Type.String()) },
+  { $id: 'AuditEventPage', title: 'AuditEventPage' },
+);
+
+export const AdminListEvents = {
+  tags,
+  summary: 'The audit trail, newest first, filtered and paged by cursor (admin audit:read permission)',
+  querystring: Type.Object(
+    {
+      ...filters,
+      organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+      email: Type.Optional(
+        Type.String({
+          format: 'email',
+          maxLength: 254,
+          description: 'Failed sign-ins with this address (matched by digest)',
+        }),
+      ),
+    },
+    strict,
+  ),
+  response: { 200: EventPageSchema, ...errorResponses },
+};
+
+export const OrganizationListEvents = {
+  tags,
+  summary: "An organization's audit trail (organization audit:read permission: owner and admin by default)",
+  querystring: Type.Object(
+    {
+      ...filters,
+      organizationId: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 64, description: 'Default: the active organization' }),
+      ),
+    },
+    strict,
+  ),
+  response: { 200: EventPageSchema, ...errorResponses },
+};
