@@ -52,8 +52,9 @@ export class BanPolicy {
    * Again after the session row exists. A ban that committed after `check` read the user is seen here (the
    * session is then deleted); one that commits later deletes this session itself, as banning ends all sessions.
    */
-  async recheck(userId: string): Promise<void> {
-    const current = await this.repo.banState(userId);
+  /** In the new session's transaction (`tx`), on its connection. */
+  async recheck(userId: string, tx: Sql): Promise<void> {
+    const current = await this.repo.banState(userId, tx);
     if (current?.banned && !(current.banExpires && Date.parse(current.banExpires) <= this.clock.now()))
       fail('BANNED_USER');
   }
@@ -77,6 +78,6 @@ export function installOperatorRule(org: OrganizationFeature, access: AdminAcces
 /** Plugs the admin feature into the session feature's named hook points (session.service.ts `SessionHooks`). */
 export function installAdminHooks(sessions: SessionService, bans: BanPolicy): void {
   sessions.hooks.beforeCreate.push((user) => bans.check(user));
-  sessions.hooks.afterCreate.push(({ user }) => bans.recheck(user.id));
+  sessions.hooks.afterCreate.push(({ user }, tx) => bans.recheck(user.id, tx));
   sessions.hooks.filterList.push(hideImpersonation);
 }

@@ -146,8 +146,8 @@ export class AdminRepository {
     return rows[0] ? toUserView(rows[0]) : null;
   }
 
-  async banState(userId: string): Promise<UserView | null> {
-    const rows = await this.sql.query(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = $1`, [userId]);
+  async banState(userId: string, sql: Sql = this.sql): Promise<UserView | null> {
+    const rows = await sql.query(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = $1`, [userId]);
     return rows[0] ? toUserView(rows[0]) : null;
   }
 

@@ -45,7 +45,8 @@ export interface SessionEnd {
  */
 export interface SessionHooks {
   beforeCreate: Array<(user: UserView) => Promise<UserView | undefined>>;
-  afterCreate: Array<(created: SessionWithUser) => Promise<void>>;
+  /** Runs in the session's transaction: `tx` is its connection (a hook that asks the pool instead would hold two). */
+  afterCreate: Array<(created: SessionWithUser, tx: Sql) => Promise<void>>;
   filterList: Array<(sessions: SessionView[]) => SessionView[]>;
 }
 
@@ -166,7 +167,7 @@ export class SessionService {
     );
     const created = { session, user };
     await this.audit.record(tx, input.event(created));
-    for (const hook of this.hooks.afterCreate) await hook(created);
+    for (const hook of this.hooks.afterCreate) await hook(created, tx);
     return created;
   }
 
