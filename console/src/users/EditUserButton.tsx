@@ -2,8 +2,8 @@ import Edit from '@mui/icons-material/Edit';
 import type { paths } from '../api/schema';
 import { PromptButton } from '../common/PromptButton';
 import type { PromptValues } from '../common/PromptDialog';
-import { roleField } from '../common/roleField';
 import { useRoles } from '../common/useRoles';
+import { userRoleField } from './userRoleField';
 import { useUserAction } from './useUserAction';
 
 type Language = NonNullable<
@@ -55,17 +55,7 @@ export function EditUserButton() {
           ],
           testId: 'edit-language',
         },
-        roleField({
-          name: 'role',
-          label: translate('resources.users.fields.role'),
-          names: userRoles,
-          current: record.role,
-          multiple: true,
-          pickHelp: translate('resources.users.actions.role_pick_help'),
-          typeHelp: translate('resources.users.actions.role_help'),
-          required: true,
-          testId: 'edit-role',
-        }),
+        userRoleField(translate, userRoles, record.role, 'edit-role'),
       ]}
       initial={{ name: record.name, image: record.image ?? '', language: record.language ?? '', role: record.role }}
       onConfirm={save}

@@ -17,8 +17,8 @@ interface Encoded {
   madeAt: number;
 }
 
-/** A token cookie whose signature verified; `renew`: under a previous secret only, so it is to be sent again. */
-interface Verified {
+/** A presented session token (signature verified, or a plain Bearer token); `renew`: signed under a previous secret only. */
+export interface Verified {
   token: string;
   renew: boolean;
 }
@@ -62,24 +62,23 @@ export class SessionCookies {
 
   /** The session token from the signed cookie, or from `Authorization: Bearer` (internal services). */
   readToken(request: FastifyRequest): string | null {
-    const cookie = request.cookies[this.tokenName];
-    if (cookie) return this.unsign(cookie)?.token ?? null;
-    const auth = request.headers.authorization;
-    if (auth && auth.length < 512 && auth.startsWith('Bearer ')) {
-      const token = auth.slice(7).trim();
-      if (!token.includes('.')) return /^[A-Za-z0-9]{16,128}$/.test(token) ? token : null;
-      return this.unsign(token)?.token ?? null; // a client may forward the signed cookie value
-    }
-    return null;
+    return this.presented(request)?.token ?? null;
   }
 
   /**
-   * The token cookie verified under a previous secret only (rotation, docs/security.md): the session stands, and
-   * get-session sends both cookies again under the current secret.
+   * The same, and whether its signature verified under a previous secret only (`renew`, rotation:
+   * docs/security.md): the session stands, and get-session sends both cookies again under the current secret.
    */
-  signedWithPrevious(request: FastifyRequest): boolean {
+  presented(request: FastifyRequest): Verified | null {
     const cookie = request.cookies[this.tokenName];
-    return cookie !== undefined && this.unsign(cookie)?.renew === true;
+    if (cookie) return this.unsign(cookie);
+    const auth = request.headers.authorization;
+    if (auth && auth.length < 512 && auth.startsWith('Bearer ')) {
+      const token = auth.slice(7).trim();
+      if (!token.includes('.')) return /^[A-Za-z0-9]{16,128}$/.test(token) ? { token, renew: false } : null;
+      return this.unsign(token); // a client may forward the signed cookie value
+    }
+    return null;
   }
 
   /** The cache cookie's body when it is valid for `token` now. */

@@ -28,8 +28,8 @@ export function getSessionPipeline(ctx: SessionWeb) {
   const { cookies, metrics, sessions, clock } = ctx;
 
   /** 1. The presented token; a forged or tampered token cookie is cleared. */
-  function token(request: FastifyRequest, reply: FastifyReply, viaCookie: boolean): string | null {
-    const presented = cookies.readToken(request);
+  function token(request: FastifyRequest, reply: FastifyReply, viaCookie: boolean) {
+    const presented = cookies.presented(request);
     if (!presented && viaCookie) cookies.clear(reply);
     return presented;
   }
@@ -66,13 +66,14 @@ export function getSessionPipeline(ctx: SessionWeb) {
     query: GetSessionQuery,
   ): Promise<Answer> {
     const viaCookie = request.cookies[cookies.tokenName] !== undefined;
-    const presented = token(request, reply, viaCookie);
-    if (!presented) {
+    const verified = token(request, reply, viaCookie);
+    if (!verified) {
       countPath('none');
       return null;
     }
+    const presented = verified.token;
     const now = clock.now();
-    const resign = viaCookie && cookies.signedWithPrevious(request);
+    const resign = viaCookie && verified.renew;
     if (viaCookie && !query.disableCookieCache && !resign) {
       const cached = fromCookie(request, presented, now);
       if (cached) {
