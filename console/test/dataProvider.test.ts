@@ -266,6 +266,22 @@ describe('dataProvider roles', () => {
   });
 });
 
+describe('dataProvider dashboard and pickers', () => {
+  it('getStats reads admin/stats for the days asked', async () => {
+    const stats = {
+      users: 3,
+      newUsers7d: 1,
+      activeSessions: 2,
+      bannedUsers: 0,
+      organizations: 1,
+      signUpsPerDay: [{ day: '2026-11-24', count: 1 }],
+    };
+    const api = fakeApi({ 'GET /admin/stats': { body: stats } });
+    expect(await makeDataProvider(api.client).getStats(30)).toEqual(stats);
+    expect(api.last()).toMatchObject({ method: 'GET', path: '/admin/stats', query: { days: '30' } });
+  });
+});
+
 describe('dataProvider user sections', () => {
   it("reads a user's linked accounts and organizations", async () => {
     const account = {

