@@ -116,6 +116,51 @@ describe('organizations and dashboard, as ops staff', () => {
     await shot(page, 'dashboard');
   });
 
+  it('searches organizations by name or slug and sorts the results by name, then by creation, through the API', async () => {
+    const requests: URL[] = [];
+    const record = (r: { url(): string }) => {
+      if (r.url().includes('/admin/list-organizations')) requests.push(new URL(r.url()));
+    };
+    page.on('request', record);
+    await page.goto(`${world.origin}/#/organizations`);
+    await page.getByRole('row', { name: new RegExp(orgs.other.name) }).waitFor();
+    await page.getByPlaceholder('Search name or slug').fill('LABS');
+    await page.getByText('1-3 of 3').waitFor();
+    const names = () => page.locator('tbody td.column-name').allTextContents();
+    // A column header's sort label (its tooltip names the direction it would sort in).
+    const sortBy = (field: string) => page.locator(`thead [data-field="${field}"]`).click();
+    const listed = async (query: string) =>
+      (await api(`/admin/list-organizations?${query}`)).body.organizations.map((o: { name: string }) => o.name);
+
+    await sortBy('name');
+    const byNameAsc = await listed('searchValue=LABS&sortBy=name&sortDirection=asc');
+    expect(byNameAsc).toEqual([orgs.alpha.name, orgs.mango.name, orgs.zephyr.name]);
+    await expect.poll(names, { timeout: 10_000 }).toEqual(byNameAsc);
+    await sortBy('name');
+    await expect
+      .poll(names, { timeout: 10_000 })
+      .toEqual(await listed('searchValue=LABS&sortBy=name&sortDirection=desc'));
+    await sortBy('createdAt');
+    const byCreated = await listed('searchValue=LABS&sortBy=createdAt&sortDirection=asc');
+    await expect.poll(names, { timeout: 10_000 }).toEqual(byCreated);
+    expect(byCreated).toEqual([orgs.zephyr.name, orgs.alpha.name, orgs.mango.name]);
+
+    // A slug's part finds it too.
+    await page.getByPlaceholder('Search name or slug').fill('other-comp');
+    await expect.poll(names, { timeout: 10_000 }).toEqual([orgs.other.name]);
+    page.off('request', record);
+    const asked = requests.map((u) => Object.fromEntries(u.searchParams));
+    expect(asked).toContainEqual(
+      expect.objectContaining({ searchValue: 'LABS', sortBy: 'name', sortDirection: 'desc' }),
+    );
+    expect(asked).toContainEqual(
+      expect.objectContaining({ searchValue: 'LABS', sortBy: 'createdAt', sortDirection: 'asc' }),
+    );
+    await page.getByPlaceholder('Search name or slug').fill('labs');
+    await expect.poll(names, { timeout: 10_000 }).toEqual(byCreated);
+    await shot(page, 'organizations-list');
+  });
+
   it('no page error and no request left the machine', () => {
     expect(world.pageErrors).toEqual([]);
     expect(world.blocked).toEqual([]);

@@ -157,6 +157,35 @@ describe('dataProvider organizations', () => {
     expect(api.last()).toMatchObject({ path: '/admin/organization/get', query: { organizationId: 'o1' } });
   });
 
+  it('getList sends the search as searchValue and the sort as sortBy/sortDirection (known columns only)', async () => {
+    const api = fakeApi({ 'GET /admin/list-organizations': { body: { organizations: [], total: 0 } } });
+    const dp = makeDataProvider(api.client);
+    await dp.getList('organizations', {
+      pagination: { page: 1, perPage: 25 },
+      sort: { field: 'name', order: 'ASC' },
+      filter: { q: '  acme ' },
+    });
+    expect(api.last().query).toEqual({
+      limit: '25',
+      offset: '0',
+      searchValue: 'acme',
+      sortBy: 'name',
+      sortDirection: 'asc',
+    });
+    await dp.getList('organizations', {
+      pagination: { page: 1, perPage: 25 },
+      sort: { field: 'createdAt', order: 'DESC' },
+      filter: { q: '' },
+    });
+    expect(api.last().query).toEqual({ limit: '25', offset: '0', sortBy: 'createdAt', sortDirection: 'desc' });
+    await dp.getList('organizations', {
+      pagination: { page: 1, perPage: 25 },
+      sort: { field: 'slug', order: 'ASC' },
+      filter: {},
+    });
+    expect(api.last().query).toEqual({ limit: '25', offset: '0' });
+  });
+
   it('create sends name, slug and the owner (when chosen) to admin/organization/create', async () => {
     const api = fakeApi({ 'POST /admin/organization/create': { body: { ...org, members: [] } } });
     const dp = makeDataProvider(api.client);

@@ -169,6 +169,7 @@ export const en: TranslationMessages = {
         expiresAt: 'Expires',
         owner: 'Owner',
         userId: 'Owner',
+        q: 'Search name or slug',
       },
       notifications: { created: 'Organization %{name} created' },
       members: {

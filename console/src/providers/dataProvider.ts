@@ -38,6 +38,26 @@ const USER_SORTS = new Set([
   'banExpires',
 ]);
 
+/** Columns admin/list-organizations sorts by; anything else falls back to the API default (newest first). */
+const ORGANIZATION_SORTS = new Set(['name', 'createdAt', 'memberCount']);
+
+/** react-admin's getList params → list-organizations' query: a page, the search (name or slug) and the sort. */
+export function listOrganizationsQuery(params: GetListParams) {
+  const { page = 1, perPage = 25 } = params.pagination ?? {};
+  const query: NonNullable<paths['/admin/list-organizations']['get']['parameters']['query']> = {
+    limit: perPage,
+    offset: (page - 1) * perPage,
+  };
+  const q = typeof params.filter?.q === 'string' ? params.filter.q.trim() : '';
+  if (q) query.searchValue = q;
+  const sort = params.sort;
+  if (sort?.field && ORGANIZATION_SORTS.has(sort.field)) {
+    query.sortBy = sort.field as 'name' | 'createdAt' | 'memberCount';
+    query.sortDirection = sort.order === 'ASC' ? 'asc' : 'desc';
+  }
+  return query;
+}
+
 /** The admin actions, one named method each (a button calls one of these). */
 export interface AdminMethods {
   banUser(userId: string, banReason?: string, banExpiresIn?: number): Promise<User>;
@@ -162,8 +182,7 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
 
   const organizations = {
     async getList(params: GetListParams) {
-      const { page = 1, perPage = 25 } = params.pagination ?? {};
-      const query = { limit: perPage, offset: (page - 1) * perPage };
+      const query = listOrganizationsQuery(params);
       const data = unwrap(await client.GET('/admin/list-organizations', { params: { query } }));
       return { data: data.organizations, total: data.total };
     },
