@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, start, type World } from './harness';
 
@@ -31,6 +31,7 @@ let page: Page;
 const ids: Record<string, string> = {};
 
 const api = (path: string, body?: unknown) => world.api(path, { body, cookie: adminCookie });
+const getOrg = async (id: string) => (await api(`/admin/organization/get?organizationId=${id}`)).body;
 const shot = (p: Page, name: string) =>
   p.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 
@@ -40,6 +41,23 @@ async function signIn(p: Page) {
   await p.getByLabel(/^Password/).fill(ADMIN.password);
   await p.getByRole('button', { name: 'Sign in' }).click();
   await p.getByText(`Signed in as ${ADMIN.name}`).waitFor();
+}
+
+async function openOrg(key: string, tab = '') {
+  await page.goto(`${world.origin}/#/organizations/${ids[key]}/show${tab ? `/${tab}` : ''}`);
+  await page.getByRole('tab', { name: 'Members' }).waitFor();
+}
+
+async function openDialog(button: string, within: Page | Locator = page) {
+  await within.getByRole('button', { name: button, exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  return dialog;
+}
+
+async function cancel(dialog: Locator) {
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'hidden' });
 }
 
 /** The dashboard's five counts as the page shows them. */
@@ -160,6 +178,64 @@ describe('organizations and dashboard, as ops staff', () => {
     await expect.poll(names, { timeout: 10_000 }).toEqual(byCreated);
     await shot(page, 'organizations-list');
   });
+
+  it('edits an organization: the dialog opens with the stored values every time, Cancel discards, bad metadata is explained', async () => {
+    await openOrg('zephyr');
+    let dialog = await openDialog('Edit');
+    expect(await dialog.getByTestId('org-name').inputValue()).toBe(orgs.zephyr.name);
+    expect(await dialog.getByTestId('org-slug').inputValue()).toBe(orgs.zephyr.slug);
+    expect(await dialog.getByTestId('org-logo').inputValue()).toBe('');
+    expect(JSON.parse(await dialog.getByTestId('org-metadata').inputValue())).toEqual({});
+    // Typed, then canceled: nothing is kept.
+    await dialog.getByTestId('org-name').fill('Typed Then Canceled');
+    await dialog.getByTestId('org-metadata').fill('{"typed": true}');
+    await cancel(dialog);
+    dialog = await openDialog('Edit');
+    expect(await dialog.getByTestId('org-name').inputValue()).toBe(orgs.zephyr.name);
+    expect(JSON.parse(await dialog.getByTestId('org-metadata').inputValue())).toEqual({});
+
+    // Metadata that is not a JSON object is explained under the field, and cannot be confirmed.
+    const confirm = dialog.getByRole('button', { name: 'Confirm' });
+    await dialog.getByTestId('org-metadata').fill('{"plan": ');
+    await dialog.getByText(/^This is not valid JSON: /).waitFor();
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByTestId('org-metadata').fill('["pro"]');
+    await dialog.getByText('Metadata must be a JSON object between { and }, for example {"plan": "pro"}.').waitFor();
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByTestId('org-logo').fill('not an address');
+    await dialog.getByText('Give an http or https address (at most 2048 characters), or leave it empty.').waitFor();
+
+    await dialog.getByTestId('org-name').fill('Zephyr Research');
+    await dialog.getByTestId('org-slug').fill('zephyr-research');
+    await dialog.getByTestId('org-logo').fill('https://cdn.example/zephyr.png');
+    await dialog.getByTestId('org-metadata').fill('{"plan": "pro", "seats": 12}');
+    expect(await confirm.isDisabled()).toBe(false);
+    await confirm.click();
+    await page.getByText('Organization Zephyr Research saved').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await getOrg(ids.zephyr)).toMatchObject({
+      name: 'Zephyr Research',
+      slug: 'zephyr-research',
+      logo: 'https://cdn.example/zephyr.png',
+      metadata: { plan: 'pro', seats: 12 },
+    });
+    await page.getByTestId('org-metadata-shown').getByText('"seats": 12', { exact: false }).waitFor();
+
+    // Reopened at once: the values just saved.
+    dialog = await openDialog('Edit');
+    expect(await dialog.getByTestId('org-name').inputValue()).toBe('Zephyr Research');
+    expect(await dialog.getByTestId('org-logo').inputValue()).toBe('https://cdn.example/zephyr.png');
+    expect(JSON.parse(await dialog.getByTestId('org-metadata').inputValue())).toEqual({ plan: 'pro', seats: 12 });
+    // A slug another organization holds: the catalogue's message, the dialog stays, nothing changes.
+    await dialog.getByTestId('org-slug').fill(orgs.alpha.slug);
+    await confirm.click();
+    await page.getByText('Organization already exists').waitFor();
+    expect(await dialog.isVisible()).toBe(true);
+    await shot(page, 'organization-edit');
+    await cancel(dialog);
+    expect((await getOrg(ids.zephyr)).slug).toBe('zephyr-research');
+    await shot(page, 'organization-details');
+  }, 60_000);
 
   it('no page error and no request left the machine', () => {
     expect(world.pageErrors).toEqual([]);

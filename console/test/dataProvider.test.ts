@@ -186,6 +186,14 @@ describe('dataProvider organizations', () => {
     expect(api.last().query).toEqual({ limit: '25', offset: '0' });
   });
 
+  it('updateOrganization sends the changes as admin/organization/update data', async () => {
+    const api = fakeApi({ 'POST /admin/organization/update': { body: { ...org, name: 'Renamed' } } });
+    const dp = makeDataProvider(api.client);
+    expect((await dp.updateOrganization('o1', { name: 'Renamed', metadata: { plan: 'pro' } })).name).toBe('Renamed');
+    expect(api.last()).toMatchObject({ method: 'POST', path: '/admin/organization/update' });
+    expect(api.last().body).toEqual({ organizationId: 'o1', data: { name: 'Renamed', metadata: { plan: 'pro' } } });
+  });
+
   it('create sends name, slug and the owner (when chosen) to admin/organization/create', async () => {
     const api = fakeApi({ 'POST /admin/organization/create': { body: { ...org, members: [] } } });
     const dp = makeDataProvider(api.client);

@@ -29,6 +29,13 @@ export interface PromptField {
   multiple?: boolean;
   autoComplete?: string;
   min?: number;
+  /** A text field of several lines (Enter then starts a new line; the Confirm button confirms). */
+  multiline?: boolean;
+  /**
+   * What is wrong with this value, already translated, or undefined when nothing is: shown under the field once
+   * something is typed, and Confirm stays disabled meanwhile.
+   */
+  validate?: (value: string) => string | undefined;
   testId?: string;
 }
 
@@ -61,7 +68,8 @@ export interface PromptDialogProps {
 /**
  * The one dialog behind every console action: a confirmation naming its target, with optional fields.
  * Each opening starts from `initial` (what was typed before Cancel is gone); Enter confirms; Confirm is the
- * form's submit button, disabled while busy or while a required field is empty. A choice is a select-only
+ * form's submit button, disabled while busy, while a required field is empty or while a field's value fails its
+ * `validate` (whose message shows under the field). A choice is a select-only
  * combobox: Space and the arrow keys open its list, Space or Enter picks, Escape or Tab closes the list.
  */
 export function PromptDialog(props: PromptDialogProps) {
@@ -80,7 +88,10 @@ export function PromptDialog(props: PromptDialogProps) {
     if (open) setValues(startValues(fields, initial));
   }
 
-  const missing = fields.some((f) => f.required && !values[f.name]?.trim());
+  // Confirm waits for every required field and for every field's value to pass its check.
+  const missing = fields.some(
+    (f) => (f.required && !values[f.name]?.trim()) || f.validate?.(values[f.name] ?? '') !== undefined,
+  );
 
   // Each opening puts the focus on the first field. The field's autoFocus does it when the dialog mounts; a dialog
   // opened again while its closing still fades out is not mounted again, and its focus trap would hold the focus on
@@ -181,15 +192,20 @@ function PromptInput(props: {
   const options = field.options;
   const multiple = !!options && !!field.multiple;
   const picked = multiple ? splitPicked(value) : [];
+  // A problem shows once something is typed: an empty field is only "required", which Confirm already says.
+  const problem = value.trim() ? field.validate?.(value) : undefined;
   return (
     <TextField
       autoFocus={autoFocus}
       fullWidth
       margin="dense"
       select={!!options}
+      multiline={!options && field.multiline}
+      minRows={field.multiline ? 3 : undefined}
       type={options ? undefined : (field.type ?? 'text')}
       label={field.label}
-      helperText={field.helperText}
+      error={!!problem}
+      helperText={problem ?? field.helperText}
       required={field.required}
       autoComplete={field.autoComplete ?? 'off'}
       value={multiple ? picked : value}

@@ -58,6 +58,11 @@ export function listOrganizationsQuery(params: GetListParams) {
   return query;
 }
 
+/** What an organization's edit may change (admin/organization/update's `data`). */
+export type OrganizationChanges = NonNullable<
+  paths['/admin/organization/update']['post']['requestBody']
+>['content']['application/json']['data'];
+
 /** The admin actions, one named method each (a button calls one of these). */
 export interface AdminMethods {
   banUser(userId: string, banReason?: string, banExpiresIn?: number): Promise<User>;
@@ -79,6 +84,8 @@ export interface AdminMethods {
 
 /** Operator actions on an organization (admin/organization/*: no membership needed). */
 export interface OrganizationMethods {
+  /** admin/organization/update: only the fields given change. */
+  updateOrganization(organizationId: string, data: OrganizationChanges): Promise<Organization>;
   inviteMember(organizationId: string, email: string, role: string, resend?: boolean): Promise<Invitation>;
   cancelInvitation(invitationId: string): Promise<Invitation>;
   updateMemberRole(organizationId: string, memberId: string, role: string): Promise<Member>;
@@ -103,6 +110,7 @@ export type FullOrganization = Ok<'/admin/organization/get', 'get'>;
 export type RoleCatalogue = Ok<'/admin/list-roles', 'get'>;
 export type OrganizationSummary = Ok<'/admin/list-organizations', 'get'>['organizations'][number];
 export type Stats = Ok<'/admin/stats', 'get'>;
+export type Organization = Ok<'/admin/organization/update', 'post'>;
 
 function unsupported(what: string): never {
   throw new Error(`console: ${what} is not supported`);
@@ -271,6 +279,10 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
     },
     async getStats(days) {
       return unwrap(await client.GET('/admin/stats', { params: { query: { days } } }));
+    },
+
+    async updateOrganization(organizationId, data) {
+      return unwrap(await client.POST('/admin/organization/update', { body: { organizationId, data } }));
     },
 
     async inviteMember(organizationId, email, role, resend) {
