@@ -237,6 +237,28 @@ describe('organizations and dashboard, as ops staff', () => {
     await shot(page, 'organization-details');
   }, 60_000);
 
+  it('deletes an organization once its slug is typed', async () => {
+    await openOrg('doomed');
+    const dialog = await openDialog('Delete');
+    expect(await dialog.textContent()).toContain(orgs.doomed.name);
+    const confirm = dialog.getByRole('button', { name: 'Confirm' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByTestId('delete-org-confirm').fill('doomed');
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByTestId('delete-org-confirm').fill(orgs.doomed.name);
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByTestId('delete-org-confirm').fill(orgs.doomed.slug);
+    await page.keyboard.press('Enter');
+    await page.getByText(`Organization ${orgs.doomed.name} deleted`).waitFor();
+    await expect.poll(() => page.url()).toMatch(/#\/organizations$|#\/organizations\?/);
+    // Every organization: the list keeps the last search, which is cleared.
+    await page.getByPlaceholder('Search name or slug').fill('');
+    await page.getByRole('row', { name: new RegExp(orgs.other.name) }).waitFor();
+    expect(await page.getByRole('row', { name: new RegExp(orgs.doomed.name) }).count()).toBe(0);
+    const gone = await api(`/admin/organization/get?organizationId=${ids.doomed}`);
+    expect([gone.status, gone.body.code]).toEqual([404, 'ORGANIZATION_NOT_FOUND']);
+  });
+
   it('no page error and no request left the machine', () => {
     expect(world.pageErrors).toEqual([]);
     expect(world.blocked).toEqual([]);

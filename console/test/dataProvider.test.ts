@@ -194,6 +194,16 @@ describe('dataProvider organizations', () => {
     expect(api.last().body).toEqual({ organizationId: 'o1', data: { name: 'Renamed', metadata: { plan: 'pro' } } });
   });
 
+  it('deleteOrganization calls admin/organization/delete', async () => {
+    const api = fakeApi();
+    await makeDataProvider(api.client).deleteOrganization('o1');
+    expect(api.last()).toMatchObject({
+      method: 'POST',
+      path: '/admin/organization/delete',
+      body: { organizationId: 'o1' },
+    });
+  });
+
   it('create sends name, slug and the owner (when chosen) to admin/organization/create', async () => {
     const api = fakeApi({ 'POST /admin/organization/create': { body: { ...org, members: [] } } });
     const dp = makeDataProvider(api.client);

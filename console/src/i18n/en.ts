@@ -185,6 +185,15 @@ export const en: TranslationMessages = {
         metadata_too_many: 'Metadata may hold at most %{max} keys.',
         saved: 'Organization %{name} saved',
       },
+      delete: {
+        button: 'Delete',
+        title: 'Delete %{name}',
+        confirm:
+          'Delete %{name} for good? Its members, invitations and teams go with it. Type its slug, %{slug}, to confirm.',
+        type_slug: 'Type %{slug} to confirm',
+        mismatch: 'This is not %{slug}',
+        done: 'Organization %{name} deleted',
+      },
       members: {
         empty: 'No members',
         change_role: 'Change role',

@@ -1,4 +1,5 @@
 import { TopToolbar } from 'react-admin';
+import { DeleteOrganizationButton } from './DeleteOrganizationButton';
 import { EditOrganizationButton } from './EditOrganizationButton';
 
 /** The organization's own actions; they wrap onto more rows in a narrow window. */
@@ -6,6 +7,7 @@ export function OrganizationShowActions() {
   return (
     <TopToolbar sx={{ flexWrap: 'wrap' }}>
       <EditOrganizationButton />
+      <DeleteOrganizationButton />
     </TopToolbar>
   );
 }

@@ -86,6 +86,7 @@ export interface AdminMethods {
 export interface OrganizationMethods {
   /** admin/organization/update: only the fields given change. */
   updateOrganization(organizationId: string, data: OrganizationChanges): Promise<Organization>;
+  deleteOrganization(organizationId: string): Promise<void>;
   inviteMember(organizationId: string, email: string, role: string, resend?: boolean): Promise<Invitation>;
   cancelInvitation(invitationId: string): Promise<Invitation>;
   updateMemberRole(organizationId: string, memberId: string, role: string): Promise<Member>;
@@ -283,6 +284,9 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
 
     async updateOrganization(organizationId, data) {
       return unwrap(await client.POST('/admin/organization/update', { body: { organizationId, data } }));
+    },
+    async deleteOrganization(organizationId) {
+      unwrap(await client.POST('/admin/organization/delete', { body: { organizationId } }));
     },
 
     async inviteMember(organizationId, email, role, resend) {
