@@ -259,6 +259,41 @@ describe('organizations and dashboard, as ops staff', () => {
     expect([gone.status, gone.body.code]).toEqual([404, 'ORGANIZATION_NOT_FOUND']);
   });
 
+  it('adds an existing user as a member (found by email, role picked), and member rows lead to the user', async () => {
+    await openOrg('alpha', 'members');
+    const dialog = await openDialog('Add member');
+    const picker = dialog.getByTestId('add-member-user');
+    // The owner is a member already: not offered.
+    await picker.fill('dana.owner');
+    await page.getByText('Nothing found').waitFor();
+    await picker.fill('eve.new');
+    await page.getByRole('option', { name: new RegExp(people.eve.email) }).click();
+    expect(await picker.inputValue()).toContain(people.eve.email);
+    await dialog.getByTestId('add-member-role').click();
+    const list = page.getByRole('listbox');
+    await list.getByRole('option', { name: 'admin', exact: true }).click();
+    await list.getByRole('option', { name: 'member', exact: true }).click(); // unpicks the default
+    await page.keyboard.press('Escape');
+    await list.waitFor({ state: 'hidden' });
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText(`${people.eve.email} added to ${orgs.alpha.name} as admin`).waitFor();
+    const row = page.getByTestId(`member-${people.eve.email}`);
+    await row.getByRole('cell', { name: 'admin', exact: true }).waitFor();
+    const members = (await getOrg(ids.alpha)).members;
+    expect(members.find((m: { userId: string }) => m.userId === ids.eve)).toMatchObject({ role: 'admin' });
+    expect(members).toHaveLength(2);
+
+    // Reopened: empty user, the default role again.
+    const again = await openDialog('Add member');
+    expect(await again.getByTestId('add-member-user').inputValue()).toBe('');
+    expect((await again.getByTestId('add-member-role').textContent())?.replace(/\u200b/g, '').trim()).toBe('member');
+    await cancel(again);
+
+    await row.getByRole('link', { name: people.eve.email }).click();
+    await expect.poll(() => page.url()).toContain(`/users/${ids.eve}/show`);
+    await page.getByText(people.eve.name, { exact: true }).first().waitFor();
+  });
+
   it('no page error and no request left the machine', () => {
     expect(world.pageErrors).toEqual([]);
     expect(world.blocked).toEqual([]);

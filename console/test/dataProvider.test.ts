@@ -204,6 +204,13 @@ describe('dataProvider organizations', () => {
     });
   });
 
+  it('addMember calls admin/organization/add-member with the user and the roles', async () => {
+    const api = fakeApi();
+    await makeDataProvider(api.client).addMember('o1', 'u1', 'admin,member');
+    expect(api.last()).toMatchObject({ method: 'POST', path: '/admin/organization/add-member' });
+    expect(api.last().body).toEqual({ organizationId: 'o1', userId: 'u1', role: 'admin,member' });
+  });
+
   it('create sends name, slug and the owner (when chosen) to admin/organization/create', async () => {
     const api = fakeApi({ 'POST /admin/organization/create': { body: { ...org, members: [] } } });
     const dp = makeDataProvider(api.client);
@@ -326,6 +333,17 @@ describe('dataProvider dashboard and pickers', () => {
     const api = fakeApi({ 'GET /admin/stats': { body: stats } });
     expect(await makeDataProvider(api.client).getStats(30)).toEqual(stats);
     expect(api.last()).toMatchObject({ method: 'GET', path: '/admin/stats', query: { days: '30' } });
+  });
+
+  it('searchUsersByEmail searches the email with contains, a few at a time', async () => {
+    const api = fakeApi({ 'GET /admin/list-users': { body: { users: [aUser()], total: 1 } } });
+    expect(await makeDataProvider(api.client).searchUsersByEmail('ada')).toEqual([aUser()]);
+    expect(api.last().query).toEqual({
+      searchValue: 'ada',
+      searchField: 'email',
+      searchOperator: 'contains',
+      limit: '10',
+    });
   });
 });
 

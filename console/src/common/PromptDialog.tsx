@@ -1,5 +1,6 @@
 import Check from '@mui/icons-material/Check';
 import {
+  Autocomplete,
   Button,
   Dialog,
   DialogActions,
@@ -36,6 +37,11 @@ export interface PromptField {
    * something is typed, and Confirm stays disabled meanwhile.
    */
   validate?: (value: string) => string | undefined;
+  /**
+   * A search picker instead of a text field: what is typed is searched with this, the answers are offered, and the
+   * field's value is the picked option's value (empty until one is picked).
+   */
+  search?: (text: string) => Promise<{ value: string; label: string }[]>;
   testId?: string;
 }
 
@@ -83,9 +89,14 @@ export function PromptDialog(props: PromptDialogProps) {
   // Reset while rendering the opening (React's pattern for state derived from a prop change): the fields never
   // show, even for one frame, what an earlier opening held.
   const [wasOpen, setWasOpen] = useState(false);
+  // Each opening mounts the fields afresh, so a field's own state (a search picker's typed text) starts over too.
+  const [opening, setOpening] = useState(0);
   if (open !== wasOpen) {
     setWasOpen(open);
-    if (open) setValues(startValues(fields, initial));
+    if (open) {
+      setValues(startValues(fields, initial));
+      setOpening((n) => n + 1);
+    }
   }
 
   // Confirm waits for every required field and for every field's value to pass its check.
@@ -157,7 +168,7 @@ export function PromptDialog(props: PromptDialogProps) {
           {message && <DialogContentText>{message}</DialogContentText>}
           {fields.map((field, index) => (
             <PromptInput
-              key={field.name}
+              key={`${field.name}-${opening}`}
               field={field}
               autoFocus={index === 0}
               value={values[field.name] ?? ''}
@@ -189,6 +200,7 @@ function PromptInput(props: {
   onChange: (value: string) => void;
 }) {
   const { field, autoFocus, value, onChange } = props;
+  if (field.search) return <SearchPicker {...props} search={field.search} />;
   const options = field.options;
   const multiple = !!options && !!field.multiple;
   const picked = multiple ? splitPicked(value) : [];
@@ -239,6 +251,89 @@ function PromptInput(props: {
         ),
       )}
     </TextField>
+  );
+}
+
+/** How long typing must pause before a search picker asks (one request per pause, not per key). */
+const SEARCH_PAUSE_MS = 250;
+
+type Option = { value: string; label: string };
+
+/**
+ * A field that searches as the operator types (a user by email) and offers the answers; picking one sets the
+ * field's value to that option's value. Mounted afresh at each opening (its typed text starts empty).
+ */
+function SearchPicker(props: {
+  field: PromptField;
+  autoFocus: boolean;
+  value: string;
+  onChange: (value: string) => void;
+  search: (text: string) => Promise<Option[]>;
+}) {
+  const { field, autoFocus, value, onChange, search } = props;
+  const translate = useTranslate();
+  const [text, setText] = useState('');
+  const [options, setOptions] = useState<Option[]>([]);
+  const [picked, setPicked] = useState<Option | null>(null);
+  const [loading, setLoading] = useState(false);
+  // The latest search function, without asking again each time the caller renders a new one.
+  const searchRef = useRef(search);
+  searchRef.current = search;
+
+  useEffect(() => {
+    const wanted = text.trim();
+    if (!wanted || wanted === picked?.label) {
+      setLoading(false);
+      return;
+    }
+    let current = true;
+    setLoading(true);
+    const timer = setTimeout(() => {
+      searchRef
+        .current(wanted)
+        .then((found) => current && setOptions(found))
+        .catch(() => current && setOptions([]))
+        .finally(() => current && setLoading(false));
+    }, SEARCH_PAUSE_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [text, picked]);
+
+  return (
+    <Autocomplete<Option>
+      fullWidth
+      options={picked && !options.some((o) => o.value === picked.value) ? [picked, ...options] : options}
+      // The API has searched already: every answer is offered as it came.
+      filterOptions={(all) => all}
+      getOptionLabel={(o) => o.label}
+      isOptionEqualToValue={(o, v) => o.value === v.value}
+      value={value ? picked : null}
+      onChange={(_event, option) => {
+        setPicked(option);
+        onChange(option?.value ?? '');
+      }}
+      inputValue={text}
+      onInputChange={(_event, next) => setText(next)}
+      loading={loading}
+      loadingText={translate('ra.page.loading')}
+      noOptionsText={translate(text.trim() ? 'console.search.none' : 'console.search.type')}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          autoFocus={autoFocus}
+          margin="dense"
+          label={field.label}
+          helperText={field.helperText}
+          required={field.required}
+          slotProps={{
+            ...params.slotProps,
+            htmlInput: { ...params.slotProps.htmlInput, 'data-testid': field.testId } as object,
+          }}
+        />
+      )}
+    />
   );
 }
 

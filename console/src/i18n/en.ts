@@ -30,6 +30,7 @@ export const en: TranslationMessages = {
         count: 'Sign-ups',
       },
     },
+    search: { type: 'Type to search', none: 'Nothing found' },
     impersonation: {
       banner: 'Impersonating %{name}',
       stop: 'Stop impersonating',
@@ -196,6 +197,12 @@ export const en: TranslationMessages = {
       },
       members: {
         empty: 'No members',
+        add: 'Add member',
+        add_title: 'Add an existing user to %{organization}',
+        add_explain: 'They become a member at once, without an invitation or a mail.',
+        add_user: 'User',
+        add_user_help: 'Type part of their email, then pick them.',
+        added: '%{email} added to %{organization} as %{role}',
         change_role: 'Change role',
         change_role_title: 'Change the role of %{email} in %{organization}',
         role_help: 'owner, admin, member or a configured role; comma-separated for several',

@@ -80,6 +80,8 @@ export interface AdminMethods {
   listRoles(): Promise<RoleCatalogue>;
   /** The dashboard's figures (admin/stats) over the last `days` days. */
   getStats(days: number): Promise<Stats>;
+  /** Users whose email contains `text` (a picker's search), at most `limit`. */
+  searchUsersByEmail(text: string, limit?: number): Promise<User[]>;
 }
 
 /** Operator actions on an organization (admin/organization/*: no membership needed). */
@@ -87,6 +89,8 @@ export interface OrganizationMethods {
   /** admin/organization/update: only the fields given change. */
   updateOrganization(organizationId: string, data: OrganizationChanges): Promise<Organization>;
   deleteOrganization(organizationId: string): Promise<void>;
+  /** An existing user joins at once (admin/organization/add-member), with one or more roles (comma-separated). */
+  addMember(organizationId: string, userId: string, role: string): Promise<Member>;
   inviteMember(organizationId: string, email: string, role: string, resend?: boolean): Promise<Invitation>;
   cancelInvitation(invitationId: string): Promise<Invitation>;
   updateMemberRole(organizationId: string, memberId: string, role: string): Promise<Member>;
@@ -281,12 +285,20 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
     async getStats(days) {
       return unwrap(await client.GET('/admin/stats', { params: { query: { days } } }));
     },
+    async searchUsersByEmail(text, limit = 10) {
+      const query = { searchValue: text, searchField: 'email', searchOperator: 'contains', limit } as const;
+      return unwrap(await client.GET('/admin/list-users', { params: { query } })).users;
+    },
 
     async updateOrganization(organizationId, data) {
       return unwrap(await client.POST('/admin/organization/update', { body: { organizationId, data } }));
     },
     async deleteOrganization(organizationId) {
       unwrap(await client.POST('/admin/organization/delete', { body: { organizationId } }));
+    },
+    async addMember(organizationId, userId, role) {
+      const body = { organizationId, userId, role };
+      return unwrap(await client.POST('/admin/organization/add-member', { body }));
     },
 
     async inviteMember(organizationId, email, role, resend) {
