@@ -294,6 +294,38 @@ describe('organizations and dashboard, as ops staff', () => {
     await page.getByText(people.eve.name, { exact: true }).first().waitFor();
   });
 
+  it('taking someone off a team asks first, naming them and the team; Cancel keeps them', async () => {
+    const team = (await getOrg(ids.alpha)).teams[0];
+    expect(
+      (
+        await api('/admin/organization/add-team-member', {
+          organizationId: ids.alpha,
+          teamId: team.id,
+          userId: ids.eve,
+        })
+      ).status,
+    ).toBe(200);
+    const inTeam = async () =>
+      (await getOrg(ids.alpha)).teamMembers.some(
+        (tm: { teamId: string; userId: string }) => tm.teamId === team.id && tm.userId === ids.eve,
+      );
+    await openOrg('alpha', 'teams');
+    const card = page.getByTestId(`team-${team.name}`);
+    await card.getByLabel(`Remove ${people.eve.name} from the team`).click();
+    let dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain(`Remove ${people.eve.name} from the team ${team.name}?`);
+    await cancel(dialog);
+    expect(await inTeam()).toBe(true);
+    await card.getByText(people.eve.name).waitFor();
+
+    await card.getByLabel(`Remove ${people.eve.name} from the team`).click();
+    dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText(`${people.eve.name} removed from ${team.name}`).waitFor();
+    expect(await inTeam()).toBe(false);
+  });
+
   it('no page error and no request left the machine', () => {
     expect(world.pageErrors).toEqual([]);
     expect(world.blocked).toEqual([]);
