@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, start, type World } from './harness';
+import { axeProblems, buttonProblems, offScreen } from './pageChecks';
 
 /**
  * What ops staff do with organizations and the dashboard, in headless Chromium against the real service: read the
@@ -325,6 +326,60 @@ describe('organizations and dashboard, as ops staff', () => {
     await page.getByText(`${people.eve.name} removed from ${team.name}`).waitFor();
     expect(await inTeam()).toBe(false);
   });
+
+  it('at 400 px the dashboard and an organization keep every button in the window, none over another, nothing off-screen', async () => {
+    const p = await world.newPage({ width: 400, height: 860 });
+    await signIn(p);
+    const check = async (what: string) => {
+      expect(await buttonProblems(p), what).toEqual([]);
+      expect(await offScreen(p), what).toEqual({ overflow: 0, outside: [] });
+    };
+    await p.getByTestId('signups-chart').waitFor();
+    await check('dashboard');
+    await shot(p, 'dashboard-narrow');
+    await p.goto(`${world.origin}/#/organizations/${ids.alpha}/show`);
+    await p.getByRole('button', { name: 'Delete', exact: true }).waitFor();
+    await p.getByText(orgs.alpha.slug, { exact: true }).waitFor();
+    await check('organization details');
+    await shot(p, 'organization-details-narrow');
+    await p.goto(`${world.origin}/#/organizations/${ids.alpha}/show/members`);
+    await p.getByTestId(`member-${people.eve.email}`).waitFor();
+    await check('organization members');
+    await p.goto(`${world.origin}/#/organizations`);
+    await p.getByText(orgs.alpha.name).first().waitFor();
+    await check('organizations list');
+    await p.context().close();
+  });
+
+  it('has no serious or critical axe-core finding on the organizations list, an organization and the dashboard, wide and at 400 px', async () => {
+    const problems: string[] = [];
+    for (const width of [1280, 400]) {
+      const p = await world.newPage({ width, height: 860 });
+      await signIn(p);
+      const pages: [string, () => Promise<void>][] = [
+        ['#/', () => p.getByTestId('signups-chart').waitFor()],
+        ['#/organizations', () => p.getByText(orgs.alpha.name).first().waitFor()],
+        [`#/organizations/${ids.alpha}/show`, () => p.getByText(orgs.alpha.slug, { exact: true }).waitFor()],
+        [`#/organizations/${ids.alpha}/show/members`, () => p.getByTestId(`member-${people.eve.email}`).waitFor()],
+      ];
+      for (const [path, ready] of pages) {
+        await p.goto(`${world.origin}/${path}`);
+        await ready();
+        problems.push(...(await axeProblems(p)).map((problem) => `${width}px ${path}: ${problem}`));
+      }
+      // The edit and add-member dialogs, open.
+      await p.getByRole('button', { name: 'Add member' }).click();
+      await p.getByRole('dialog').getByTestId('add-member-user').waitFor();
+      problems.push(...(await axeProblems(p)).map((problem) => `${width}px add member dialog: ${problem}`));
+      await p.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+      await p.getByRole('dialog').waitFor({ state: 'hidden' });
+      await p.getByRole('button', { name: 'Edit', exact: true }).click();
+      await p.getByRole('dialog').getByTestId('org-metadata').waitFor();
+      problems.push(...(await axeProblems(p)).map((problem) => `${width}px edit dialog: ${problem}`));
+      await p.context().close();
+    }
+    expect(problems).toEqual([]);
+  }, 60_000);
 
   it('no page error and no request left the machine', () => {
     expect(world.pageErrors).toEqual([]);
