@@ -93,6 +93,9 @@ describe('access (the service module, reused)', () => {
     expect(canAccessWithRole('admin', 'organizations', 'create')).toBe(true);
     expect(canAccessWithRole('user', 'organizations', 'manage')).toBe(false);
     expect(canAccessWithRole(null, 'users', 'list')).toBe(false);
+    // The dashboard's figures need what admin/stats needs: user list.
+    expect(canAccessWithRole('admin', 'dashboard', 'stats')).toBe(true);
+    expect(canAccessWithRole('user', 'dashboard', 'stats')).toBe(false);
   });
 
   it('isAdminRole reads comma-separated roles', () => {

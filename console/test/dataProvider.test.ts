@@ -157,6 +157,60 @@ describe('dataProvider organizations', () => {
     expect(api.last()).toMatchObject({ path: '/admin/organization/get', query: { organizationId: 'o1' } });
   });
 
+  it('getList sends the search as searchValue and the sort as sortBy/sortDirection (known columns only)', async () => {
+    const api = fakeApi({ 'GET /admin/list-organizations': { body: { organizations: [], total: 0 } } });
+    const dp = makeDataProvider(api.client);
+    await dp.getList('organizations', {
+      pagination: { page: 1, perPage: 25 },
+      sort: { field: 'name', order: 'ASC' },
+      filter: { q: '  acme ' },
+    });
+    expect(api.last().query).toEqual({
+      limit: '25',
+      offset: '0',
+      searchValue: 'acme',
+      sortBy: 'name',
+      sortDirection: 'asc',
+    });
+    await dp.getList('organizations', {
+      pagination: { page: 1, perPage: 25 },
+      sort: { field: 'createdAt', order: 'DESC' },
+      filter: { q: '' },
+    });
+    expect(api.last().query).toEqual({ limit: '25', offset: '0', sortBy: 'createdAt', sortDirection: 'desc' });
+    await dp.getList('organizations', {
+      pagination: { page: 1, perPage: 25 },
+      sort: { field: 'slug', order: 'ASC' },
+      filter: {},
+    });
+    expect(api.last().query).toEqual({ limit: '25', offset: '0' });
+  });
+
+  it('updateOrganization sends the changes as admin/organization/update data', async () => {
+    const api = fakeApi({ 'POST /admin/organization/update': { body: { ...org, name: 'Renamed' } } });
+    const dp = makeDataProvider(api.client);
+    expect((await dp.updateOrganization('o1', { name: 'Renamed', metadata: { plan: 'pro' } })).name).toBe('Renamed');
+    expect(api.last()).toMatchObject({ method: 'POST', path: '/admin/organization/update' });
+    expect(api.last().body).toEqual({ organizationId: 'o1', data: { name: 'Renamed', metadata: { plan: 'pro' } } });
+  });
+
+  it('deleteOrganization calls admin/organization/delete', async () => {
+    const api = fakeApi();
+    await makeDataProvider(api.client).deleteOrganization('o1');
+    expect(api.last()).toMatchObject({
+      method: 'POST',
+      path: '/admin/organization/delete',
+      body: { organizationId: 'o1' },
+    });
+  });
+
+  it('addMember calls admin/organization/add-member with the user and the roles', async () => {
+    const api = fakeApi();
+    await makeDataProvider(api.client).addMember('o1', 'u1', 'admin,member');
+    expect(api.last()).toMatchObject({ method: 'POST', path: '/admin/organization/add-member' });
+    expect(api.last().body).toEqual({ organizationId: 'o1', userId: 'u1', role: 'admin,member' });
+  });
+
   it('create sends name, slug and the owner (when chosen) to admin/organization/create', async () => {
     const api = fakeApi({ 'POST /admin/organization/create': { body: { ...org, members: [] } } });
     const dp = makeDataProvider(api.client);
@@ -263,6 +317,33 @@ describe('dataProvider roles', () => {
     expect(error.message).toBe(refusal.message);
     expect(error.status).toBe(403);
     expect(error.body.code).toBe(refusal.code);
+  });
+});
+
+describe('dataProvider dashboard and pickers', () => {
+  it('getStats reads admin/stats for the days asked', async () => {
+    const stats = {
+      users: 3,
+      newUsers7d: 1,
+      activeSessions: 2,
+      bannedUsers: 0,
+      organizations: 1,
+      signUpsPerDay: [{ day: '2026-11-24', count: 1 }],
+    };
+    const api = fakeApi({ 'GET /admin/stats': { body: stats } });
+    expect(await makeDataProvider(api.client).getStats(30)).toEqual(stats);
+    expect(api.last()).toMatchObject({ method: 'GET', path: '/admin/stats', query: { days: '30' } });
+  });
+
+  it('searchUsersByEmail searches the email with contains, a few at a time', async () => {
+    const api = fakeApi({ 'GET /admin/list-users': { body: { users: [aUser()], total: 1 } } });
+    expect(await makeDataProvider(api.client).searchUsersByEmail('ada')).toEqual([aUser()]);
+    expect(api.last().query).toEqual({
+      searchValue: 'ada',
+      searchField: 'email',
+      searchOperator: 'contains',
+      limit: '10',
+    });
   });
 });
 

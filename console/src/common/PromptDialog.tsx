@@ -1,5 +1,6 @@
 import Check from '@mui/icons-material/Check';
 import {
+  Autocomplete,
   Button,
   Dialog,
   DialogActions,
@@ -29,6 +30,18 @@ export interface PromptField {
   multiple?: boolean;
   autoComplete?: string;
   min?: number;
+  /** A text field of several lines (Enter then starts a new line; the Confirm button confirms). */
+  multiline?: boolean;
+  /**
+   * What is wrong with this value, already translated, or undefined when nothing is: shown under the field once
+   * something is typed, and Confirm stays disabled meanwhile.
+   */
+  validate?: (value: string) => string | undefined;
+  /**
+   * A search picker instead of a text field: what is typed is searched with this, the answers are offered, and the
+   * field's value is the picked option's value (empty until one is picked).
+   */
+  search?: (text: string) => Promise<{ value: string; label: string }[]>;
   testId?: string;
 }
 
@@ -61,7 +74,8 @@ export interface PromptDialogProps {
 /**
  * The one dialog behind every console action: a confirmation naming its target, with optional fields.
  * Each opening starts from `initial` (what was typed before Cancel is gone); Enter confirms; Confirm is the
- * form's submit button, disabled while busy or while a required field is empty. A choice is a select-only
+ * form's submit button, disabled while busy, while a required field is empty or while a field's value fails its
+ * `validate` (whose message shows under the field). A choice is a select-only
  * combobox: Space and the arrow keys open its list, Space or Enter picks, Escape or Tab closes the list.
  */
 export function PromptDialog(props: PromptDialogProps) {
@@ -75,12 +89,20 @@ export function PromptDialog(props: PromptDialogProps) {
   // Reset while rendering the opening (React's pattern for state derived from a prop change): the fields never
   // show, even for one frame, what an earlier opening held.
   const [wasOpen, setWasOpen] = useState(false);
+  // Each opening mounts the fields afresh, so a field's own state (a search picker's typed text) starts over too.
+  const [opening, setOpening] = useState(0);
   if (open !== wasOpen) {
     setWasOpen(open);
-    if (open) setValues(startValues(fields, initial));
+    if (open) {
+      setValues(startValues(fields, initial));
+      setOpening((n) => n + 1);
+    }
   }
 
-  const missing = fields.some((f) => f.required && !values[f.name]?.trim());
+  // Confirm waits for every required field and for every field's value to pass its check.
+  const missing = fields.some(
+    (f) => (f.required && !values[f.name]?.trim()) || f.validate?.(values[f.name] ?? '') !== undefined,
+  );
 
   // Each opening puts the focus on the first field. The field's autoFocus does it when the dialog mounts; a dialog
   // opened again while its closing still fades out is not mounted again, and its focus trap would hold the focus on
@@ -146,7 +168,7 @@ export function PromptDialog(props: PromptDialogProps) {
           {message && <DialogContentText>{message}</DialogContentText>}
           {fields.map((field, index) => (
             <PromptInput
-              key={field.name}
+              key={`${field.name}-${opening}`}
               field={field}
               autoFocus={index === 0}
               value={values[field.name] ?? ''}
@@ -178,18 +200,24 @@ function PromptInput(props: {
   onChange: (value: string) => void;
 }) {
   const { field, autoFocus, value, onChange } = props;
+  if (field.search) return <SearchPicker {...props} search={field.search} />;
   const options = field.options;
   const multiple = !!options && !!field.multiple;
   const picked = multiple ? splitPicked(value) : [];
+  // A problem shows once something is typed: an empty field is only "required", which Confirm already says.
+  const problem = value.trim() ? field.validate?.(value) : undefined;
   return (
     <TextField
       autoFocus={autoFocus}
       fullWidth
       margin="dense"
       select={!!options}
+      multiline={!options && field.multiline}
+      minRows={field.multiline ? 3 : undefined}
       type={options ? undefined : (field.type ?? 'text')}
       label={field.label}
-      helperText={field.helperText}
+      error={!!problem}
+      helperText={problem ?? field.helperText}
       required={field.required}
       autoComplete={field.autoComplete ?? 'off'}
       value={multiple ? picked : value}
@@ -223,6 +251,89 @@ function PromptInput(props: {
         ),
       )}
     </TextField>
+  );
+}
+
+/** How long typing must pause before a search picker asks (one request per pause, not per key). */
+const SEARCH_PAUSE_MS = 250;
+
+type Option = { value: string; label: string };
+
+/**
+ * A field that searches as the operator types (a user by email) and offers the answers; picking one sets the
+ * field's value to that option's value. Mounted afresh at each opening (its typed text starts empty).
+ */
+function SearchPicker(props: {
+  field: PromptField;
+  autoFocus: boolean;
+  value: string;
+  onChange: (value: string) => void;
+  search: (text: string) => Promise<Option[]>;
+}) {
+  const { field, autoFocus, value, onChange, search } = props;
+  const translate = useTranslate();
+  const [text, setText] = useState('');
+  const [options, setOptions] = useState<Option[]>([]);
+  const [picked, setPicked] = useState<Option | null>(null);
+  const [loading, setLoading] = useState(false);
+  // The latest search function, without asking again each time the caller renders a new one.
+  const searchRef = useRef(search);
+  searchRef.current = search;
+
+  useEffect(() => {
+    const wanted = text.trim();
+    if (!wanted || wanted === picked?.label) {
+      setLoading(false);
+      return;
+    }
+    let current = true;
+    setLoading(true);
+    const timer = setTimeout(() => {
+      searchRef
+        .current(wanted)
+        .then((found) => current && setOptions(found))
+        .catch(() => current && setOptions([]))
+        .finally(() => current && setLoading(false));
+    }, SEARCH_PAUSE_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [text, picked]);
+
+  return (
+    <Autocomplete<Option>
+      fullWidth
+      options={picked && !options.some((o) => o.value === picked.value) ? [picked, ...options] : options}
+      // The API has searched already: every answer is offered as it came.
+      filterOptions={(all) => all}
+      getOptionLabel={(o) => o.label}
+      isOptionEqualToValue={(o, v) => o.value === v.value}
+      value={value ? picked : null}
+      onChange={(_event, option) => {
+        setPicked(option);
+        onChange(option?.value ?? '');
+      }}
+      inputValue={text}
+      onInputChange={(_event, next) => setText(next)}
+      loading={loading}
+      loadingText={translate('ra.page.loading')}
+      noOptionsText={translate(text.trim() ? 'console.search.none' : 'console.search.type')}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          autoFocus={autoFocus}
+          margin="dense"
+          label={field.label}
+          helperText={field.helperText}
+          required={field.required}
+          slotProps={{
+            ...params.slotProps,
+            htmlInput: { ...params.slotProps.htmlInput, 'data-testid': field.testId } as object,
+          }}
+        />
+      )}
+    />
   );
 }
 

@@ -1,17 +1,36 @@
 import { Stack, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
-import { DateField, RecordContextProvider } from 'react-admin';
+import { DateField, Link, RecordContextProvider, useCreatePath } from 'react-admin';
 import { EmptyState } from '../common/EmptyState';
 import { ScrollX } from '../layout/ScrollX';
 import { wideOnly } from '../layout/useNarrow';
+import type { Member } from '../providers/dataProvider';
+import { AddMemberButton } from './AddMemberButton';
 import { MemberRoleButton } from './MemberRoleButton';
 import { RemoveMemberButton } from './RemoveMemberButton';
 import { useOrgAction } from './useOrgAction';
 
-/** The organization's members with their role; change a role or remove a member (the last owner stays). */
+/**
+ * The organization's members with their role, each linked to the user's page; add an existing user, change a role
+ * or remove a member (the last owner stays).
+ */
 export function MembersTab() {
-  const { record, translate } = useOrgAction();
+  const { record } = useOrgAction();
   if (!record) return null;
-  if (!record.members?.length) return <EmptyState message="resources.organizations.members.empty" />;
+  return (
+    <>
+      <AddMemberButton />
+      {record.members?.length ? (
+        <MembersTable members={record.members} />
+      ) : (
+        <EmptyState message="resources.organizations.members.empty" />
+      )}
+    </>
+  );
+}
+
+function MembersTable({ members }: { members: Member[] }) {
+  const { translate } = useOrgAction();
+  const createPath = useCreatePath();
   return (
     <ScrollX>
       <Table size="small" data-testid="members">
@@ -25,9 +44,13 @@ export function MembersTab() {
           </TableRow>
         </TableHead>
         <TableBody>
-          {record.members.map((member) => (
+          {members.map((member) => (
             <TableRow key={member.id} data-testid={`member-${member.user?.email ?? member.userId}`}>
-              <TableCell sx={{ wordBreak: 'break-all' }}>{member.user?.email}</TableCell>
+              <TableCell sx={{ wordBreak: 'break-all' }}>
+                <Link to={createPath({ resource: 'users', id: member.userId, type: 'show' })}>
+                  {member.user?.email ?? member.userId}
+                </Link>
+              </TableCell>
               <TableCell sx={wideOnly}>{member.user?.name}</TableCell>
               <TableCell>{member.role}</TableCell>
               <TableCell sx={wideOnly}>

@@ -28,6 +28,10 @@ const ACTIONS: Record<string, Record<string, Permissions>> = {
     'list-sessions': { session: ['list'] },
     'revoke-sessions': { session: ['revoke'] },
   },
+  /** The dashboard's figures (admin/stats): the users list's permission. */
+  dashboard: {
+    stats: { user: ['list'] },
+  },
   organizations: {
     list: { organization: ['list'] },
     show: { organization: ['list'] },

@@ -38,6 +38,31 @@ const USER_SORTS = new Set([
   'banExpires',
 ]);
 
+/** Columns admin/list-organizations sorts by; anything else falls back to the API default (newest first). */
+const ORGANIZATION_SORTS = new Set(['name', 'createdAt', 'memberCount']);
+
+/** react-admin's getList params → list-organizations' query: a page, the search (name or slug) and the sort. */
+export function listOrganizationsQuery(params: GetListParams) {
+  const { page = 1, perPage = 25 } = params.pagination ?? {};
+  const query: NonNullable<paths['/admin/list-organizations']['get']['parameters']['query']> = {
+    limit: perPage,
+    offset: (page - 1) * perPage,
+  };
+  const q = typeof params.filter?.q === 'string' ? params.filter.q.trim() : '';
+  if (q) query.searchValue = q;
+  const sort = params.sort;
+  if (sort?.field && ORGANIZATION_SORTS.has(sort.field)) {
+    query.sortBy = sort.field as 'name' | 'createdAt' | 'memberCount';
+    query.sortDirection = sort.order === 'ASC' ? 'asc' : 'desc';
+  }
+  return query;
+}
+
+/** What an organization's edit may change (admin/organization/update's `data`). */
+export type OrganizationChanges = NonNullable<
+  paths['/admin/organization/update']['post']['requestBody']
+>['content']['application/json']['data'];
+
 /** The admin actions, one named method each (a button calls one of these). */
 export interface AdminMethods {
   banUser(userId: string, banReason?: string, banExpiresIn?: number): Promise<User>;
@@ -53,10 +78,19 @@ export interface AdminMethods {
   listUserOrganizations(userId: string): Promise<UserMembership[]>;
   /** The configured user and organization roles, for the role pickers. */
   listRoles(): Promise<RoleCatalogue>;
+  /** The dashboard's figures (admin/stats) over the last `days` days. */
+  getStats(days: number): Promise<Stats>;
+  /** Users whose email contains `text` (a picker's search), at most `limit`. */
+  searchUsersByEmail(text: string, limit?: number): Promise<User[]>;
 }
 
 /** Operator actions on an organization (admin/organization/*: no membership needed). */
 export interface OrganizationMethods {
+  /** admin/organization/update: only the fields given change. */
+  updateOrganization(organizationId: string, data: OrganizationChanges): Promise<Organization>;
+  deleteOrganization(organizationId: string): Promise<void>;
+  /** An existing user joins at once (admin/organization/add-member), with one or more roles (comma-separated). */
+  addMember(organizationId: string, userId: string, role: string): Promise<Member>;
   inviteMember(organizationId: string, email: string, role: string, resend?: boolean): Promise<Invitation>;
   cancelInvitation(invitationId: string): Promise<Invitation>;
   updateMemberRole(organizationId: string, memberId: string, role: string): Promise<Member>;
@@ -80,6 +114,8 @@ export type UserMembership = Ok<'/admin/list-user-organizations', 'get'>[number]
 export type FullOrganization = Ok<'/admin/organization/get', 'get'>;
 export type RoleCatalogue = Ok<'/admin/list-roles', 'get'>;
 export type OrganizationSummary = Ok<'/admin/list-organizations', 'get'>['organizations'][number];
+export type Stats = Ok<'/admin/stats', 'get'>;
+export type Organization = Ok<'/admin/organization/update', 'post'>;
 
 function unsupported(what: string): never {
   throw new Error(`console: ${what} is not supported`);
@@ -159,8 +195,7 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
 
   const organizations = {
     async getList(params: GetListParams) {
-      const { page = 1, perPage = 25 } = params.pagination ?? {};
-      const query = { limit: perPage, offset: (page - 1) * perPage };
+      const query = listOrganizationsQuery(params);
       const data = unwrap(await client.GET('/admin/list-organizations', { params: { query } }));
       return { data: data.organizations, total: data.total };
     },
@@ -246,6 +281,24 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
     },
     async listRoles() {
       return unwrap(await client.GET('/admin/list-roles', {}));
+    },
+    async getStats(days) {
+      return unwrap(await client.GET('/admin/stats', { params: { query: { days } } }));
+    },
+    async searchUsersByEmail(text, limit = 10) {
+      const query = { searchValue: text, searchField: 'email', searchOperator: 'contains', limit } as const;
+      return unwrap(await client.GET('/admin/list-users', { params: { query } })).users;
+    },
+
+    async updateOrganization(organizationId, data) {
+      return unwrap(await client.POST('/admin/organization/update', { body: { organizationId, data } }));
+    },
+    async deleteOrganization(organizationId) {
+      unwrap(await client.POST('/admin/organization/delete', { body: { organizationId } }));
+    },
+    async addMember(organizationId, userId, role) {
+      const body = { organizationId, userId, role };
+      return unwrap(await client.POST('/admin/organization/add-member', { body }));
     },
 
     async inviteMember(organizationId, email, role, resend) {

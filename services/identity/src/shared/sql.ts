@@ -89,5 +89,8 @@ export function sqlFor(pool: Pool): Sql {
 /** PostgreSQL unique_violation. */
 export const isUniqueViolation = (error: unknown): boolean => (error as { code?: string })?.code === '23505';
 
+/** PostgreSQL foreign_key_violation (a referenced row is gone). */
+export const isForeignKeyViolation = (error: unknown): boolean => (error as { code?: string })?.code === '23503';
+
 /** For LIKE … ESCAPE '\' (PostgreSQL's default escape): `%`, `_` and the escape character match literally. */
 export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -37,8 +37,9 @@ export { pruneSearchWords } from './search-words';
  * user mail:     send-reset-password, send-verification-email
  * stats:         stats (the console's dashboard)
  * organizations: list-user-accounts, list-user-organizations, and as an operator on any organization:
- *                organization/get · create · invite-member · cancel-invitation · update-member-role ·
- *                remove-member · create-team · update-team · remove-team · add-team-member · remove-team-member
+ *                organization/get · create · update · delete · invite-member · cancel-invitation · add-member ·
+ *                update-member-role · remove-member · create-team · update-team · remove-team ·
+ *                add-team-member · remove-team-member
  */
 export interface AdminServices {
   access: AdminAccess;

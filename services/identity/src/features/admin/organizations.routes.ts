@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { withSource } from '../../http/audit-source';
 import type { AdminWeb } from './deps';
 import {
+  AddMember,
   AddTeamMember,
   CancelInvitation,
   CreateOrganization,
@@ -51,6 +52,9 @@ export async function adminOrganizationRoutes(fastify: FastifyInstance, ctx: Adm
   );
   app.post('/admin/organization/cancel-invitation', { schema: CancelInvitation, preHandler }, async (request) =>
     orgs.cancelInvitation(withSource(request), request.body.invitationId),
+  );
+  app.post('/admin/organization/add-member', { schema: AddMember, preHandler }, async (request) =>
+    orgs.addMember(withSource(request), request.body),
   );
   app.post('/admin/organization/update-member-role', { schema: UpdateMemberRole, preHandler }, async (request) =>
     orgs.updateMemberRole(withSource(request), request.body),

@@ -74,6 +74,13 @@ export const CancelInvitation = op(
   InvitationSchema,
 );
 
+export const AddMember = op(
+  'Make an existing user a member at once, without an invitation, as an operator (better-auth addMember); ' +
+    'teamId (teams on) gives them that team place too',
+  Type.Object({ ...OrganizationId, userId: IdField, role: RoleField, teamId: Type.Optional(IdField) }, strict),
+  MemberSchema,
+);
+
 export const UpdateMemberRole = op(
   "Change a member's role as an operator (the last owner stays an owner)",
   Type.Object({ ...OrganizationId, memberId: IdField, role: RoleField }, strict),

@@ -1,7 +1,14 @@
 import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
 import type { SessionWithUser } from '../../shared/views';
-import { asOperator, type Caller, type InviteInput, type OrganizationFeature, type UpdateInput } from '../organization';
+import {
+  type AddMemberInput,
+  asOperator,
+  type Caller,
+  type InviteInput,
+  type OrganizationFeature,
+  type UpdateInput,
+} from '../organization';
 import type { AdminDeps } from './deps';
 
 /** What an operator may do to an organization: read it (`list`) or change it (`manage`). */
@@ -50,6 +57,12 @@ export class AdminOrganizationsService {
   cancelInvitation(auth: SessionWithUser, invitationId: string) {
     const { org, operator } = this.as(auth, 'manage');
     return org.invitations.cancel(operator, invitationId);
+  }
+
+  /** An existing user joins at once, no invitation (better-auth's addMember). */
+  addMember(auth: SessionWithUser, body: AddMemberInput) {
+    const { org, operator } = this.as(auth, 'manage');
+    return org.members.add(operator, body);
   }
 
   updateMemberRole(auth: SessionWithUser, body: { organizationId: string; memberId: string; role: string | string[] }) {

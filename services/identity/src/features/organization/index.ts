@@ -21,6 +21,7 @@ import { TeamRepository } from './teams.repository';
 export type { OrganizationFeatureDeps } from './deps';
 export { InvitationFields } from './invitation.schemas';
 export type { InviteInput } from './invitation.service';
+export type { AddMemberInput } from './member.service';
 export { asOperator, type Caller, type OperatorLookup, type OrganizationAccess } from './membership';
 export { OrganizationUpdateData } from './organization.schemas';
 export type { UpdateInput } from './organization.service';
@@ -50,6 +51,7 @@ export type { MemberUser, MemberView, OrganizationSummary } from './views';
  * composition root only when `features.organization` is on. Its route tables:
  *
  *   organization.routes  create · check-slug · update · delete · list · get-full-organization · set-active
+ *   member.service       add (operators only, through admin/organization/add-member)
  *   member.routes        list-members · get-active-member(-role) · remove-member · update-member-role · leave · has-permission
  *   invitation.routes    invite-member · accept-invitation · reject-invitation ·  cancel-invitation · get-invitation · list-invitations · list-user-invitations
  *   team.routes          create-team · update-team · remove-team · list-teams · list-user-teams · add-team-member ·

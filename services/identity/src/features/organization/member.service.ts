@@ -1,9 +1,18 @@
 import { fail } from '../../errors';
-import type { Sql } from '../../shared/sql';
+import { isForeignKeyViolation, isUniqueViolation, type Sql } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
-import { type OrganizationAccess, type OrganizationDeps, recordIn } from './membership';
+import { teamMemberLimit } from './invitation.service';
+import { isOperator, type OrganizationAccess, type OrganizationDeps, recordIn } from './membership';
 import { type WithSession, withoutActive } from './organization.service';
 import type { MemberView } from './views';
+
+/** Who to add, as what, and optionally to which team (better-auth's server-side addMember). */
+export interface AddMemberInput {
+  organizationId: string;
+  userId: string;
+  role: string | string[];
+  teamId?: string;
+}
 
 /** spec §7 remove-member, update-member-role, leave; §5 "the only owner can neither leave nor be removed". */
 export class MemberService {
@@ -11,6 +20,50 @@ export class MemberService {
     private readonly d: OrganizationDeps,
     private readonly access: OrganizationAccess,
   ) {}
+
+  /**
+   * better-auth's server-side addMember: an existing user becomes a member at once, without an invitation. Only
+   * operators reach it (admin/organization/add-member, authorised there by `organization: manage`, as better-auth
+   * leaves addMember to trusted server code); anyone else is refused. With teams on, `teamId` (a team of this
+   * organization) gives the new member that team place too; with teams off it is ignored, as invitations do. One
+   * transaction with the organization row locked, so the membership limit holds against racing adds and accepts;
+   * the user's sessions are untouched (no active organization changes).
+   */
+  async add(auth: SessionWithUser, input: AddMemberInput): Promise<MemberView> {
+    const { organizationId, userId } = input;
+    if (!isOperator(auth)) fail('NOT_ALLOWED_TO_MANAGE_ORGANIZATIONS');
+    await this.access.caller(organizationId, auth, 'ORGANIZATION_NOT_FOUND');
+    const role = this.access.normalizeRoles(input.role);
+    if (!(await this.d.orgs.findUserBrief(userId))) fail('USER_NOT_FOUND');
+    const settings = this.d.config.organization;
+    const withTeam = settings.teams.enabled && input.teamId ? input.teamId : null;
+    const now = new Date(this.d.clock.now());
+    return this.d.sql
+      .transaction(async (tx) => {
+        await this.lockOrganization(organizationId, tx);
+        if (await this.d.orgs.findMember(organizationId, userId, tx)) fail('USER_IS_ALREADY_A_MEMBER');
+        if ((await this.d.orgs.countMembers(organizationId, tx)) >= settings.membershipLimit)
+          fail('ORGANIZATION_MEMBERSHIP_LIMIT_REACHED');
+        const team = withTeam ? await this.d.teams.findIn(organizationId, withTeam, tx, true) : null;
+        if (withTeam && !team) fail('TEAM_NOT_FOUND');
+        if (team) {
+          const limit = teamMemberLimit(settings.teams, team.id);
+          if (limit > 0 && (await this.d.teams.countMembers(team.id, tx)) >= limit) fail('TEAM_MEMBER_LIMIT_REACHED');
+        }
+        const added = await this.d.orgs.insertMember(organizationId, userId, role, now, tx, team?.id ?? null);
+        if (team) await this.d.teams.addMember(team.id, userId, now, tx);
+        const details = { userId, role, teamId: team?.id ?? null };
+        const target = { type: 'member', id: added.id } as const;
+        await recordIn(this.d, tx, auth, 'organization.member.added', organizationId, target, details);
+        return (await this.d.orgs.findMember(organizationId, userId, tx)) ?? added;
+      })
+      .catch((error) => {
+        // A racing add of the same user, or the user deleted meanwhile.
+        if (isUniqueViolation(error)) fail('USER_IS_ALREADY_A_MEMBER');
+        if (isForeignKeyViolation(error)) fail('USER_NOT_FOUND');
+        return Promise.reject(error);
+      });
+  }
 
   async remove(
     auth: SessionWithUser,
