@@ -42,10 +42,10 @@ export async function adminOrganizationRoutes(fastify: FastifyInstance, ctx: Adm
     orgs.create(withSource(request), request.body),
   );
   app.post('/admin/organization/update', { schema: UpdateOrganization, preHandler }, async (request) =>
-    orgs.update(request.auth, request.body),
+    orgs.update(withSource(request), request.body),
   );
   app.post('/admin/organization/delete', { schema: DeleteOrganization, preHandler }, async (request) =>
-    orgs.delete(request.auth, request.body.organizationId),
+    orgs.delete(withSource(request), request.body.organizationId),
   );
   app.post('/admin/organization/invite-member', { schema: InviteMember, preHandler }, async (request) =>
     orgs.invite(withSource(request), request.body, request.headers['accept-language']),

@@ -189,6 +189,23 @@ describe('organization events (docs/audit.md): each change with its event, in it
     expect(res.statusCode).toBe(200);
     expect(await lastIn(org.id)).toMatchObject({ type: 'organization.team.created', actor_id: operator.userId });
   });
+
+  it("an operator's update and delete carry the request's address, agent and id, like every other operator change", async () => {
+    const owner = await user(t);
+    const org = await createOrg(t, owner);
+    const operator = await signUpAdmin(t);
+    const headers = { 'user-agent': 'ops-console-test', 'x-request-id': `req-${newId()}` };
+    const call = (path: string, body: object) => post(t.app, path, body, { ...as(operator.jar), headers });
+    await ok(await call('/admin/organization/update', { organizationId: org.id, data: { name: 'Renamed' } }));
+    const updated = await lastIn(org.id);
+    expect(updated).toMatchObject({ type: 'organization.updated', actor_id: operator.userId });
+    expect(updated).toMatchObject({ user_agent: 'ops-console-test', request_id: headers['x-request-id'] });
+    expect(updated.ip_address).toBeTruthy();
+    await ok(await call('/admin/organization/delete', { organizationId: org.id }));
+    const deleted = await lastIn(org.id);
+    expect(deleted).toMatchObject({ type: 'organization.deleted', actor_id: operator.userId });
+    expect(deleted).toMatchObject({ user_agent: 'ops-console-test', request_id: headers['x-request-id'] });
+  });
 });
 
 describe('GET organization/list-events', () => {
