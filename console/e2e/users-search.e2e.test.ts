@@ -115,6 +115,11 @@ describe('users search and filters', () => {
 
     // choosing a shown filter again removes it (and its value): the other one still applies
     await page.getByRole('button', { name: 'Add filter' }).click();
+    const ticked = page.getByRole('menuitemcheckbox', { checked: true });
+    await expect
+      .poll(() => ticked.allTextContents())
+      .toEqual([expect.stringContaining('Ban on record'), 'Email verified']);
+    await page.screenshot({ path: join(SHOTS, 'users-filter-menu.png'), animations: 'disabled' });
     await page.getByRole('menu').getByText('Ban on record', { exact: true }).click();
     await expect.poll(() => page.getByRole('combobox', { name: 'Ban on record' }).count()).toBe(0);
     const verified = await listed({ emailVerified: 'true' });
