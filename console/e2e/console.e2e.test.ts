@@ -356,41 +356,6 @@ describe('console e2e', () => {
     expect(await page.getByRole('button', { name: 'Unban' }).count()).toBe(0);
   });
 
-  it('offers one list filter at a time: choosing a second replaces the first, and the rows match the filter shown', async () => {
-    await world.query('UPDATE users SET email_verified = true WHERE id = $1', [ids.target]);
-    const listed = async (field: string) => {
-      const query = `filterField=${field}&filterValue=true&filterOperator=eq&limit=100`;
-      const reply = await world.api(`/admin/list-users?${query}`, { cookie: adminCookie });
-      return reply.body.users.map((u: { email: string }) => u.email).sort();
-    };
-    const shown = async () => (await page.getByRole('cell', { name: /@console-e2e\.test$/ }).allTextContents()).sort();
-    const choose = async (label: string) => {
-      const timeout = 10_000;
-      await page.getByRole('button', { name: 'Add filter' }).click({ timeout });
-      await page.getByRole('menu').getByText(label, { exact: true }).click({ timeout });
-      await page.getByRole('combobox', { name: label }).click({ timeout });
-      await page.getByRole('option', { name: 'Yes' }).click({ timeout });
-    };
-    await page.goto(`${world.origin}/#/users?filter=%7B%7D&displayedFilters=%7B%7D`);
-    await page.reload();
-    await choose('Ban on record');
-    const banned = await listed('banned');
-    await expect.poll(shown).toEqual(banned);
-    await choose('Email verified');
-    const verified = await listed('emailVerified');
-    expect(verified).not.toEqual(banned);
-    await expect.poll(shown).toEqual(verified);
-    expect(await page.getByRole('combobox', { name: 'Ban on record' }).count()).toBe(0);
-
-    // A link naming two filters (an old bookmark) shows the one the list applies, and only that one.
-    const both = encodeURIComponent(JSON.stringify({ banned: true, emailVerified: true }));
-    await page.goto(`${world.origin}/#/users?filter=${both}&displayedFilters=${both}`);
-    await expect.poll(shown).toEqual(banned);
-    await expect.poll(() => page.getByRole('combobox', { name: 'Email verified' }).count()).toBe(0);
-    await page.getByRole('combobox', { name: 'Ban on record' }).waitFor();
-    await page.goto(`${world.origin}/#/users?filter=%7B%7D&displayedFilters=%7B%7D`);
-  });
-
   it('sets a role by picking two of the configured roles', async () => {
     await openUser(people.carol.email);
     const dialog = await confirmAction('Set role');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appliedUserFilter, makeDataProvider } from '../src/providers/dataProvider';
+import { makeDataProvider } from '../src/providers/dataProvider';
 import { aSession, aUser, fakeApi } from './fakeFetch';
 
 const list = { pagination: { page: 3, perPage: 10 }, sort: { field: 'email', order: 'ASC' as const }, filter: {} };
@@ -17,30 +17,29 @@ describe('dataProvider users', () => {
     expect(result).toEqual({ data: [aUser()], total: 41 });
   });
 
-  it('q searches the email when it holds an @, else the name, with contains', async () => {
+  it('q searches part of the email or the name in one box (searchField any), with contains', async () => {
     const api = fakeApi({ 'GET /admin/list-users': { body: { users: [], total: 0 } } });
     const dp = makeDataProvider(api.client);
     await dp.getList('users', { ...list, filter: { q: ' ada@ex ' } });
-    expect(api.last().query).toMatchObject({ searchValue: 'ada@ex', searchField: 'email', searchOperator: 'contains' });
-    await dp.getList('users', { ...list, filter: { q: 'Ada' } });
-    expect(api.last().query).toMatchObject({ searchValue: 'Ada', searchField: 'name', searchOperator: 'contains' });
+    expect(api.last().query).toMatchObject({ searchValue: 'ada@ex', searchField: 'any', searchOperator: 'contains' });
+    await dp.getList('users', { ...list, filter: { q: 'müller' } });
+    expect(api.last().query).toMatchObject({ searchValue: 'müller', searchField: 'any', searchOperator: 'contains' });
+    await dp.getList('users', { ...list, filter: { q: 'Ada', searchField: 'email' } });
+    expect(api.last().query).toMatchObject({ searchValue: 'Ada', searchField: 'email' });
   });
 
-  it('filters role, banned and emailVerified become filterField/filterValue with eq', async () => {
+  it('every filter set is sent as its own parameter (role, banned, emailVerified: all apply)', async () => {
     const api = fakeApi({ 'GET /admin/list-users': { body: { users: [], total: 0 } } });
     const dp = makeDataProvider(api.client);
     await dp.getList('users', { ...list, filter: { role: 'admin' } });
-    expect(api.last().query).toMatchObject({ filterField: 'role', filterValue: 'admin', filterOperator: 'eq' });
-    await dp.getList('users', { ...list, filter: { banned: true } });
-    expect(api.last().query).toMatchObject({ filterField: 'banned', filterValue: 'true', filterOperator: 'eq' });
-    await dp.getList('users', { ...list, filter: { emailVerified: false } });
-    expect(api.last().query).toMatchObject({ filterField: 'emailVerified', filterValue: 'false' });
-    // list-users takes one filter: the one the list shows (appliedUserFilter), never a second one.
-    await dp.getList('users', { ...list, filter: { banned: true, emailVerified: true } });
-    expect(api.last().query).toMatchObject({ filterField: 'banned', filterValue: 'true' });
-    expect(appliedUserFilter({ banned: true, emailVerified: true })).toBe('banned');
-    expect(appliedUserFilter({ role: '', emailVerified: false })).toBe('emailVerified');
-    expect(appliedUserFilter({ q: 'ada' })).toBeUndefined();
+    expect(api.last().query).toMatchObject({ role: 'admin' });
+    await dp.getList('users', { ...list, filter: { banned: true, emailVerified: true, role: 'user', q: 'ada' } });
+    expect(api.last().query).toMatchObject({ banned: 'true', emailVerified: 'true', role: 'user', searchValue: 'ada' });
+    expect(api.last().query).not.toHaveProperty('filterField');
+    await dp.getList('users', { ...list, filter: { banned: false, emailVerified: '', role: null } });
+    expect(api.last().query).toMatchObject({ banned: 'false' });
+    expect(api.last().query).not.toHaveProperty('emailVerified');
+    expect(api.last().query).not.toHaveProperty('role');
   });
 
   it('an unknown sort field is not sent (the API default applies)', async () => {

@@ -709,7 +709,7 @@ export interface paths {
         };
         /**
          * Users, searched, filtered, sorted and paged; an empty list with total 0 on a bad query (spec §7)
-         * @description searchField email|name, searchOperator contains|starts_with|ends_with (case-insensitive); filterField id|email|name|role|banned|emailVerified|createdAt|updatedAt|banExpires with filterOperator eq|ne|lt|lte|gt|gte|contains; sortBy one of the filter fields, sortDirection asc|desc (default createdAt desc); limit (default 100, at most 1000) and offset as numbers or numeric text.
+         * @description searchField email|name, searchOperator contains|starts_with|ends_with (case-insensitive; names also accent-insensitive: muller finds Müller); searchField any (an extension) matches the email or the name. filterField id|email|name|role|banned|emailVerified|createdAt|updatedAt|banExpires with filterOperator eq|ne|lt|lte|gt|gte|contains; sortBy one of the filter fields, sortDirection asc|desc (default createdAt desc); limit (default 100, at most 1000) and offset as numbers or numeric text. Extension filters role, banned and emailVerified (each an equality) apply together and with filterField (AND); a field filtered by filterField too is refused with USER_FILTERED_TWICE, a bad value with VALIDATION_ERROR.
          */
         get: operations["adminListUsers"];
         put?: never;
@@ -4068,6 +4068,12 @@ export interface operations {
                 filterField?: string;
                 filterValue?: string | number | boolean;
                 filterOperator?: string;
+                /** @description Users whose role text is exactly this. */
+                role?: string;
+                /** @description Users with (true) or without (false) a ban on record. */
+                banned?: boolean;
+                /** @description Users whose email is (true) or is not verified. */
+                emailVerified?: boolean;
             };
             header?: never;
             path?: never;

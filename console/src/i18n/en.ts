@@ -61,10 +61,10 @@ export const en: TranslationMessages = {
         q: 'Search email or name',
       },
       filters: {
-        one_at_a_time: 'One filter at a time: choosing another replaces it',
+        all_apply: 'Every filter shown applies; choose one again to remove it',
         banned: 'Ban on record',
         banned_help: 'Lapsed bans included until the user next signs in',
-        remove: 'Remove the filter',
+        remove: 'Remove all filters',
       },
       ban: {
         active: 'Banned',

@@ -13,7 +13,10 @@ import type { FullOrganization } from '../providers/dataProvider';
 
 const slug = regex(/^[a-z0-9][a-z0-9-]*$/, 'resources.organizations.slug_help');
 
-/** admin/organization/create: the owner is the chosen user (searched by email), else the signed-in operator. */
+/**
+ * admin/organization/create: the owner is the chosen user, else the signed-in operator. The owner box searches part
+ * of the email or the name, names without regard to accents (the users list's search: searchField any).
+ */
 export function OrganizationCreate() {
   const notify = useNotify();
   const redirect = useRedirect();

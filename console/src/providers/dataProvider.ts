@@ -23,7 +23,7 @@ export type Invitation = components['schemas']['Invitation'];
 export type Team = components['schemas']['Team'];
 export type TeamMember = components['schemas']['TeamMember'];
 
-/** Filters the users list offers, each sent as filterField/filterValue with filterOperator eq. */
+/** Filters the users list offers, each sent as list-users' parameter of the same name (an equality; all apply). */
 export const USER_FILTERS = ['role', 'banned', 'emailVerified'] as const;
 /** Columns list-users can sort by (its filter fields); anything else falls back to the API default. */
 const USER_SORTS = new Set([
@@ -134,16 +134,12 @@ export function listUsersQuery(params: GetListParams) {
   const q = typeof filter.q === 'string' ? filter.q.trim() : '';
   if (q) {
     query.searchValue = q;
-    // An @ means an email; otherwise a name (list-users searches one field at a time).
-    query.searchField = q.includes('@') || filter.searchField === 'email' ? 'email' : (filter.searchField ?? 'name');
+    // One box: part of the email or of the name (names without regard to accents), unless a field is named.
+    query.searchField = filter.searchField === 'email' || filter.searchField === 'name' ? filter.searchField : 'any';
     query.searchOperator = 'contains';
   }
-  const field = appliedUserFilter(filter);
-  if (field) {
-    query.filterField = field;
-    query.filterValue = filter[field];
-    query.filterOperator = 'eq';
-  }
+  // Every filter set applies (list-users' role, banned and emailVerified parameters, combined with AND).
+  for (const field of USER_FILTERS) if (isFilterSet(filter[field])) query[field] = filter[field];
   return query;
 }
 
@@ -151,14 +147,6 @@ export type UserFilter = (typeof USER_FILTERS)[number];
 
 /** A filter value the list sends (react-admin keeps a shown but empty filter as undefined or ''). */
 export const isFilterSet = (value: unknown) => value !== undefined && value !== null && value !== '';
-
-/**
- * The one filter list-users applies (it takes one filterField): the first set, in USER_FILTERS order. The users
- * list shows this one only, so no filter is ever shown and ignored.
- */
-export function appliedUserFilter(filter: Record<string, unknown>): UserFilter | undefined {
-  return USER_FILTERS.find((field) => isFilterSet(filter[field]));
-}
 
 export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
   const users = {

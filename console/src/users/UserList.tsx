@@ -34,8 +34,8 @@ function ListActions() {
 }
 
 /**
- * Users: search (email when the text has an @, else name), one filter at a time, sort, pages, total. The Banned
- * column shows the ban in force: an active ban's end, and No for a lapsed one.
+ * Users: search (part of the email or the name, names without regard to accents), any of the filters together,
+ * sort, pages, total. The Banned column shows the ban in force: an active ban's end, and No for a lapsed one.
  */
 export function UserList() {
   const translate = useTranslate();

@@ -154,6 +154,11 @@ export const EXTRA_ERRORS = {
   NOT_ALLOWED_TO_LIST_ORGANIZATIONS: e(403, 'You are not allowed to list organizations'),
   NOT_ALLOWED_TO_MANAGE_ORGANIZATIONS: e(403, 'You are not allowed to manage organizations'),
   NO_DATA_TO_UPDATE: e(400, 'No data to update'),
+  /**
+   * list-users' filter parameters (docs/admin.md, an extension beside spec §7's filterField): a field filtered both
+   * by filterField and by its own parameter is refused, not silently narrowed to one of them.
+   */
+  USER_FILTERED_TWICE: e(400, 'A field is filtered twice'),
   /** admins cannot impersonate other admins unless configured. */
   CANNOT_IMPERSONATE_ADMINS: e(403, 'You cannot impersonate admins'),
   /** An operator cannot delete their own account through remove-user (better-auth's rule). */

@@ -53,8 +53,8 @@ describe('migrations ↔ entities', () => {
           column,
           true,
         ]);
-      // list-users searches the lowercase columns through trigram indexes.
-      for (const column of ['email', 'name_lower'])
+      // list-users searches the lowercase email and the folded name through trigram indexes.
+      for (const column of ['email', 'name_fold'])
         expect(defs).toContain(
           `CREATE INDEX users_${column}_trgm_idx ON public.users USING gin (${column} gin_trgm_ops)`,
         );

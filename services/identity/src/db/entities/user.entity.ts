@@ -25,17 +25,20 @@ export class User {
   @Column('text')
   name: string;
 
-  /** lower(name), kept by PostgreSQL (migration 1795500000100): what list-users searches, without a per-row lower. */
-  @Index('users_name_lower_trgm_idx', { synchronize: false })
+  /**
+   * search_fold(name) = lower(unaccent(name)), kept by PostgreSQL (migration 1796100000100): what list-users searches
+   * names in, without folding every row it checks.
+   */
+  @Index('users_name_fold_trgm_idx', { synchronize: false })
   @Column({
     type: 'text',
     generatedType: 'STORED',
-    asExpression: 'lower("name")',
+    asExpression: 'search_fold("name")',
     select: false,
     insert: false,
     update: false,
   })
-  nameLower: string;
+  nameFold: string;
 
   @Column('text', { nullable: true })
   image: string | null;

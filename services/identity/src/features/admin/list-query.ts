@@ -5,6 +5,11 @@ import { escapeLike } from '../../shared/sql';
  * are parameters, LIKE wildcards in search text are escaped. Pure: `planListUsers` answers null for a bad query
  * (an unknown field or operator, a value of the wrong type, a non-numeric limit), and the route then answers
  * an empty list with total 0 (spec §7).
+ *
+ * Two extensions (docs/admin.md): `searchField=any` looks in the email and the name at once, and the equality
+ * filters `role`, `banned` and `emailVerified` apply beside each other and beside filterField (AND). Their bad
+ * values are refused by the route's schema and a field filtered twice by the service (`filteredTwice`), with
+ * catalogue errors, since they are not the spec's parameters.
  */
 export interface ListUsersQuery {
   searchValue?: string;
@@ -17,6 +22,22 @@ export interface ListUsersQuery {
   filterField?: string;
   filterValue?: string | number | boolean;
   filterOperator?: string;
+  role?: string;
+  banned?: boolean | string;
+  emailVerified?: boolean | string;
+}
+
+/** The extension's equality filters, each a query parameter named as its field. */
+export const FILTER_PARAMS = ['role', 'banned', 'emailVerified'] as const;
+
+/** The spec's filter is set (filterValue present and not empty; filterField defaults to email). */
+const specFilter = (q: ListUsersQuery) => q.filterValue !== undefined && q.filterValue !== '';
+
+/** The field a query filters twice, by filterField and by the extension parameter of the same name; else null. */
+export function filteredTwice(q: ListUsersQuery): (typeof FILTER_PARAMS)[number] | null {
+  if (!specFilter(q)) return null;
+  const field = q.filterField ?? 'email';
+  return FILTER_PARAMS.find((name) => name === field && q[name] !== undefined) ?? null;
 }
 
 export interface ListPlan {
@@ -28,10 +49,11 @@ export interface ListPlan {
    */
   walkWhere: string;
   /**
-   * A contains search with no filter beside it: its field (0 email, 1 name, as in `user_words`) and the number of
-   * its `%text%` parameter, for counting its matches by words (migration 1795600000200). Null otherwise.
+   * A contains search with no filter beside it: for each field it looks in (0 email, 1 name, as in `user_words`),
+   * its `%text%` pattern as SQL (`lower($n)` or `search_fold($n)`), for counting its matches by words (migrations
+   * 1795600000200, 1796100000100). Null otherwise.
    */
-  wordSearch: { field: 0 | 1; param: number } | null;
+  wordSearch: Array<{ field: 0 | 1; pattern: string }> | null;
   params: unknown[];
   orderBy: string;
   /** The sort column and direction alone (allow-listed), for statements that order in two steps. */
@@ -85,13 +107,38 @@ export type IndexProbes = (field: SearchField, text: string) => string[];
 export type SearchField = 'email' | 'name';
 
 /**
- * Each searchable field's lowercase column, trigram-indexed: `col LIKE lower(p)` answers exactly what
- * `field ILIKE p` does (PostgreSQL's ILIKE lowers both sides on a UTF-8 database) without lowering every row it
- * checks. Emails are stored lowercase (CHECK users_email_lowercase); name_lower is generated (migration 1795500000100).
+ * Each searchable field's column, trigram-indexed, and how a pattern is made comparable with it. Emails are stored
+ * lowercase (CHECK users_email_lowercase): `email LIKE lower(p)` answers exactly what `email ILIKE p` does
+ * (PostgreSQL's ILIKE lowers both sides on a UTF-8 database) without lowering every row it checks. Names are
+ * compared folded: `name_fold` is search_fold(name) = lower(unaccent(name)) (migration 1796100000100), so `muller`
+ * finds Müller and Mùller, and `MÜLLER` finds Muller.
  */
-const LOWERCASE: Record<SearchField, string> = { email: 'email', name: 'name_lower' };
-const lowercaseColumn = (field: string): string | null =>
-  Object.hasOwn(LOWERCASE, field) ? LOWERCASE[field as SearchField] : null;
+const COMPARED: Record<SearchField, { column: string; compare: 'lower' | 'search_fold' }> = {
+  email: { column: 'email', compare: 'lower' },
+  name: { column: 'name_fold', compare: 'search_fold' },
+};
+
+/** searchField → the fields it looks in; `any` (an extension): a user matches when either matches. */
+const SEARCHES = { email: ['email'], name: ['name'], any: ['email', 'name'] } as const satisfies Record<
+  string,
+  readonly SearchField[]
+>;
+
+/** searchOperator → the LIKE pattern of an escaped text. */
+const WRAPS = {
+  contains: (text: string) => `%${text}%`,
+  starts_with: (text: string) => `${text}%`,
+  ends_with: (text: string) => `%${text}`,
+};
+
+/**
+ * Characters that unaccent turns into a LIKE wildcard or escape (its rules map the fullwidth ％ and ＿, the small
+ * ﹪ and ﹨, ＼ and the set minus ∖ to %, _ and \), replaced by what they fold to before the text is escaped, so that a
+ * folded pattern never holds an unescaped wildcard. Folding changes no other ASCII character (a test checks the
+ * database's rules for every character of the Basic Multilingual Plane).
+ */
+const FOLDS_TO_LIKE: Record<string, string> = { '∖': '\\', '﹨': '\\', '＼': '\\', '﹪': '%', '％': '%', '＿': '_' };
+export const foldSafe = (text: string): string => text.replace(/[∖﹨＼﹪％＿]/g, (c) => FOLDS_TO_LIKE[c]);
 
 export function planListUsers(q: ListUsersQuery, probesOf?: IndexProbes): ListPlan | null {
   const search: string[] = []; // the text search as the index looks it up (probes and the hidden recheck)
@@ -103,47 +150,72 @@ export function planListUsers(q: ListUsersQuery, probesOf?: IndexProbes): ListPl
   if (q.searchValue) {
     const field = q.searchField ?? 'email';
     const op = q.searchOperator ?? 'contains';
-    const column = lowercaseColumn(field);
-    if (!column) return null;
-    const text = escapeLike(q.searchValue);
-    const pattern =
-      op === 'contains' ? `%${text}%` : op === 'starts_with' ? `${text}%` : op === 'ends_with' ? `%${text}` : null;
-    if (pattern === null) return null;
-    const value = q.searchValue;
-    const probes = (probesOf?.(field as SearchField, value) ?? []).filter(
-      (probe) => probe && probe !== value && value.includes(probe),
-    );
-    for (const probe of probes) {
-      params.push(`%${escapeLike(probe)}%`);
-      search.push(`${column} LIKE lower($${params.length})`);
+    const sides = Object.hasOwn(SEARCHES, field) ? SEARCHES[field as keyof typeof SEARCHES] : null;
+    const wrap = Object.hasOwn(WRAPS, op) ? WRAPS[op as keyof typeof WRAPS] : null;
+    if (!sides || !wrap) return null;
+    const looked: string[] = [];
+    const whole: string[] = [];
+    const words: Array<{ field: 0 | 1; pattern: string }> = [];
+    for (const side of sides) {
+      const { column, compare } = COMPARED[side];
+      const value = compare === 'search_fold' ? foldSafe(q.searchValue) : q.searchValue;
+      const probes = (probesOf?.(side, value) ?? []).filter(
+        (probe) => probe && probe !== value && value.includes(probe),
+      );
+      const conditions: string[] = [];
+      for (const probe of probes) {
+        params.push(`%${escapeLike(probe)}%`);
+        conditions.push(`${column} LIKE ${compare}($${params.length})`);
+      }
+      params.push(wrap(escapeLike(value)));
+      const pattern = `${compare}($${params.length})`;
+      whole.push(`${column} LIKE ${pattern}`); // served by the trigram indexes
+      // With probes the index finds the rows holding every probe; `column || ''` (not indexable) checks the pattern.
+      conditions.push(probes.length ? `(${column} || '') LIKE ${pattern}` : `${column} LIKE ${pattern}`);
+      looked.push(conditions.join(' AND '));
+      words.push({ field: side === 'email' ? 0 : 1, pattern });
     }
-    params.push(pattern);
-    wholeSearch = `${column} LIKE lower($${params.length})`; // served by the trigram indexes
-    // With probes the index finds the rows holding every probe; `column || ''` (not indexable) checks the pattern.
-    search.push(probes.length ? `(${column} || '') LIKE lower($${params.length})` : wholeSearch);
-    if (op === 'contains') wordSearch = { field: field === 'email' ? 0 : 1, param: params.length };
+    const either = (conditions: string[]) =>
+      conditions.length === 1 ? conditions[0] : `(${conditions.map((c) => `(${c})`).join(' OR ')})`;
+    search.push(either(looked));
+    wholeSearch = either(whole);
+    if (op === 'contains') wordSearch = words;
     textSearch = true;
   }
-  if (q.filterValue !== undefined && q.filterValue !== '') {
-    wordSearch = null; // the words alone cannot apply a filter
+  if (specFilter(q)) {
     const field = q.filterField ?? 'email';
+    const value = String(q.filterValue);
     const op = q.filterOperator ?? 'eq';
     if (!Object.hasOwn(FIELDS, field)) return null;
     const [column, kind] = FIELDS[field];
     if (op === 'contains') {
       if (kind !== 'text') return null;
-      params.push(`%${escapeLike(String(q.filterValue))}%`);
-      const lowercase = lowercaseColumn(field);
-      filters.push(lowercase ? `${lowercase} LIKE lower($${params.length})` : `${column} ILIKE $${params.length}`);
+      const searched = Object.hasOwn(COMPARED, field) ? COMPARED[field as SearchField] : null;
+      params.push(`%${escapeLike(searched?.compare === 'search_fold' ? foldSafe(value) : value)}%`);
+      filters.push(
+        searched
+          ? `${searched.column} LIKE ${searched.compare}($${params.length})`
+          : `${column} ILIKE $${params.length}`,
+      );
       textSearch = true;
     } else {
       const sqlOp = Object.hasOwn(COMPARE, op) ? COMPARE[op] : undefined;
-      const value = typed(kind, q.filterValue);
-      if (!sqlOp || value === undefined) return null;
-      params.push(value);
+      const typedValue = typed(kind, value);
+      if (!sqlOp || typedValue === undefined) return null;
+      params.push(typedValue);
       filters.push(`${column} ${sqlOp} $${params.length}`);
     }
   }
+  for (const field of FILTER_PARAMS) {
+    const value = q[field];
+    if (value === undefined) continue;
+    const [column, kind] = FIELDS[field];
+    const typedValue = typed(kind, value);
+    if (typedValue === undefined) return null; // the route's schema lets no such value through
+    params.push(typedValue);
+    filters.push(`${column} = $${params.length}`);
+  }
+  if (filters.length) wordSearch = null; // the words alone cannot apply a filter
   const sortField = q.sortBy ?? 'createdAt';
   if (!Object.hasOwn(FIELDS, sortField)) return null;
   const direction = q.sortDirection ?? (q.sortBy ? 'asc' : 'desc');

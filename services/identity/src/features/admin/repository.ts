@@ -75,22 +75,35 @@ export function listUsersSql(plan: ListPlan, known: KnownTotal | null = null) {
 }
 
 /**
- * The CASE branch that counts a contains search by words (migrations 1795600000200, 1795700000100), when its text
- * is three or more letters and digits (the database's `[[:alnum:]]`, as the words were split): such a text lies
- * inside one word, so the users holding a word that contains it are the users that match. The words come from the
- * field's trigram index on `search_words`, with their number of users (sum(n) over their slots), and no users row
- * is read. One word held by anyone (a first name, a domain): that number. Several: a user holding two of them
- * counts once, so their users are counted from the primary key of `user_words` (index-only).
+ * The CASE branch that counts a contains search by words (migrations 1795600000200, 1795700000100, 1796100000100),
+ * when its text is three or more letters and digits in each field's form (lowercase for the email, folded for the
+ * name; the database's `[[:alnum:]]`, as the words were split): such a text lies inside one word, so the users
+ * holding a word that contains it are the users that match. The words come from each field's trigram index on
+ * `search_words`, with their number of users (sum(n) over their slots), and no users row is read. One word held by
+ * anyone (a first name, a domain): that number. Several (`oli`: olivia and oliver; or a word of each field, for
+ * searchField any): a user holding two of them counts once, so their users are counted from the primary key of
+ * `user_words` (index-only).
  */
 function byWords(plan: ListPlan): string {
   if (!plan.wordSearch) return '';
-  const { field, param } = plan.wordSearch;
-  return `WHEN lower($${param}) ~ '^%[[:alnum:]]{3,}%$' THEN (
+  const sides = plan.wordSearch;
+  const texts = sides.map((s) => `${s.pattern} ~ '^%[[:alnum:]]{3,}%$'`).join(' AND ');
+  const words = sides
+    .map(
+      (s) => `SELECT sw.field, sw.word, sum(sw.n) AS held FROM search_words sw
+        WHERE sw.field = ${s.field} AND sw.word LIKE ${s.pattern} GROUP BY sw.field, sw.word HAVING sum(sw.n) > 0`,
+    )
+    .join(' UNION ALL ');
+  const holders = sides
+    .map(
+      (s) => `SELECT uw.user_id FROM user_words uw
+          WHERE uw.field = ${s.field} AND uw.word = ANY (array_agg(ws.word) FILTER (WHERE ws.field = ${s.field}))`,
+    )
+    .join(' UNION ALL ');
+  return `WHEN ${texts} THEN (
       SELECT CASE WHEN count(*) <= 1 THEN coalesce(sum(ws.held), 0)::bigint
-        ELSE (SELECT count(DISTINCT uw.user_id) FROM user_words uw
-          WHERE uw.field = ${field} AND uw.word = ANY (array_agg(ws.word))) END
-      FROM (SELECT sw.word, sum(sw.n) AS held FROM search_words sw
-        WHERE sw.field = ${field} AND sw.word LIKE lower($${param}) GROUP BY sw.word HAVING sum(sw.n) > 0) ws)`;
+        ELSE (SELECT count(DISTINCT h.user_id) FROM (${holders}) h) END
+      FROM (${words}) ws)`;
 }
 
 /** Sort columns with a (column, id) index that a walk can follow (migrations 1795262258691, 1795300000100). */

@@ -84,10 +84,13 @@ export const ListUsers = {
   tags,
   summary: 'Users, searched, filtered, sorted and paged; an empty list with total 0 on a bad query (spec §7)',
   description:
-    'searchField email|name, searchOperator contains|starts_with|ends_with (case-insensitive); ' +
+    'searchField email|name, searchOperator contains|starts_with|ends_with (case-insensitive; names also ' +
+    'accent-insensitive: muller finds Müller); searchField any (an extension) matches the email or the name. ' +
     'filterField id|email|name|role|banned|emailVerified|createdAt|updatedAt|banExpires with filterOperator ' +
     'eq|ne|lt|lte|gt|gte|contains; sortBy one of the filter fields, sortDirection asc|desc (default createdAt desc); ' +
-    'limit (default 100, at most 1000) and offset as numbers or numeric text.',
+    'limit (default 100, at most 1000) and offset as numbers or numeric text. ' +
+    'Extension filters role, banned and emailVerified (each an equality) apply together and with filterField (AND); ' +
+    'a field filtered by filterField too is refused with USER_FILTERED_TWICE, a bad value with VALIDATION_ERROR.',
   querystring: Type.Object(
     {
       searchValue: Type.Optional(Text),
@@ -100,6 +103,11 @@ export const ListUsers = {
       filterField: Type.Optional(Text),
       filterValue: Type.Optional(Type.Union([Text, Type.Number(), Type.Boolean()])),
       filterOperator: Type.Optional(Text),
+      role: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 256, description: 'Users whose role text is exactly this.' }),
+      ),
+      banned: Type.Optional(Type.Boolean({ description: 'Users with (true) or without (false) a ban on record.' })),
+      emailVerified: Type.Optional(Type.Boolean({ description: 'Users whose email is (true) or is not verified.' })),
     },
     strict,
   ),

@@ -50,7 +50,7 @@ export class TrigramSample {
     }
     const percent = Math.min(100, (100 * SAMPLE_ROWS) / estimate);
     const rows = await this.sql.query<{ email: string; name: string }>(
-      'SELECT email, name FROM users TABLESAMPLE BERNOULLI ($1)',
+      'SELECT email, name_fold AS name FROM users TABLESAMPLE BERNOULLI ($1)',
       [percent],
     );
     const scale = rows.length ? estimate / rows.length : 0;

@@ -9,6 +9,13 @@ describe('patternTrigrams', () => {
     expect(patternTrigrams('ab')).toEqual([]);
     expect(patternTrigrams('@x.io')).toEqual(['  x', ' x ', '  i', ' io']);
   });
+
+  it('folds accents as the database folds names (search_fold), so an accented text picks the folded trigrams', () => {
+    expect(patternTrigrams('MÜLLER')).toEqual(patternTrigrams('muller'));
+    expect(patternTrigrams('Mùller')).toEqual(patternTrigrams('muller'));
+    expect(patternTrigrams('Strøm')).toEqual(patternTrigrams('strom'));
+    expect([...valueTrigrams('Zoë Weiß')]).toEqual([...valueTrigrams('zoe weiss')]);
+  });
 });
 
 describe('valueTrigrams', () => {

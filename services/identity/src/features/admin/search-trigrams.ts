@@ -6,13 +6,28 @@
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
+/** Letters NFD leaves whole that unaccent still folds. */
+const UNDECOMPOSED: Record<string, string> = { ø: 'o', ł: 'l', đ: 'd', ß: 'ss', æ: 'ae', œ: 'oe' };
+
+/**
+ * Lowercase without accents, close to the database's search_fold (lower(unaccent(…))) for the letters names
+ * usually hold: names are searched folded (list-query.ts). Only the choice of probes uses it, never an answer.
+ */
+const fold = (text: string): string =>
+  text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[øłđßæœ]/g, (c) => UNDECOMPOSED[c]);
+
 /** The trigrams pg_trgm takes from the literal text of a `%text%` pattern: words padded where the text shows an edge. */
 export function patternTrigrams(text: string): string[] {
   const trigrams: string[] = [];
-  for (const match of text.toLowerCase().matchAll(WORD)) {
+  const folded = fold(text);
+  for (const match of folded.matchAll(WORD)) {
     const start = match.index;
     const end = start + match[0].length;
-    const padded = `${start > 0 ? '  ' : ''}${match[0]}${end < text.length ? ' ' : ''}`;
+    const padded = `${start > 0 ? '  ' : ''}${match[0]}${end < folded.length ? ' ' : ''}`;
     for (let i = 0; i + 3 <= padded.length; i++) trigrams.push(padded.slice(i, i + 3));
   }
   return trigrams;
@@ -21,7 +36,7 @@ export function patternTrigrams(text: string): string[] {
 /** The distinct trigrams of a stored value, padded as pg_trgm pads every word of a value ("  word "). */
 export function valueTrigrams(value: string): Set<string> {
   const trigrams = new Set<string>();
-  for (const [word] of value.toLowerCase().matchAll(WORD)) {
+  for (const [word] of fold(value).matchAll(WORD)) {
     const padded = `  ${word} `;
     for (let i = 0; i + 3 <= padded.length; i++) trigrams.add(padded.slice(i, i + 3));
   }

@@ -3,7 +3,7 @@ import { fail } from '../../errors';
 import { type AuditSource, SYSTEM_SOURCE, userTarget } from '../../shared/audit';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { AdminDeps, LinkedAccount } from './deps';
-import { type ListUsersQuery, planListUsers } from './list-query';
+import { filteredTwice, type ListUsersQuery, planListUsers } from './list-query';
 import { indexProbes } from './search-trigrams';
 
 /** Fields `data` may carry on create-user and update-user: never id, email, role, ban fields or emailVerified (spec §3). */
@@ -115,9 +115,14 @@ export class AdminUsersService {
     return user ?? fail('FAILED_TO_FIND_USER');
   }
 
-  /** spec §7: a bad query answers an empty list with total 0. */
+  /**
+   * spec §7: a bad query answers an empty list with total 0. The filter parameters beside it (an extension) are
+   * refused with an error instead: a field filtered twice (the schema refuses their bad values).
+   */
   async list(auth: SessionWithUser | null, query: ListUsersQuery): Promise<UserList> {
     if (auth) this.d.access.demand(auth, { user: ['list'] }, 'NOT_ALLOWED_TO_LIST_USERS');
+    const twice = filteredTwice(query);
+    if (twice) fail('USER_FILTERED_TWICE', [{ field: twice, problem: `filterField is ${twice} too` }]);
     const plan = planListUsers(query, (field, text) => indexProbes(text, this.d.trigrams.of(field)));
     if (!plan) return { users: [], total: 0 };
     const { users, total } = await this.d.repo.listUsers(plan);

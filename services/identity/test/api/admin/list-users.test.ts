@@ -75,7 +75,7 @@ describe('admin list-users', () => {
     ).toBe(5);
   });
 
-  it('matches letters beyond ASCII case-insensitively, exactly as ILIKE would', async () => {
+  it('matches letters beyond ASCII case-insensitively, as ILIKE would (names also without regard to accents)', async () => {
     const id = randomUUID();
     await t.ctx.sql.query('INSERT INTO users (id, email, name) VALUES ($1, $2, $3)', [
       id,
