@@ -6,7 +6,7 @@ import { ADMIN, start, type World } from './harness';
 
 /**
  * The users list's search and filters against the real identity service in headless Chromium: ops type `muller`
- * and see Müller and Mùller, and every filter shown applies (Ban on record and Email verified together). Each
+ * and see Müller and Mùller, and every filter shown applies (Banned and Email verified together). Each
  * list shown is checked against what list-users answers for the same query.
  */
 const SHOTS = join(import.meta.dirname, 'output');
@@ -93,8 +93,8 @@ describe('users search and filters', () => {
     await page.getByText('1-4 of 4').waitFor();
   });
 
-  it('Ban on record = Yes and Email verified = Yes apply together: only users with both, as the API lists them', async () => {
-    await filterYes('Ban on record');
+  it('Banned = Yes and Email verified = Yes apply together: only users with both, as the API lists them', async () => {
+    await filterYes('Banned');
     const banned = emails(['jurgen', 'zoe', 'mail']);
     await expect.poll(shown).toEqual(banned);
     await filterYes('Email verified');
@@ -103,7 +103,7 @@ describe('users search and filters', () => {
     await expect.poll(shown).toEqual(both);
     await page.getByText('1-2 of 2').waitFor();
     // both filters stay shown, each with its value
-    await page.getByRole('combobox', { name: 'Ban on record' }).waitFor();
+    await page.getByRole('combobox', { name: 'Banned' }).waitFor();
     await page.getByRole('combobox', { name: 'Email verified' }).waitFor();
     await page.screenshot({ path: join(SHOTS, 'users-search-filters.png'), fullPage: true, animations: 'disabled' });
 
@@ -116,12 +116,10 @@ describe('users search and filters', () => {
     // choosing a shown filter again removes it (and its value): the other one still applies
     await page.getByRole('button', { name: 'Add filter' }).click();
     const ticked = page.getByRole('menuitemcheckbox', { checked: true });
-    await expect
-      .poll(() => ticked.allTextContents())
-      .toEqual([expect.stringContaining('Ban on record'), 'Email verified']);
+    await expect.poll(() => ticked.allTextContents()).toEqual([expect.stringContaining('Banned'), 'Email verified']);
     await page.screenshot({ path: join(SHOTS, 'users-filter-menu.png'), animations: 'disabled' });
-    await page.getByRole('menu').getByText('Ban on record', { exact: true }).click();
-    await expect.poll(() => page.getByRole('combobox', { name: 'Ban on record' }).count()).toBe(0);
+    await page.getByRole('menu').getByText('Banned', { exact: true }).click();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Banned' }).count()).toBe(0);
     const verified = await listed({ emailVerified: 'true' });
     expect(verified).toEqual(emails(['jurgen', 'max', 'mail', 'other']));
     await expect.poll(shown).toEqual(verified);
@@ -133,7 +131,7 @@ describe('users search and filters', () => {
     const expected = await listed({ banned: 'true', emailVerified: 'false' });
     expect(expected).toEqual(emails(['zoe']));
     await expect.poll(shown).toEqual(expected);
-    await page.getByRole('combobox', { name: 'Ban on record' }).waitFor();
+    await page.getByRole('combobox', { name: 'Banned' }).waitFor();
     await page.getByRole('combobox', { name: 'Email verified' }).waitFor();
   });
 

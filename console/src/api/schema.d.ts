@@ -4068,9 +4068,9 @@ export interface operations {
                 filterField?: string;
                 filterValue?: string | number | boolean;
                 filterOperator?: string;
-                /** @description Users whose role text is exactly this. */
+                /** @description Users holding this role (alone or among several). */
                 role?: string;
-                /** @description Users with (true) or without (false) a ban on record. */
+                /** @description Users with (true) or without (false) a ban in force; a lapsed ban counts as none. */
                 banned?: boolean;
                 /** @description Users whose email is (true) or is not verified. */
                 emailVerified?: boolean;

@@ -62,8 +62,8 @@ export const en: TranslationMessages = {
       },
       filters: {
         all_apply: 'Every filter shown applies; choose one again to remove it',
-        banned: 'Ban on record',
-        banned_help: 'Lapsed bans included until the user next signs in',
+        banned: 'Banned',
+        banned_help: 'A ban in force: a lapsed ban counts as not banned',
         remove: 'Remove all filters',
       },
       ban: {

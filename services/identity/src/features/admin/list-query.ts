@@ -80,6 +80,18 @@ const FIELDS: Record<string, [string, Kind]> = {
 };
 const COMPARE: Record<string, string> = { eq: '=', ne: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' };
 
+/**
+ * The extension filters' conditions, as the console shows users. `banned`: a ban in force, or its negation (a ban
+ * whose end has passed is no ban; the service clears it at the user's next sign-in; the database's clock decides,
+ * as for every expiry, docs/decisions/0004-database-clock.md). `role`: one of the user's roles (the stored text
+ * lists them comma-separated). `emailVerified`: the stored flag.
+ */
+const BAN_IN_FORCE = '(banned AND (ban_expires IS NULL OR ban_expires > now()))';
+const EXTENSION_FILTERS: Record<'role' | 'emailVerified', (param: string) => string> = {
+  role: (p) => `(role = ${p} OR ${p} = ANY (string_to_array(role, ',')))`,
+  emailVerified: (p) => `email_verified = ${p}`,
+};
+
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 
@@ -209,11 +221,15 @@ export function planListUsers(q: ListUsersQuery, probesOf?: IndexProbes): ListPl
   for (const field of FILTER_PARAMS) {
     const value = q[field];
     if (value === undefined) continue;
-    const [column, kind] = FIELDS[field];
+    const [, kind] = FIELDS[field];
     const typedValue = typed(kind, value);
     if (typedValue === undefined) return null; // the route's schema lets no such value through
+    if (field === 'banned') {
+      filters.push(typedValue ? BAN_IN_FORCE : `NOT ${BAN_IN_FORCE}`);
+      continue;
+    }
     params.push(typedValue);
-    filters.push(`${column} = $${params.length}`);
+    filters.push(EXTENSION_FILTERS[field](`$${params.length}`));
   }
   if (filters.length) wordSearch = null; // the words alone cannot apply a filter
   const sortField = q.sortBy ?? 'createdAt';

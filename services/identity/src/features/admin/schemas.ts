@@ -104,9 +104,13 @@ export const ListUsers = {
       filterValue: Type.Optional(Type.Union([Text, Type.Number(), Type.Boolean()])),
       filterOperator: Type.Optional(Text),
       role: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 256, description: 'Users whose role text is exactly this.' }),
+        Type.String({ minLength: 1, maxLength: 256, description: 'Users holding this role (alone or among several).' }),
       ),
-      banned: Type.Optional(Type.Boolean({ description: 'Users with (true) or without (false) a ban on record.' })),
+      banned: Type.Optional(
+        Type.Boolean({
+          description: 'Users with (true) or without (false) a ban in force; a lapsed ban counts as none.',
+        }),
+      ),
       emailVerified: Type.Optional(Type.Boolean({ description: 'Users whose email is (true) or is not verified.' })),
     },
     strict,

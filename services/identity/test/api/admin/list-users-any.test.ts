@@ -164,6 +164,32 @@ describe('list-users: several filters at once', () => {
     expect(keys(older)).toEqual(['jurgen', 'max']);
   });
 
+  it('banned=true means a ban in force (a lapsed one is not banned), and role= finds a role among several', async () => {
+    const own = `r${randomBytes(4).toString('hex')}`;
+    const now = Date.now();
+    const rows = [
+      { key: 'forever', banned: true, expires: null, role: 'user' },
+      { key: 'until-later', banned: true, expires: new Date(now + 86_400_000), role: 'admin,user' },
+      { key: 'lapsed', banned: true, expires: new Date(now - 60_000), role: 'user,admin' },
+      { key: 'never', banned: false, expires: null, role: 'user' },
+    ];
+    for (const [i, r] of rows.entries())
+      await t.ctx.sql.query(
+        `INSERT INTO users (id, email, name, role, banned, ban_expires, email_verified, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, true, $7, $7)`,
+        [randomUUID(), `${r.key}.${own}@ban.test`, r.key, r.role, r.banned, r.expires, new Date(base + i * 60_000)],
+      );
+    const names = (l: Listed) => l.users.map((u) => u.email.split('.')[0]);
+    const search = { searchField: 'email', searchValue: own };
+    expect(names(await list({ ...search, banned: 'true' }))).toEqual(['forever', 'until-later']);
+    expect(names(await list({ ...search, banned: 'false' }))).toEqual(['lapsed', 'never']);
+    expect((await list({ ...search, banned: 'true' })).total).toBe(2);
+    expect(names(await list({ ...search, role: 'admin' }))).toEqual(['until-later', 'lapsed']);
+    expect(names(await list({ ...search, role: 'user' }))).toEqual(['forever', 'until-later', 'lapsed', 'never']);
+    expect(names(await list({ ...search, role: 'adm' }))).toEqual([]);
+    expect(names(await list({ ...search, role: 'admin', banned: 'true' }))).toEqual(['until-later']);
+  });
+
   it.each([
     ['banned twice', { banned: 'true', filterField: 'banned', filterValue: 'false' }],
     ['emailVerified twice', { emailVerified: 'true', filterField: 'emailVerified', filterValue: 'true' }],
