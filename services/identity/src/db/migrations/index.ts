@@ -15,6 +15,7 @@ import { Outbox1795900000100 } from './1795900000100-outbox';
 import { InvitationAcceptedBy1795900000270 } from './1795900000270-invitation-accepted-by';
 import { UsersBannedIndex1795900000275 } from './1795900000275-users-banned-index';
 import { AuditEvents1796000000100 } from './1796000000100-audit-events';
+import { Webhooks1796100000100 } from './1796100000100-webhooks';
 
 /** Listed explicitly (a glob would also match the compiled .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   InvitationAcceptedBy1795900000270,
   UsersBannedIndex1795900000275,
   AuditEvents1796000000100,
+  Webhooks1796100000100,
 ];
