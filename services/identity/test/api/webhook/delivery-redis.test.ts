@@ -99,6 +99,9 @@ describe('webhook delivery (Redis: BullMQ and the worker)', () => {
     expect(receiver.received.filter((r) => r.path === '/bull-rollback').map((r) => r.json.data.id)).toEqual([
       committed,
     ]);
+    // The log row is written once the answer is in: wait for it, then make sure no second one follows.
+    await until(async () => (await deliveriesOf(t, admin.jar, id)).length === 1, 5000, 'its log row');
+    await new Promise((r) => setTimeout(r, 500));
     expect(await deliveriesOf(t, admin.jar, id)).toHaveLength(1);
   });
 });
