@@ -6,6 +6,7 @@ import { PasswordHasher } from './crypto/password';
 import { openEmbeddedPostgres } from './db/embedded';
 import { runMigrations } from './db/migrate';
 import { createPool } from './db/pool';
+import { WEBHOOK_TOPIC } from './features/webhook';
 import type { Lifecycle } from './http/drain';
 import { TrustedOrigins } from './http/origins';
 import { SessionCookies } from './http/session-cookies';
@@ -69,8 +70,11 @@ export interface AppContext {
    * `Connection: close` (http/drain.ts) while requests in flight finish.
    */
   lifecycle: Lifecycle;
-  /** Deletes expired rows nobody will present again (sessions, verification tokens); run periodically. */
-  sweepExpired(): Promise<{ sessions: number; verifications: number }>;
+  /**
+   * Deletes expired rows nobody will present again (sessions, verification tokens) and webhook delivery log rows
+   * past WEBHOOK_DELIVERY_RETENTION_DAYS; run periodically.
+   */
+  sweepExpired(): Promise<{ sessions: number; verifications: number; webhookDeliveries: number }>;
   close(): Promise<void>;
 }
 
@@ -109,8 +113,13 @@ export async function createContext(config: Config, options: ContextOptions = {}
       (topic, again) => metrics.outboxRelayed.inc({ topic, delivery: again ? 'again' : 'first' }),
     );
     // Closing: the relay stops, then the queue sends what it holds, then the outbox records what was sent.
+    // Webhooks register their queue once the features are built; it closes with the mail queue.
+    let closeWebhooks = async () => {};
     closers.unshift(() => outbox.settle());
-    closers.unshift(() => mail.close());
+    closers.unshift(async () => {
+      await closeWebhooks();
+      await mail.close();
+    });
     closers.unshift(() => outbox.close());
     // Every mail of the API goes through this one cap (account mails and invitations alike), at write time.
     const cap = new MailCap(store, config.mail.maxPerAddressPerHour, clock.now, (m) => log.warn(m));
@@ -132,7 +141,19 @@ export async function createContext(config: Config, options: ContextOptions = {}
       background,
       lifecycle,
       warn: (m) => log.warn(m),
+      outbox,
+      log: mailLogger(log),
+      observeWebhook: (outcome, seconds) => metrics.observeWebhook(outcome, seconds),
     });
+    outbox.register(WEBHOOK_TOPIC, features.webhook.handler);
+    closeWebhooks = () => features.webhook.close();
+    if (!options.offline) features.webhook.start();
+    metrics.gauge(
+      'identity_webhook_jobs',
+      'Webhook messages by state (waiting, active, delayed, failed)',
+      ['state'],
+      async () => Object.entries(await features.webhook.queue.counts()).map(([state, n]) => [{ state }, n]),
+    );
     closers.unshift(() => features.jwt.keys.stop());
     const web = createWeb({
       config,
@@ -162,6 +183,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       sweepExpired: async () => ({
         sessions: await features.session.sessions.sweepExpired(),
         verifications: await drainBatches((batch) => features.account.sweepExpiredTokens(batch)),
+        webhookDeliveries: await features.webhook.deliveries.prune(),
       }),
       close: () => closeAll(closers),
     };

@@ -16,6 +16,7 @@ import { createOrganizationFeature, type OrganizationFeature } from './features/
 import { createSessionFeature, type SessionFeature } from './features/session';
 import { createSocialFeature, type SocialFeature } from './features/social';
 import { createSystemFeature } from './features/system';
+import { createWebhookFeature, type DeliveryLogger, type WebhookFeature, type WebhookOutbox } from './features/webhook';
 import type { FeatureRoutes } from './http/web';
 import type { MailOutbox } from './mail/mail-outbox';
 import type { BackgroundTasks } from './shared/background';
@@ -35,6 +36,12 @@ export interface Infrastructure {
   background: BackgroundTasks;
   lifecycle: { draining: boolean };
   warn: (message: string) => void;
+  /** Webhook messages are written to it in their event's transaction. */
+  outbox: WebhookOutbox;
+  /** The webhook deliveries made by this process log through it. */
+  log: DeliveryLogger;
+  /** Each webhook delivery attempt made by this process (metrics). */
+  observeWebhook?: (outcome: 'succeeded' | 'failed', seconds: number) => void;
 }
 
 export interface Features {
@@ -50,6 +57,8 @@ export interface Features {
   /** Null when `features.admin` is off. */
   admin: AdminFeature | null;
   apiKey: ApiKeyFeature;
+  /** Webhooks on the audit events: endpoints (routes when `features.admin`), the follower and the delivery queue. */
+  webhook: WebhookFeature;
   /** The bot check when `captcha.provider` is set (a hook on the configured routes, no routes of its own). */
   captcha: CaptchaVerifier | null;
   /** The route tables in the order they are registered; a feature switched off has none. */
@@ -150,6 +159,19 @@ export function createFeatures(infra: Infrastructure): Features {
     audit: audit.events,
   });
   const system = createSystemFeature({ sql, redis: infra.redis, lifecycle: infra.lifecycle });
+  const webhook = createWebhookFeature({
+    sql,
+    clock,
+    config,
+    redis: infra.redis,
+    sealer: new Sealer(deriveKeys(config, 'webhook-secrets')),
+    audit: audit.events,
+    events: audit.events,
+    outbox: infra.outbox,
+    admin: admin?.access ?? null,
+    log: infra.log,
+    observe: infra.observeWebhook,
+  });
   const routes: Array<FeatureRoutes | null> = [
     system,
     session,
@@ -161,6 +183,7 @@ export function createFeatures(infra: Infrastructure): Features {
     apiKey,
     organizations,
     audit,
+    webhook,
   ];
   return {
     audit,
@@ -172,6 +195,7 @@ export function createFeatures(infra: Infrastructure): Features {
     organization,
     admin,
     apiKey,
+    webhook,
     captcha: createCaptcha(config.captcha, infra.warn),
     routes: routes.filter((r): r is FeatureRoutes => r !== null),
   };

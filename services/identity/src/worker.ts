@@ -1,12 +1,23 @@
+import { createServer, type Server } from 'node:http';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { type Config, ConfigError, loadConfig } from './config';
+import { deriveKeys } from './crypto/keys';
+import { Sealer } from './crypto/sealed';
+import { createPool } from './db/pool';
+import { createAuditFeature } from './features/audit';
+import { createWebhookDelivery, installWebhookFollower, startWebhookWorker } from './features/webhook';
+import { DatabaseClock } from './infra/database-clock';
 import { createLogger, logStartFailure, routeProcessOutput } from './infra/logger';
+import { Metrics } from './infra/metrics';
 import { checkEvictionPolicy } from './infra/redis-policy';
 import type { MailJob } from './mail/jobs';
 import { type MailLogger, recipientDomain } from './mail/log';
 import { failureFields, isPermanentFailure, safeErrorMessage, sendMail } from './mail/processor';
 import { bullConnection, bullPrefix, closeConnection, MAIL_QUEUE_NAME } from './mail/queue';
 import { createTransport, describeTransport, type MailTransport } from './mail/transport';
+import { Outbox } from './outbox/outbox';
+import type { Clock } from './shared/clock';
+import { sqlFor } from './shared/sql';
 
 /** How long a stop waits for the mails being sent (Kubernetes' default grace period is 30 s). */
 const CLOSE_TIMEOUT_MS = 25_000;
@@ -63,6 +74,71 @@ export async function startWorker(
       await closeConnection(connection);
     },
   };
+}
+
+export interface WebhookWorkerOptions {
+  /** The clock deliveries are timed and endpoints' failing days counted by (default: the database's). */
+  clock?: Clock;
+  /** Counts each attempt (default: none; main() passes the registry it serves on WORKER_METRICS_PORT). */
+  metrics?: Metrics;
+}
+
+/**
+ * The webhook side of the worker (docs/webhooks.md): drains the BullMQ `webhooks` queue. Unlike mail it needs
+ * PostgreSQL (DATABASE_URL): each attempt reads its endpoint as it is now and writes the delivery log, and an
+ * endpoint failing for days is disabled there, with its audit event (whose own webhook messages the API instances
+ * relay, as for any event).
+ */
+export async function startWebhooks(
+  config: Config,
+  logger: MailLogger,
+  options: WebhookWorkerOptions = {},
+): Promise<MailWorker> {
+  const pool = createPool({
+    url: config.databaseUrl!,
+    ...config.database,
+    onPoolError: (error) => logger.warn({ error: error.message }, 'PostgreSQL connection lost; the pool opens another'),
+  });
+  const sql = sqlFor(pool);
+  const closers: Array<() => Promise<unknown>> = [() => pool.end()];
+  const closeAll = async () => {
+    for (const close of closers.splice(0)) await close().catch(() => {});
+  };
+  try {
+    let clock = options.clock;
+    if (!clock) {
+      const dbClock = new DatabaseClock({
+        connect: () => pool.connect(),
+        intervalMs: config.clockSyncIntervalSec * 1000,
+        log: logger,
+      });
+      closers.unshift(() => dbClock.stop());
+      await dbClock.start();
+      clock = dbClock;
+    }
+    const audit = createAuditFeature({ sql, clock, config, admin: () => null, organization: () => null });
+    // Writes only: the rows it adds are relayed by the API instances once their lease ends.
+    const outbox = new Outbox(sql, {}, { ...config.outbox, takeoverMs: config.outbox.leaseMs }, logger);
+    closers.unshift(() => outbox.close());
+    const stopFollower = installWebhookFollower({ sql, events: audit.events, outbox, config });
+    closers.unshift(async () => stopFollower());
+    const delivery = createWebhookDelivery({
+      sql,
+      sealer: new Sealer(deriveKeys(config, 'webhook-secrets')),
+      clock,
+      audit: audit.events,
+      config: config.webhook,
+      log: logger,
+      production: config.env === 'production',
+      observe: options.metrics ? (outcome, seconds) => options.metrics!.observeWebhook(outcome, seconds) : undefined,
+    });
+    const worker = await startWebhookWorker(config, delivery, logger);
+    closers.unshift(() => worker.close());
+    return { close: closeAll };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
 }
 
 async function processJob(job: Job<MailJob>, transport: MailTransport, config: Config): Promise<void> {
@@ -126,7 +202,20 @@ async function main(): Promise<void> {
     return;
   }
   const worker = await startWorker(config, logger);
-  stop = () => worker.close();
+  const metrics = new Metrics({ defaultMetrics: config.workerMetricsPort > 0 });
+  const metricsServer = config.workerMetricsPort > 0 ? await serveMetrics(metrics, config.workerMetricsPort) : null;
+  let webhooks: MailWorker | null = null;
+  if (config.databaseUrl) webhooks = await startWebhooks(config, logger, { metrics });
+  else
+    logger.warn(
+      {},
+      'DATABASE_URL is not set: this worker delivers no webhooks (the API delivers them only without Redis)',
+    );
+  stop = async () => {
+    metricsServer?.close();
+    await worker.close();
+    await webhooks?.close();
+  };
   logger.info(
     {
       queue: MAIL_QUEUE_NAME,
@@ -136,6 +225,22 @@ async function main(): Promise<void> {
     },
     'mail worker started',
   );
+}
+
+/** GET /metrics on `port` (all interfaces, like the API's): the worker's registry in Prometheus text. */
+async function serveMetrics(metrics: Metrics, port: number): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || req.url !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    metrics.registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+      () => res.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((done) => server.listen(port, done));
+  return server;
 }
 
 if (require.main === module) {

@@ -5,7 +5,9 @@ import type { Permissions, Statements } from './model';
  * (admin get-user and update-user); `organization: list` serves the console's organization list and pages,
  * `organization: manage` lets an operator act on any organization's members, invitations and teams without being
  * a member (organization/access.ts); `apiKey: manage` lets an operator manage every API key and set their
- * quotas and permissions; `audit: read` lets an operator read the whole audit trail (docs/audit.md).
+ * quotas and permissions; `audit: read` lets an operator read the whole audit trail (docs/audit.md); `webhook`
+ * covers the webhook endpoints (docs/webhooks.md): `read` lists them and their deliveries, `update` also rotates
+ * secrets, sends test messages and redelivers.
  */
 export const ADMIN_STATEMENTS = {
   user: ['create', 'list', 'set-role', 'ban', 'impersonate', 'delete', 'set-password', 'get', 'update'],
@@ -13,6 +15,7 @@ export const ADMIN_STATEMENTS = {
   organization: ['list', 'manage'],
   apiKey: ['manage'],
   audit: ['read'],
+  webhook: ['create', 'read', 'update', 'delete'],
 } as const satisfies Statements;
 
 export type AdminResource = keyof typeof ADMIN_STATEMENTS;

@@ -34,6 +34,7 @@ export function defaultConfig(): Config {
     shutdownDrainMs: 5000,
     clockSyncIntervalSec: 30,
     metricsEnabled: true,
+    workerMetricsPort: 0,
     session: {
       expiresInSec: 7 * 24 * 3600,
       updateAgeSec: 24 * 3600,
@@ -69,6 +70,17 @@ export function defaultConfig(): Config {
     outbox: { pollMs: 2000, leaseMs: 30_000, retentionSec: 86_400 },
     // docs/audit.md: a year of audit trail, then events:prune drops it
     audit: { retentionDays: 365 },
+    // docs/webhooks.md: Standard Webhooks' schedule (5 s … 10 h; about 27 hours in all), then given up
+    webhook: {
+      timeoutMs: 10_000,
+      retryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      disableAfterFailingDays: 5,
+      deliveryRetentionDays: 30,
+      secretOverlapSec: 86_400,
+      allowedTargets: [],
+      concurrency: 10,
+      endpointRefreshMs: 5_000,
+    },
     advanced: { disableOriginCheck: false },
     rateLimit: {
       enabled: true,

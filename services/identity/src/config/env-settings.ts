@@ -10,6 +10,7 @@ export type Parser =
   | 'origin'
   | 'list'
   | 'csv'
+  | 'ints'
   | 'trustProxy'
   | 'logLevel'
   | 'env'
@@ -191,6 +192,44 @@ export const ENV_SETTINGS: EnvSetting[] = [
     'int',
     'Audit events older than this many days are dropped by the events:prune command (the Helm CronJob runs it daily)',
   ),
+  s('WEBHOOK_TIMEOUT_MS', 'webhook.timeoutMs', 'int', 'One webhook delivery attempt gives up after this'),
+  s(
+    'WEBHOOK_RETRY_SCHEDULE_MS',
+    'webhook.retryScheduleMs',
+    'ints',
+    'Comma-separated waits before each retry of a failed webhook delivery (its length is the number of retries)',
+  ),
+  s(
+    'WEBHOOK_DISABLE_AFTER_FAILING_DAYS',
+    'webhook.disableAfterFailingDays',
+    'int',
+    'A webhook endpoint whose deliveries failed this many days without a success is disabled',
+  ),
+  s(
+    'WEBHOOK_DELIVERY_RETENTION_DAYS',
+    'webhook.deliveryRetentionDays',
+    'int',
+    'Webhook delivery log rows older than this many days are deleted',
+  ),
+  s(
+    'WEBHOOK_SECRET_OVERLAP_SEC',
+    'webhook.secretOverlapSec',
+    'int',
+    'After rotate-webhook-secret, deliveries are also signed with the previous secret this long',
+  ),
+  s(
+    'WEBHOOK_ALLOWED_TARGETS',
+    'webhook.allowedTargets',
+    'csv',
+    'Comma-separated hosts and CIDRs webhook URLs may reach in production although not public (loopback, private)',
+  ),
+  s('WEBHOOK_CONCURRENCY', 'webhook.concurrency', 'int', 'Webhook deliveries one worker (or the API) makes at once'),
+  s(
+    'WEBHOOK_ENDPOINT_REFRESH_MS',
+    'webhook.endpointRefreshMs',
+    'int',
+    'Each API instance reloads the enabled webhook endpoints this often (its own changes at once)',
+  ),
   s(
     'ORIGIN_CHECK_DISABLED',
     'advanced.disableOriginCheck',
@@ -199,6 +238,12 @@ export const ENV_SETTINGS: EnvSetting[] = [
   ),
   s('RATE_LIMIT_ENABLED', 'rateLimit.enabled', 'bool', 'Rate limits (global, and stricter on sign-in and sign-up)'),
   s('METRICS_ENABLED', 'metricsEnabled', 'bool', 'Serve GET /metrics (Prometheus) at the root of the port'),
+  s(
+    'WORKER_METRICS_PORT',
+    'workerMetricsPort',
+    'int',
+    'The worker serves GET /metrics (its webhook deliveries) on this port; 0: it serves none',
+  ),
   s('SHUTDOWN_DRAIN_MS', 'shutdownDrainMs', 'int', 'On SIGTERM, serve with readiness 503 this long before closing'),
   s(
     'CLOCK_SYNC_INTERVAL_SEC',

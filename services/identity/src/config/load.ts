@@ -12,6 +12,7 @@ import {
   type Permissions,
   type Statements,
 } from '../access';
+import { parseAllowEntry } from '../shared/target-policy';
 import { DEVELOPMENT_SECRET, defaultConfig } from './defaults';
 import { ENV_SETTINGS, type EnvSetting } from './env-settings';
 import { type Config, ConfigSchema } from './schema';
@@ -109,6 +110,11 @@ function parseEnv(setting: EnvSetting, raw: string): unknown {
         .map((o) => o.trim())
         .filter(Boolean)
         .map((o) => toOrigin(o, bad));
+    case 'ints': {
+      const values = raw.split(',').map((v) => v.trim());
+      if (values.some((v) => !/^\d+$/.test(v))) throw bad('expected comma-separated whole numbers');
+      return values.map(Number);
+    }
     case 'csv':
       return raw
         .split(',')
@@ -181,6 +187,12 @@ function finish(config: Config, env: Env, publicUrlSet: boolean): Config {
     ...config.admin.adminRoles.map((r) => ['adminRoles', r] as [string, string]),
   ]);
   finishSocial(config, env, bad);
+  for (const entry of config.webhook.allowedTargets)
+    try {
+      parseAllowEntry(entry);
+    } catch (e) {
+      throw bad(`WEBHOOK_ALLOWED_TARGETS: ${(e as Error).message}`);
+    }
   if (config.env === 'production' && !publicUrlSet)
     throw bad('PUBLIC_URL: required in production (the origin clients reach the service at; links are built from it)');
   // The embedded PostgreSQL is a development convenience, not installed in the production image.

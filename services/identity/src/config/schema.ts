@@ -90,6 +90,11 @@ export const ConfigSchema = Type.Object(
       description: 'the built console (index.html and assets/), served at /console',
     }),
     metricsEnabled: Type.Boolean({ description: 'GET /metrics (Prometheus text) and the per-request latency hook' }),
+    workerMetricsPort: Type.Integer({
+      minimum: 0,
+      maximum: 65535,
+      description: 'the worker serves GET /metrics on this port (webhook deliveries); 0 = not at all',
+    }),
     shutdownDrainMs: Int(0, 'on SIGTERM, serve this long with readiness 503 before closing'),
     clockSyncIntervalSec: Int(1, "how often each instance reads the database's clock (expiries follow it)"),
     session: Type.Object(
@@ -155,6 +160,27 @@ export const ConfigSchema = Type.Object(
     ),
     audit: Type.Object(
       { retentionDays: Int(1, 'audit events older than this are dropped by events:prune (docs/operations.md)') },
+      strict,
+    ),
+    webhook: Type.Object(
+      {
+        timeoutMs: Int(100, 'one delivery attempt gives up after this (connect, send and answer)'),
+        retryScheduleMs: Type.Array(Int(0, 'wait before this retry'), {
+          maxItems: 30,
+          description: 'the waits before each retry after the first attempt; its length is the number of retries',
+        }),
+        disableAfterFailingDays: Int(
+          1,
+          'an endpoint whose deliveries failed this many days without a success is disabled',
+        ),
+        deliveryRetentionDays: Int(1, 'delivery log rows older than this are deleted by the expiry sweep'),
+        secretOverlapSec: Int(0, 'after a rotation, deliveries are signed with the previous secret too this long'),
+        allowedTargets: Type.Array(Type.String({ minLength: 1 }), {
+          description: 'hosts and CIDRs a webhook URL may reach in production although they are not public',
+        }),
+        concurrency: Int(1, 'deliveries one worker (or the API without Redis) makes at once'),
+        endpointRefreshMs: Int(100, 'each instance reloads the enabled endpoints this often'),
+      },
       strict,
     ),
     advanced: Type.Object({ disableOriginCheck: Type.Boolean() }, strict),

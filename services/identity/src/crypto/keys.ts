@@ -1,6 +1,12 @@
 import { hkdfSync } from 'node:crypto';
 
-export type KeyPurpose = 'cookie' | 'verification-jwt' | 'jwks-private-keys' | 'provider-tokens' | 'audit-email';
+export type KeyPurpose =
+  | 'cookie'
+  | 'verification-jwt'
+  | 'jwks-private-keys'
+  | 'provider-tokens'
+  | 'audit-email'
+  | 'webhook-secrets';
 
 /** Separate keys per purpose derived from AUTH_SECRET, so one leaked signature never serves another use. */
 export function deriveKey(secret: string, purpose: KeyPurpose): Buffer {

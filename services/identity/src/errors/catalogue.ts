@@ -217,6 +217,21 @@ export const EXTRA_ERRORS = {
    */
   NOT_ALLOWED_TO_LIST_EVENTS: e(403, 'You are not allowed to list audit events'),
   NOT_ALLOWED_TO_READ_ORGANIZATION_EVENTS: e(403, "You are not allowed to read this organization's audit events"),
+  /**
+   * docs/webhooks.md: the admin `webhook` permission (create, read, update, delete); a URL the service will not
+   * call (not http(s), credentials in it, and in production not https or an address that is not public unless
+   * allow-listed); an event type or prefix that names no audit event type; redeliver of an event not (or no longer)
+   * in the audit trail.
+   */
+  NOT_ALLOWED_TO_CREATE_WEBHOOKS: e(403, 'You are not allowed to create webhook endpoints'),
+  NOT_ALLOWED_TO_READ_WEBHOOKS: e(403, 'You are not allowed to read webhook endpoints'),
+  NOT_ALLOWED_TO_UPDATE_WEBHOOKS: e(403, 'You are not allowed to update webhook endpoints'),
+  NOT_ALLOWED_TO_DELETE_WEBHOOKS: e(403, 'You are not allowed to delete webhook endpoints'),
+  WEBHOOK_ENDPOINT_NOT_FOUND: e(404, 'Webhook endpoint not found'),
+  INVALID_WEBHOOK_URL: e(400, 'Invalid webhook URL'),
+  WEBHOOK_URL_NOT_ALLOWED: e(400, 'Webhook URL not allowed'),
+  INVALID_WEBHOOK_EVENT_TYPE: e(400, 'Unknown webhook event type'),
+  WEBHOOK_EVENT_NOT_FOUND: e(404, 'Event not found'),
   /** deletion "can be disabled" (better-auth answers 404 with this text). */
   ORGANIZATION_DELETION_DISABLED: e(404, 'Organization deletion is disabled'),
 } as const;

@@ -5,7 +5,8 @@ export type SessionPath = 'cookie' | 'redis' | 'database' | 'none';
 
 /**
  * What SREs watch: HTTP latency by route and status, sign-in outcomes, get-session by cache path,
- * password-hash time, pool usage, mail queue depth, outbox backlog and hand-overs, rate-limit rejections, and
+ * password-hash time, pool usage, mail queue depth, outbox backlog and hand-overs, webhook deliveries, rate-limit
+ * rejections, and
  * whether Redis may evict keys. One registry per app instance, so
  * several apps in one process (tests) never share counters.
  */
@@ -49,6 +50,20 @@ export class Metrics {
     name: 'identity_outbox_relayed_total',
     help: 'Outbox rows handed over to their queue, by topic; delivery="again" when the queue had lost the work',
     labelNames: ['topic', 'delivery'] as const,
+    registers: [this.registry],
+  });
+  /** Webhook delivery attempts (docs/webhooks.md), made by this process: by outcome, and how long each took. */
+  readonly webhookDeliveries = new Counter({
+    name: 'identity_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome (succeeded: a 2xx answer; failed: anything else, retried on schedule)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly webhookDuration = new Histogram({
+    name: 'identity_webhook_delivery_duration_seconds',
+    help: 'Webhook delivery attempt duration (connect, send, answer) by outcome',
+    labelNames: ['outcome'] as const,
+    buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
   /**
@@ -103,6 +118,12 @@ export class Metrics {
       const age = clock.syncAgeMs;
       return age === null ? [] : [[{}, age / 1000]];
     });
+  }
+
+  /** One webhook delivery attempt: its outcome and duration. */
+  observeWebhook(outcome: 'succeeded' | 'failed', seconds: number): void {
+    this.webhookDeliveries.inc({ outcome });
+    this.webhookDuration.observe({ outcome }, seconds);
   }
 
   /** Counts the outcome of a sign-in attempt, passing its result or error through. */

@@ -12,6 +12,10 @@ export interface OutboxHandler {
   state(key: string, route: string): Promise<WorkState>;
   /** The routes this process's queues answer `state` for. */
   routes(): string[];
+  /** Rows of this topic no queue confirmed this long after writing expire (default: the outbox's retentionSec). */
+  retentionSec?: number;
+  /** The longest wait between two questions about a row of this topic (default a minute). */
+  maxCheckMs?: number;
 }
 
 /** Thrown by `deliver` for work that can never be done (a mail that cannot render): the row ends `failed`. */
@@ -78,6 +82,11 @@ export class Outbox {
     const id = await this.repo.insert(tx, topic, key, payload, this.options.leaseMs);
     if (id) tx.afterCommit(() => this.kick([id]));
     return id !== null;
+  }
+
+  /** Relays `topic` with `handler` from now on (a feature built after the outbox: webhooks). */
+  register(topic: string, handler: OutboxHandler): void {
+    this.handlers[topic] = handler;
   }
 
   /** Polls every `pollMs` from now on (the API's entry point and the test app start it). */
@@ -153,10 +162,10 @@ export class Outbox {
       try {
         state = await handler.state(row.dedupeKey, row.relayedTo);
       } catch {
-        return this.repo.later(row.id, this.wait(row)); // its queue is away: ask again later
+        return this.repo.later(row.id, this.wait(row, handler)); // its queue is away: ask again later
       }
       if (state === 'sent' || state === 'failed') return this.repo.done(row.id, state);
-      if (state === 'queued') return this.repo.later(row.id, this.wait(row));
+      if (state === 'queued') return this.repo.later(row.id, this.wait(row, handler));
     }
     await this.deliver(row, handler);
   }
@@ -176,18 +185,24 @@ export class Outbox {
       this.log.warn({ ...fields, error: message }, 'outbox: hand-over failed; will retry');
       return this.repo.failed(row.id, message, Math.min(this.options.pollMs * 2 ** row.attempts, MAX_WAIT_MS));
     }
-    await this.repo.relayed(row.id, route, this.wait(row));
+    await this.repo.relayed(row.id, route, this.wait(row, handler));
     this.onRelayed(row.topic, again);
     if (again) this.log.warn({ ...fields, route }, 'outbox: handed over again (its queue had lost it)');
   }
 
-  /** Next look at a row: as long as it is old, between one poll and a minute (a fresh row is asked about soon). */
-  private wait(row: ClaimedRow): number {
-    return Math.min(Math.max(row.ageMs, this.options.pollMs), MAX_WAIT_MS);
+  /**
+   * Next look at a row: as long as it is old, between one poll and a minute, or the topic's own longest wait (a fresh
+   * row is asked about soon).
+   */
+  private wait(row: ClaimedRow, handler?: OutboxHandler): number {
+    return Math.min(Math.max(row.ageMs, this.options.pollMs), handler?.maxCheckMs ?? MAX_WAIT_MS);
   }
 
   private async maintain(): Promise<void> {
-    const expired = await this.repo.expire(this.options.retentionSec);
+    const longer: Record<string, number> = {};
+    for (const [topic, handler] of Object.entries(this.handlers))
+      if (handler.retentionSec !== undefined) longer[topic] = handler.retentionSec;
+    const expired = await this.repo.expire(this.options.retentionSec, 1000, longer);
     for (const { topic, dedupeKey } of expired)
       this.log.error(
         { topic, key: dedupeKey, retentionSec: this.options.retentionSec },

@@ -158,15 +158,25 @@ export class OutboxRepository {
     );
   }
 
-  /** Rows no queue confirmed within `retentionSec` of their writing are given up (`expired`); returns them. */
-  async expire(retentionSec: number, limit = 1000): Promise<Array<{ topic: string; dedupeKey: string }>> {
+  /**
+   * Rows no queue confirmed within `retentionSec` of their writing (or their topic's own time, `byTopic`) are given
+   * up (`expired`); returns them.
+   */
+  async expire(
+    retentionSec: number,
+    limit = 1000,
+    byTopic: Record<string, number> = {},
+  ): Promise<Array<{ topic: string; dedupeKey: string }>> {
     const rows = await this.sql.query<{ topic: string; dedupe_key: string }>(
       `WITH old AS (
          SELECT id FROM outbox WHERE done_at IS NULL AND created_at < now() - $1 * interval '1 second'
+            AND created_at < now() - COALESCE(
+              (SELECT t.sec FROM unnest($3::text[], $4::int[]) AS t(topic, sec) WHERE t.topic = outbox.topic), $1)
+              * interval '1 second'
          LIMIT $2 FOR UPDATE SKIP LOCKED)
        UPDATE outbox o SET done_at = now(), outcome = 'expired' FROM old WHERE o.id = old.id
        RETURNING o.topic, o.dedupe_key`,
-      [retentionSec, limit],
+      [retentionSec, limit, Object.keys(byTopic), Object.values(byTopic)],
     );
     return rows.map((r) => ({ topic: r.topic, dedupeKey: r.dedupe_key }));
   }

@@ -27,7 +27,17 @@ export interface AuditSource {
 }
 
 export interface AuditTarget {
-  type: 'user' | 'session' | 'organization' | 'member' | 'invitation' | 'team' | 'api_key' | 'signing_key' | 'email';
+  type:
+    | 'user'
+    | 'session'
+    | 'organization'
+    | 'member'
+    | 'invitation'
+    | 'team'
+    | 'api_key'
+    | 'signing_key'
+    | 'email'
+    | 'webhook_endpoint';
   id: string;
 }
 
@@ -99,6 +109,11 @@ export const AUDIT_EVENT_TYPES = [
   'api_key.updated',
   'api_key.deleted',
   'signing_key.rotated',
+  'webhook.endpoint_created',
+  'webhook.endpoint_updated',
+  'webhook.endpoint_deleted',
+  'webhook.secret_rotated',
+  'webhook.endpoint_disabled',
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

@@ -16,6 +16,7 @@ import { InvitationAcceptedBy1795900000270 } from './1795900000270-invitation-ac
 import { UsersBannedIndex1795900000275 } from './1795900000275-users-banned-index';
 import { AuditEvents1796000000100 } from './1796000000100-audit-events';
 import { UserSearchFold1796100000100 } from './1796100000100-user-search-fold';
+import { Webhooks1796100000200 } from './1796100000200-webhooks';
 
 /** Listed explicitly (a glob would also match the compiled .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   UsersBannedIndex1795900000275,
   AuditEvents1796000000100,
   UserSearchFold1796100000100,
+  Webhooks1796100000200,
 ];

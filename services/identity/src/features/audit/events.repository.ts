@@ -104,6 +104,20 @@ export class EventRepository {
     }));
   }
 
+  /**
+   * The event `id`, written at or before `before` (a time known to follow it: its first webhook delivery). The
+   * table has no index on the id alone: the walk goes back from `before` along the (time, seq) key and stops at
+   * the event, which is normally a few rows back.
+   */
+  async findBefore(id: string, before: Date): Promise<EventView | null> {
+    const rows = await this.sql.query<Record<string, unknown>>(
+      `SELECT ${COLUMNS} FROM audit_events WHERE occurred_at <= $2 AND id = $1 ORDER BY occurred_at DESC, seq DESC LIMIT 1`,
+      [id, before],
+      { timestamptzAsText: true },
+    );
+    return rows[0] ? toView(rows[0]) : null;
+  }
+
   /** Creates the monthly partitions from `now`'s month through MONTHS_AHEAD ahead; answers how many were added. */
   async addPartitions(now: Date, months = MONTHS_AHEAD + 1): Promise<number> {
     const rows = await this.sql.query<{ added: number }>('SELECT audit_events_add_partitions($1, $2) AS added', [

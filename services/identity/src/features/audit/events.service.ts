@@ -100,6 +100,11 @@ export class AuditEvents implements AuditLog {
     return { type: 'email', id: createHmac('sha256', this.emailKey).update(normalizeEmail(email)).digest('base64url') };
   }
 
+  /** One event by id, written at or before `before` (see EventRepository.findBefore); null when not there. */
+  findBefore(id: string, before: Date): Promise<EventView | null> {
+    return isId(id) ? this.repo.findBefore(id, before) : Promise.resolve(null);
+  }
+
   /** admin/list-events: every event, for holders of the admin `audit: read` permission. */
   async listAll(auth: SessionWithUser, query: ListEventsQuery): Promise<EventPage> {
     const admin = this.access.admin();

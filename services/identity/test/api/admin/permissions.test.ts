@@ -45,6 +45,19 @@ const ROUTES: Route[] = [
   ['GET', 'stats', () => ({}), 'NOT_ALLOWED_TO_LIST_USERS'],
   ['POST', 'send-reset-password', (u) => ({ userId: u.userId }), 'NOT_ALLOWED_TO_SET_USERS_PASSWORD'],
   ['POST', 'send-verification-email', (u) => ({ userId: u.userId }), 'NOT_ALLOWED_TO_UPDATE_USERS'],
+  [
+    'POST',
+    'create-webhook-endpoint',
+    () => ({ url: 'https://hooks.example.com/in', eventTypes: ['user.'] }),
+    'NOT_ALLOWED_TO_CREATE_WEBHOOKS',
+  ],
+  ['GET', 'list-webhook-endpoints', () => ({}), 'NOT_ALLOWED_TO_READ_WEBHOOKS'],
+  ['POST', 'update-webhook-endpoint', () => ({ id: GHOST, enabled: false }), 'NOT_ALLOWED_TO_UPDATE_WEBHOOKS'],
+  ['POST', 'delete-webhook-endpoint', () => ({ id: GHOST }), 'NOT_ALLOWED_TO_DELETE_WEBHOOKS'],
+  ['POST', 'rotate-webhook-secret', () => ({ id: GHOST }), 'NOT_ALLOWED_TO_UPDATE_WEBHOOKS'],
+  ['GET', 'list-webhook-deliveries', () => ({ endpointId: GHOST }), 'NOT_ALLOWED_TO_READ_WEBHOOKS'],
+  ['POST', 'send-test-webhook', () => ({ id: GHOST }), 'NOT_ALLOWED_TO_UPDATE_WEBHOOKS'],
+  ['POST', 'redeliver-webhook', () => ({ id: GHOST, eventId: GHOST }), 'NOT_ALLOWED_TO_UPDATE_WEBHOOKS'],
 ];
 
 function call(route: Route, target: SignedUp, options: { jar?: SignedUp['jar'] }) {
@@ -58,7 +71,9 @@ async function snapshot(u: SignedUp) {
   const sessions = await t.ctx.sql.query('SELECT token FROM sessions WHERE user_id = $1 ORDER BY token', [u.userId]);
   // Users create-user would have made (its emails start with "refused-"): other test files add users meanwhile.
   const users = await t.ctx.sql.query("SELECT count(*)::int AS n FROM users WHERE email LIKE 'refused-%'");
-  return { user: await userRow(t, u.userId), sessions, users: users[0].n };
+  // Webhook endpoints: no other test file makes any in this database (the webhook tests have databases of their own).
+  const webhooks = await t.ctx.sql.query('SELECT count(*)::int AS n FROM webhook_endpoints');
+  return { user: await userRow(t, u.userId), sessions, users: users[0].n, webhooks: webhooks[0].n };
 }
 
 describe('admin refusals: a plain user and an impersonation session on every admin route', () => {

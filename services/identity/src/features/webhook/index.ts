@@ -1,0 +1,134 @@
+import type { FeatureRoutes } from '../../http/web';
+import type { OutboxHandler } from '../../outbox/outbox';
+import { TargetPolicy } from '../../shared/target-policy';
+import { webhookDeliveryRoutes } from './deliveries.routes';
+import { WebhookDeliveries } from './deliveries.service';
+import { type DeliveryDeps, WebhookDelivery } from './delivery';
+import type { WebhookFeatureDeps } from './deps';
+import { webhookEndpointRoutes } from './endpoints.routes';
+import { WebhookEndpoints } from './endpoints.service';
+import { WEBHOOK_TOPIC } from './message';
+import { createWebhookQueue, type WebhookQueue, webhookHandler } from './queue';
+import { WebhookRepository } from './repository';
+import { EndpointRouting } from './routing';
+
+export type { AttemptOutcome, DeliveryLogger } from './delivery';
+export type { WebhookAdminAccess, WebhookEventSource, WebhookFeatureDeps, WebhookOutbox } from './deps';
+export { WEBHOOK_TOPIC, type WebhookJob } from './message';
+export { startWebhookWorker, WEBHOOK_QUEUE_NAME, type WebhookQueue, type WebhookWorker } from './queue';
+export { sign, signatureHeader } from './signature';
+
+/**
+ * Signed webhooks on the audit trail's events (docs/webhooks.md). Operators register endpoints; each event an
+ * enabled endpoint wants becomes, in the event's own transaction, an outbox row; the relay hands it to the webhook
+ * queue (BullMQ and the workers, or this process without Redis), which POSTs it signed, retries it on a schedule
+ * spanning a day and more, and logs every attempt. Its route table (admin feature on):
+ *
+ *   endpoints.routes    admin/create-webhook-endpoint · list-webhook-endpoints · update-webhook-endpoint ·
+ *                       delete-webhook-endpoint · rotate-webhook-secret
+ *   deliveries.routes   admin/list-webhook-deliveries · send-test-webhook · redeliver-webhook
+ */
+export interface WebhookFeature extends FeatureRoutes {
+  endpoints: WebhookEndpoints;
+  deliveries: WebhookDeliveries;
+  /** The outbox's handler of the webhook topic (the composition root registers it). */
+  handler: OutboxHandler;
+  queue: WebhookQueue;
+  /** Reloads the enabled endpoints every WEBHOOK_ENDPOINT_REFRESH_MS from now on. */
+  start(): void;
+  /** Stops the reloads and the queue (its attempts under way finish). */
+  close(): Promise<void>;
+}
+
+/** One delivery attempt's machinery, for the API's own queue and for the worker (src/worker.ts). */
+export function createWebhookDelivery(
+  deps: Omit<DeliveryDeps, 'repo' | 'policy'> & { production: boolean },
+): WebhookDelivery {
+  const { production, ...rest } = deps;
+  return new WebhookDelivery({
+    ...rest,
+    repo: new WebhookRepository(deps.sql),
+    policy: targetPolicy(deps.config, production),
+  });
+}
+
+function targetPolicy(config: DeliveryDeps['config'], production: boolean): TargetPolicy {
+  return new TargetPolicy(production, config.allowedTargets);
+}
+
+/**
+ * The follower alone, for a process that records events without serving the routes (the worker disabling a
+ * failing endpoint): its events reach the endpoints that want them like any other.
+ */
+export function installWebhookFollower(
+  deps: Pick<WebhookFeatureDeps, 'sql' | 'events' | 'outbox' | 'config'>,
+): () => void {
+  const routing = new EndpointRouting(
+    new WebhookRepository(deps.sql),
+    deps.outbox,
+    deps.config.webhook.endpointRefreshMs,
+    () => {},
+  );
+  deps.events.followers.push(routing.follow);
+  routing.start();
+  return () => routing.stop();
+}
+
+export function createWebhookFeature(deps: WebhookFeatureDeps): WebhookFeature {
+  const { sql, config, clock } = deps;
+  const repo = new WebhookRepository(sql);
+  const production = config.env === 'production';
+  const policy = targetPolicy(config.webhook, production);
+  const delivery = new WebhookDelivery({
+    sql,
+    repo,
+    sealer: deps.sealer,
+    clock,
+    audit: deps.audit,
+    policy,
+    config: config.webhook,
+    log: deps.log,
+    observe: deps.observe,
+  });
+  const routing = new EndpointRouting(repo, deps.outbox, config.webhook.endpointRefreshMs, (m) => deps.log.warn({}, m));
+  deps.events.followers.push(routing.follow);
+  const queue = createWebhookQueue(config, deps.redis, delivery, deps.log, (key, state) =>
+    deps.outbox.confirm(WEBHOOK_TOPIC, key, state),
+  );
+  const endpoints = new WebhookEndpoints({
+    sql,
+    repo,
+    clock,
+    sealer: deps.sealer,
+    audit: deps.audit,
+    admin: deps.admin,
+    routing,
+    policy,
+    config: config.webhook,
+  });
+  const deliveries = new WebhookDeliveries({
+    repo,
+    endpoints,
+    events: deps.events,
+    outbox: deps.outbox,
+    clock,
+    retentionDays: config.webhook.deliveryRetentionDays,
+  });
+  return {
+    endpoints,
+    deliveries,
+    queue,
+    handler: webhookHandler(queue, config),
+    start: () => routing.start(),
+    async close() {
+      routing.stop();
+      await queue.close();
+    },
+    async routes(app, web) {
+      if (!web.config.features.admin) return;
+      const ctx = { ...web, endpoints, deliveries };
+      await app.register(webhookEndpointRoutes, ctx);
+      await app.register(webhookDeliveryRoutes, ctx);
+    },
+  };
+}
