@@ -120,8 +120,9 @@ describe('dataProvider named admin methods', () => {
       ],
       [() => dp.impersonateUser('u1'), '/admin/impersonate-user', { userId: 'u1' }],
       [() => dp.stopImpersonating(), '/admin/stop-impersonating', undefined],
-      [() => dp.listUserSessions('u1'), '/admin/list-user-sessions', { userId: 'u1' }],
-      [() => dp.revokeUserSession('tok1'), '/admin/revoke-user-session', { sessionToken: 'tok1' }],
+      // Sessions are listed without their tokens and revoked by id: the console never holds another user's token.
+      [() => dp.listUserSessions('u1'), '/admin/list-user-sessions', { userId: 'u1', hideTokens: true }],
+      [() => dp.revokeUserSession('s1'), '/admin/revoke-user-session', { sessionId: 's1' }],
       [() => dp.revokeUserSessions('u1'), '/admin/revoke-user-sessions', { userId: 'u1' }],
     ];
     for (const [call, path, body] of calls) {

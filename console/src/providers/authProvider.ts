@@ -71,6 +71,8 @@ export function makeAuthProvider(client: ApiClient): AuthProvider & { getSession
         email: info.user.email,
         role: info.user.role,
         impersonatedBy: info.session.impersonatedBy,
+        /** This browser's session: the sessions tab marks it ("This session"). */
+        sessionId: info.session.id,
       };
     },
 

@@ -1,0 +1,183 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, start, type World } from './harness';
+
+/**
+ * The ops staff's daily work on users, in headless Chromium against the real service: sessions, account mails,
+ * bans, bulk actions, impersonation, the words the console uses, a narrow window and accessibility. Each
+ * scenario checks its outcome through the API. The scenarios share one world and run in order.
+ */
+const SHOTS = join(import.meta.dirname, 'output');
+const PASSWORD = 'User-pass-123!';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
+const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0';
+const people = {
+  sam: { email: 'sam.sessions@ops-e2e.test', name: 'Sam Sessions' },
+};
+
+let world: World;
+let adminCookie: string;
+let page: Page;
+const ids: Record<string, string> = {};
+
+const api = (path: string, body?: unknown) => world.api(path, { body, cookie: adminCookie });
+const getUser = async (id: string) => (await api(`/admin/get-user?id=${id}`)).body;
+const sessionsOf = async (userId: string) =>
+  (await api('/admin/list-user-sessions', { userId, hideTokens: true })).body.sessions as {
+    id: string;
+    ipAddress: string | null;
+    createdAt: string;
+    updatedAt: string;
+  }[];
+
+/** Signs in through the API from a given browser (its user agent), answering the session cookie and its id. */
+async function signInFrom(email: string, userAgent: string) {
+  const res = await fetch(`${world.origin}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { origin: world.origin, 'content-type': 'application/json', 'user-agent': userAgent },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  expect(res.status).toBe(200);
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const session = await world.api('/get-session?disableCookieCache=true', { cookie });
+  return { cookie, sessionId: session.body.session.id as string };
+}
+
+/** The cookies of a browser page, as a Cookie header: to ask the API who that page is signed in as. */
+async function cookieOf(p: Page) {
+  return (await p.context().cookies(world.origin)).map((c) => `${c.name}=${c.value}`).join('; ');
+}
+
+async function signInInBrowser(p: Page) {
+  await p.goto(`${world.origin}/#/login`);
+  await p.getByLabel(/^Email/).fill(ADMIN.email);
+  await p.getByLabel(/^Password/).fill(ADMIN.password);
+  await p.getByRole('button', { name: 'Sign in' }).click();
+  await p.getByText(`Signed in as ${ADMIN.name}`).waitFor();
+}
+
+/** A user's page, opened by its address (the tab named, else the profile), once its actions are there. */
+async function openUser(id: string, tab = '', p: Page = page) {
+  await p.goto(`${world.origin}/#/users/${id}/show${tab ? `/${tab}` : ''}`);
+  await p.getByRole('button', { name: 'Set role' }).waitFor();
+}
+
+async function confirmAction(button: string, within: Page | Locator = page) {
+  await within.getByRole('button', { name: button, exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  return dialog;
+}
+
+/** How the page writes a time (the browser's locale and zone): to find an API timestamp on the page. */
+const shownTime = (iso: string, p: Page = page) => p.evaluate((t) => new Date(t).toLocaleString(), iso);
+
+const shot = (p: Page, name: string) =>
+  p.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  world = await start();
+  const signedIn = await world.signIn(ADMIN.email, ADMIN.password);
+  expect(signedIn.status).toBe(200);
+  adminCookie = signedIn.cookie as string;
+  for (const [key, person] of Object.entries(people)) {
+    const created = await api('/admin/create-user', { ...person, password: PASSWORD });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    ids[key] = created.body.user.id;
+  }
+  ids.admin = signedIn.body.user.id;
+  page = await world.newPage();
+  await signInInBrowser(page);
+});
+
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail')
+    await page?.screenshot({ path: join(SHOTS, `failed-ops-${ctx.task.name.replace(/\W+/g, '-')}.png`) });
+});
+
+afterAll(async () => {
+  await world?.stop();
+});
+
+describe('users: the ops staff daily work', () => {
+  it('the sessions tab shows each session by device, browser, address, start and last activity, without tokens, and revokes one by its id', async () => {
+    const phone = await signInFrom(people.sam.email, IPHONE);
+    const firefox = await signInFrom(people.sam.email, FIREFOX);
+    // What the page asks for and gets: hideTokens, and no token in the answer.
+    const asked: unknown[] = [];
+    const answered: { sessions: { token: string }[] }[] = [];
+    const watch = (r: { url(): string }) => r.url().endsWith('/admin/list-user-sessions');
+    page.on('request', (r) => {
+      if (watch(r)) asked.push(r.postDataJSON());
+    });
+    page.on('response', async (r) => {
+      if (watch(r)) answered.push(await r.json());
+    });
+
+    await openUser(ids.sam, 'sessions');
+    const sessions = await sessionsOf(ids.sam);
+    expect(sessions.map((s) => s.id).sort()).toEqual([phone.sessionId, firefox.sessionId].sort());
+    const rows = page.getByTestId('sessions').locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    const phoneRow = page.getByTestId(`session-${phone.sessionId}`);
+    const firefoxRow = page.getByTestId(`session-${firefox.sessionId}`);
+    expect(await phoneRow.textContent()).toContain('Apple iPhone · iOS 17.1');
+    expect(await phoneRow.textContent()).toContain('Mobile Safari 17');
+    expect(await firefoxRow.textContent()).toContain('Computer · Windows 10');
+    expect(await firefoxRow.textContent()).toContain('Firefox 121');
+    for (const s of sessions) {
+      const text = await page.getByTestId(`session-${s.id}`).textContent();
+      expect(text).toContain(await shownTime(s.createdAt));
+      expect(text).toContain(await shownTime(s.updatedAt));
+      if (s.ipAddress) expect(text).toContain(s.ipAddress);
+    }
+    expect(await page.getByText('This session').count()).toBe(0); // none of these is the admin's
+    expect(asked.length).toBeGreaterThan(0);
+    for (const body of asked) expect(body).toMatchObject({ userId: ids.sam, hideTokens: true });
+    for (const body of answered) for (const s of body.sessions) expect(s.token).toBe('');
+
+    // Revoke: the confirmation names the session (owner, device and browser, address, start).
+    const dialog = await confirmAction('Revoke', firefoxRow);
+    const named = await dialog.textContent();
+    const firefoxSession = sessions.find((s) => s.id === firefox.sessionId)!;
+    for (const part of [
+      people.sam.email,
+      'Computer · Windows 10',
+      'Firefox 121',
+      firefoxSession.ipAddress ?? 'an unknown address',
+      await shownTime(firefoxSession.createdAt),
+    ])
+      expect(named).toContain(part);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText(`Session of ${people.sam.email} revoked (Computer · Windows 10, Firefox 121)`).waitFor();
+    await expect.poll(() => rows.count()).toBe(1);
+    expect((await sessionsOf(ids.sam)).map((s) => s.id)).toEqual([phone.sessionId]);
+    expect((await world.api('/get-session?disableCookieCache=true', { cookie: firefox.cookie })).body).toBeNull();
+    const kept = await world.api('/get-session?disableCookieCache=true', { cookie: phone.cookie });
+    expect(kept.body.session.id).toBe(phone.sessionId);
+    await shot(page, 'user-sessions');
+  });
+
+  it("marks the admin's own current session on their sessions tab", async () => {
+    const mine = await world.api('/get-session?disableCookieCache=true', { cookie: await cookieOf(page) });
+    const current = mine.body.session.id as string;
+    await openUser(ids.admin, 'sessions');
+    const own = page.getByTestId(`session-${current}`);
+    await own.getByText('This session').waitFor();
+    expect(await page.getByText('This session', { exact: true }).count()).toBe(1);
+    // The admin has other sessions (the API's sign-in in this run): only this browser's is marked.
+    expect((await sessionsOf(ids.admin)).length).toBeGreaterThan(1);
+    const dialog = await confirmAction('Revoke', own);
+    expect(await dialog.textContent()).toContain('This is your own session');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await sessionsOf(ids.admin)).map((s) => s.id)).toContain(current);
+  });
+});
