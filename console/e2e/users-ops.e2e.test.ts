@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0';
 const people = {
+  vera: { email: 'vera.unverified@ops-e2e.test', name: 'Vera Unverified' },
   sam: { email: 'sam.sessions@ops-e2e.test', name: 'Sam Sessions' },
 };
 
@@ -73,6 +74,23 @@ async function confirmAction(button: string, within: Page | Locator = page) {
   const dialog = page.getByRole('dialog');
   await dialog.waitFor();
   return dialog;
+}
+
+/** Quoted-printable undone: the soft line breaks and the =XX escapes (a mail's links are written so). */
+const unquote = (raw: string) =>
+  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)));
+
+/** Waits for a mail to `to` in the outbox whose text matches `link`, and answers the match. */
+async function mailLink(to: string, link: RegExp): Promise<RegExpExecArray> {
+  for (let i = 0; i < 200; i++) {
+    for (const file of readdirSync(world.outboxDir).filter((f) => f.endsWith('.eml'))) {
+      const mail = unquote(readFileSync(join(world.outboxDir, file), 'utf8'));
+      const found = mail.includes(`To: ${to}`) ? link.exec(mail) : null;
+      if (found) return found;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no mail to ${to} matching ${link}`);
 }
 
 /** How the page writes a time (the browser's locale and zone): to find an API timestamp on the page. */
@@ -179,5 +197,34 @@ describe('users: the ops staff daily work', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect((await sessionsOf(ids.admin)).map((s) => s.id)).toContain(current);
+  });
+
+  it('sends a password reset and a verification mail from the user page: each confirmed by email, and their links work', async () => {
+    world.startMailWorker();
+    const { email } = people.vera;
+    await openUser(ids.vera);
+    let dialog = await confirmAction('Send password reset');
+    expect(await dialog.textContent()).toContain(email);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText(`Password reset link sent to ${email}`).waitFor();
+    const reset = await mailLink(email, /\/reset-password\/([A-Za-z0-9_-]+)/);
+    const changed = await world.api('/reset-password', { body: { token: reset[1], newPassword: 'Reset-by-mail-1!' } });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect((await world.signIn(email, 'Reset-by-mail-1!')).status).toBe(200);
+
+    // Not verified yet: the verification mail is offered; Enter confirms its dialog.
+    expect((await getUser(ids.vera)).emailVerified).toBe(false);
+    dialog = await confirmAction('Send verification email');
+    expect(await dialog.textContent()).toContain(email);
+    await page.keyboard.press('Enter');
+    await page.getByText(`Verification link sent to ${email}`).waitFor();
+    const verify = await mailLink(email, /\/verify-email\?token=([^&\s"<>]+)/);
+    const verified = await world.api(`/verify-email?token=${verify[1]}`);
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+    expect((await getUser(ids.vera)).emailVerified).toBe(true);
+    // Verified: only the reset is offered.
+    await page.reload();
+    await page.getByRole('button', { name: 'Send password reset' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Send verification email' }).count()).toBe(0);
   });
 });

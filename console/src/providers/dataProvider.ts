@@ -51,6 +51,10 @@ export interface AdminMethods {
   /** One session, by the id list-user-sessions answers. */
   revokeUserSession(sessionId: string): Promise<void>;
   revokeUserSessions(userId: string): Promise<void>;
+  /** Mails the user a password-reset link, as if they had asked for it. */
+  sendResetPassword(userId: string): Promise<void>;
+  /** Mails a user whose email is not verified a verification link. */
+  sendVerificationEmail(userId: string): Promise<void>;
   listUserAccounts(userId: string): Promise<LinkedAccount[]>;
   listUserOrganizations(userId: string): Promise<UserMembership[]>;
   /** The configured user and organization roles, for the role pickers. */
@@ -240,6 +244,12 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
     },
     async revokeUserSessions(userId) {
       unwrap(await client.POST('/admin/revoke-user-sessions', { body: { userId } }));
+    },
+    async sendResetPassword(userId) {
+      unwrap(await client.POST('/admin/send-reset-password', { body: { userId } }));
+    },
+    async sendVerificationEmail(userId) {
+      unwrap(await client.POST('/admin/send-verification-email', { body: { userId } }));
     },
     async listUserAccounts(userId) {
       return unwrap(await client.GET('/admin/list-user-accounts', { params: { query: { userId } } }));
