@@ -15,6 +15,7 @@ const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0';
 const people = {
+  bob: { email: 'bob.banned@ops-e2e.test', name: 'Bob Banned' },
   vera: { email: 'vera.unverified@ops-e2e.test', name: 'Vera Unverified' },
   sam: { email: 'sam.sessions@ops-e2e.test', name: 'Sam Sessions' },
 };
@@ -92,6 +93,37 @@ async function mailLink(to: string, link: RegExp): Promise<RegExpExecArray> {
   }
   throw new Error(`no mail to ${to} matching ${link}`);
 }
+
+/** In a dialog's choice: opens its list and picks an option. */
+async function choose(dialog: Locator, testId: string, option: string) {
+  await dialog.getByTestId(testId).click();
+  await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
+  await page.getByRole('listbox').waitFor({ state: 'hidden' });
+}
+
+/** Cancel, and wait until the dialog has gone. */
+async function cancel(dialog: Locator) {
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+/** What a choice shows. */
+const shownChoice = async (dialog: Locator, testId: string) =>
+  ((await dialog.getByTestId(testId).textContent()) ?? '').replace(/\u200b/g, '').trim();
+
+/** A ban's end as its badge writes it. */
+const badgeTime = (iso: string) =>
+  page.evaluate((t) => new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }), iso);
+
+/** A time `ms` from now to the minute: as a datetime-local field takes it (browser's zone), and as an instant. */
+const localTime = (ms: number) =>
+  page.evaluate((ahead) => {
+    const d = new Date(Date.now() + ahead);
+    d.setSeconds(0, 0);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const local = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+    return { local, at: d.getTime() };
+  }, ms);
 
 /** How the page writes a time (the browser's locale and zone): to find an API timestamp on the page. */
 const shownTime = (iso: string, p: Page = page) => p.evaluate((t) => new Date(t).toLocaleString(), iso);
@@ -226,5 +258,66 @@ describe('users: the ops staff daily work', () => {
     await page.reload();
     await page.getByRole('button', { name: 'Send password reset' }).waitFor();
     expect(await page.getByRole('button', { name: 'Send verification email' }).count()).toBe(0);
+  });
+
+  it('bans for a length or until a date and time (sent as seconds); the dialog opens empty every time; the badge says until when and why', async () => {
+    const { email } = people.bob;
+    await openUser(ids.bob);
+    // Typed and picked, then canceled: the next opening is empty, and nothing was sent.
+    let dialog = await confirmAction('Ban');
+    await dialog.getByTestId('ban-reason').fill('Typed then canceled');
+    await choose(dialog, 'ban-expires', 'At a date and time…');
+    await dialog.getByTestId('ban-until').fill((await localTime(3 * 86_400_000)).local);
+    await cancel(dialog);
+    dialog = await confirmAction('Ban');
+    expect(await dialog.getByTestId('ban-reason').inputValue()).toBe('');
+    expect(await shownChoice(dialog, 'ban-expires')).toBe('');
+    expect(await dialog.getByTestId('ban-until').count()).toBe(0);
+    expect(await dialog.getByRole('button', { name: 'Confirm' }).isDisabled()).toBe(true); // the end is picked first
+    expect(await dialog.textContent()).toContain(email);
+    expect((await getUser(ids.bob)).banned).toBe(false);
+
+    // A length: a day, sent as 86400 seconds (Enter in the reason confirms).
+    await dialog.getByTestId('ban-reason').fill('Chargeback fraud');
+    await choose(dialog, 'ban-expires', 'In 1 day');
+    const before = Date.now();
+    await dialog.getByTestId('ban-reason').press('Enter');
+    await page.getByText(`${email} banned and signed out everywhere`).waitFor();
+    const banned = await getUser(ids.bob);
+    expect(banned).toMatchObject({ banned: true, banReason: 'Chargeback fraud' });
+    const ends = Date.parse(banned.banExpires);
+    expect(ends).toBeGreaterThanOrEqual(before + 86_400_000 - 2000);
+    expect(ends).toBeLessThanOrEqual(Date.now() + 86_400_000 + 2000);
+    const badge = `Banned until ${await badgeTime(banned.banExpires)}: Chargeback fraud`;
+    expect(await page.getByTestId('ban-badge').textContent()).toBe(badge); // above the tabs, on every tab
+    await page.getByRole('tab', { name: 'Sessions' }).click();
+    expect(await page.getByTestId('ban-badge').textContent()).toBe(badge);
+    // In the list, at a glance.
+    await page.goto(`${world.origin}/#/users?filter=%7B%7D&displayedFilters=%7B%7D`);
+    const row = page.getByRole('row', { name: new RegExp(email.replace(/\./g, '\\.')) });
+    expect(await row.getByTestId('ban-status').textContent()).toBe(badge);
+    expect((await api('/admin/unban-user', { userId: ids.bob })).status).toBe(200);
+
+    // A date and time: one in the past is refused (the dialog stays, nothing sent); one ahead is sent as the
+    // seconds until then.
+    await openUser(ids.bob);
+    await page.reload();
+    dialog = await confirmAction('Ban');
+    expect(await dialog.getByTestId('ban-reason').inputValue()).toBe('');
+    await choose(dialog, 'ban-expires', 'At a date and time…');
+    await dialog.getByTestId('ban-until').fill((await localTime(-3_600_000)).local);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('The end must be at least a minute from now.').waitFor();
+    expect(await dialog.isVisible()).toBe(true);
+    expect((await getUser(ids.bob)).banned).toBe(false);
+    const until = await localTime(3 * 86_400_000);
+    await dialog.getByTestId('ban-until').fill(until.local);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText(`${email} banned and signed out everywhere`).waitFor();
+    const dated = await getUser(ids.bob);
+    expect(dated.banned).toBe(true);
+    expect(Math.abs(Date.parse(dated.banExpires) - until.at)).toBeLessThan(3000);
+    expect(await page.getByTestId('ban-badge').textContent()).toMatch(/^Banned until .*: No reason$/);
+    expect((await world.signIn(email, PASSWORD)).body.code).toBe('BANNED_USER');
   });
 });

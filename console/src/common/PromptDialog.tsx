@@ -20,7 +20,7 @@ export interface PromptField {
   name: string;
   /** Already translated. */
   label: string;
-  type?: 'text' | 'email' | 'password' | 'number';
+  type?: 'text' | 'email' | 'password' | 'number' | 'datetime-local';
   helperText?: string;
   /** Confirm stays disabled while this field is empty. */
   required?: boolean;
@@ -28,7 +28,10 @@ export interface PromptField {
   /** With `options`: several may be picked; the field's value is then their comma-separated list. */
   multiple?: boolean;
   autoComplete?: string;
-  min?: number;
+  /** A number's or a date and time's lowest value (`datetime-local`: "YYYY-MM-DDTHH:mm"). */
+  min?: number | string;
+  /** Shown (and required, when `required`) only while this holds for the dialog's values; always shown without. */
+  shownWhen?: (values: PromptValues) => boolean;
   testId?: string;
 }
 
@@ -80,7 +83,8 @@ export function PromptDialog(props: PromptDialogProps) {
     if (open) setValues(startValues(fields, initial));
   }
 
-  const missing = fields.some((f) => f.required && !values[f.name]?.trim());
+  const shown = fields.filter((f) => !f.shownWhen || f.shownWhen(values));
+  const missing = shown.some((f) => f.required && !values[f.name]?.trim());
 
   // Each opening puts the focus on the first field. The field's autoFocus does it when the dialog mounts; a dialog
   // opened again while its closing still fades out is not mounted again, and its focus trap would hold the focus on
@@ -144,7 +148,7 @@ export function PromptDialog(props: PromptDialogProps) {
         <DialogTitle id={titleId}>{title}</DialogTitle>
         <DialogContent>
           {message && <DialogContentText>{message}</DialogContentText>}
-          {fields.map((field, index) => (
+          {shown.map((field, index) => (
             <PromptInput
               key={field.name}
               field={field}
@@ -206,7 +210,11 @@ function PromptInput(props: {
                 SelectDisplayProps: { 'data-testid': field.testId } as object,
               },
             }
-          : { htmlInput: { 'data-testid': field.testId, min: field.min } }
+          : {
+              htmlInput: { 'data-testid': field.testId, min: field.min },
+              // A date and time field shows its own placeholder: the label stays above it.
+              ...(field.type === 'datetime-local' ? { inputLabel: { shrink: true } } : {}),
+            }
       }
     >
       {options?.map((o) =>
