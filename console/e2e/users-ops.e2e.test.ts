@@ -15,6 +15,9 @@ const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0';
 const people = {
+  b3: { email: 'bulk.three@ops-e2e.test', name: 'Bulk Three' },
+  b2: { email: 'bulk.two@ops-e2e.test', name: 'Bulk Two' },
+  b1: { email: 'bulk.one@ops-e2e.test', name: 'Bulk One' },
   bob: { email: 'bob.banned@ops-e2e.test', name: 'Bob Banned' },
   vera: { email: 'vera.unverified@ops-e2e.test', name: 'Vera Unverified' },
   sam: { email: 'sam.sessions@ops-e2e.test', name: 'Sam Sessions' },
@@ -124,6 +127,37 @@ const localTime = (ms: number) =>
     const local = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
     return { local, at: d.getTime() };
   }, ms);
+
+/** The users list, fresh (not react-admin's copy from an earlier visit), with nothing selected. */
+async function openList(p: Page = page) {
+  await p.goto(`${world.origin}/#/users?filter=%7B%7D&displayedFilters=%7B%7D`);
+  await p.reload();
+  await p.getByRole('cell', { name: people.sam.email }).waitFor();
+}
+
+/** A row of the users list, by the user's email. */
+const rowOf = (email: string) =>
+  page.getByRole('row').filter({ has: page.getByRole('cell', { name: email, exact: true }) });
+
+/** Selects the rows of these users (only these), then runs a bulk action: answers its confirmation. */
+async function bulk(action: string, emails: string[]) {
+  for (const email of emails) await rowOf(email).getByRole('checkbox').check();
+  await page.getByText(`${emails.length} items selected`).waitFor();
+  return confirmAction(action, page.locator('[data-test="bulk-actions-toolbar"]'));
+}
+
+/** The result dialog of a bulk action: its title and what each user's row says; closed afterwards. */
+async function bulkResults() {
+  const dialog = page.getByTestId('bulk-results');
+  await dialog.getByRole('heading').waitFor();
+  const title = (await dialog.getByRole('heading').textContent()) ?? '';
+  const rows: Record<string, string> = {};
+  for (const item of await dialog.getByRole('listitem').all()) {
+    const [email, outcome] = await item.locator('.MuiListItemText-root > *').allTextContents();
+    rows[email] = outcome;
+  }
+  return { title, rows, close: () => dialog.getByRole('button', { name: 'Close' }).click() };
+}
 
 /** How the page writes a time (the browser's locale and zone): to find an API timestamp on the page. */
 const shownTime = (iso: string, p: Page = page) => p.evaluate((t) => new Date(t).toLocaleString(), iso);
@@ -320,4 +354,69 @@ describe('users: the ops staff daily work', () => {
     expect(await page.getByTestId('ban-badge').textContent()).toMatch(/^Banned until .*: No reason$/);
     expect((await world.signIn(email, PASSWORD)).body.code).toBe('BANNED_USER');
   });
+
+  it('bulk actions on the selected rows: one confirmation naming the count, then what happened to each user', async () => {
+    const [one, two, three] = [people.b1.email, people.b2.email, people.b3.email];
+    await openList();
+    // Ban two users and the admin: the admin's own ban is refused, the others go through.
+    let dialog = await bulk('Ban', [one, two, ADMIN.email]);
+    expect(await dialog.getByRole('heading').textContent()).toBe('Ban 3 users?');
+    expect(await dialog.getByTestId('bulk-targets').getByRole('listitem').allTextContents()).toEqual(
+      expect.arrayContaining([one, two, ADMIN.email]),
+    );
+    await dialog.getByTestId('ban-reason').fill('Bot network');
+    await choose(dialog, 'ban-expires', 'In 7 days');
+    await dialog.getByTestId('ban-reason').press('Enter');
+    let results = await bulkResults();
+    expect(results.title).toBe('Banned 2 of 3 users; 1 failed');
+    expect(results.rows).toEqual({
+      [one]: 'Banned',
+      [two]: 'Banned',
+      [ADMIN.email]: 'Not done: You cannot ban yourself',
+    });
+    await page.getByText('Banned 2 of 3 users; 1 failed').first().waitFor(); // the notification too
+    await shot(page, 'users-bulk-results');
+    for (const id of [ids.b1, ids.b2])
+      expect(await getUser(id)).toMatchObject({ banned: true, banReason: 'Bot network' });
+    expect((await getUser(ids.admin)).banned).toBe(false);
+    expect((await world.signIn(one, PASSWORD)).body.code).toBe('BANNED_USER');
+    await results.close();
+    // The refused row stays selected; the banned rows show their badge.
+    await page.getByText('1 item selected').waitFor();
+    expect(await rowOf(ADMIN.email).getByRole('checkbox').isChecked()).toBe(true);
+    expect(await rowOf(one).getByTestId('ban-status').textContent()).toMatch(/^Banned until .*: Bot network$/);
+    await shot(page, 'users-list-bulk');
+    await rowOf(ADMIN.email).getByRole('checkbox').uncheck();
+
+    dialog = await bulk('Unban', [one, two]);
+    expect(await dialog.getByRole('heading').textContent()).toBe('Unban 2 users?');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    results = await bulkResults();
+    expect(results.title).toBe('Unbanned 2 users');
+    expect(results.rows).toEqual({ [one]: 'Unbanned', [two]: 'Unbanned' });
+    await results.close();
+    for (const id of [ids.b1, ids.b2]) expect((await getUser(id)).banned).toBe(false);
+
+    const signedIn = await world.signIn(one, PASSWORD);
+    expect(signedIn.status).toBe(200);
+    dialog = await bulk('Revoke sessions', [one, three]);
+    expect(await dialog.getByRole('heading').textContent()).toBe('Revoke every session of 2 users?');
+    await page.keyboard.press('Enter'); // a dialog without fields confirms on Enter
+    results = await bulkResults();
+    expect(results.title).toBe('Revoked the sessions of 2 users');
+    await results.close();
+    expect(await sessionsOf(ids.b1)).toEqual([]);
+    expect((await world.api('/get-session?disableCookieCache=true', { cookie: signedIn.cookie })).body).toBeNull();
+
+    dialog = await bulk('Remove', [two, three]);
+    expect(await dialog.getByRole('heading').textContent()).toBe('Remove 2 users for good?');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    results = await bulkResults();
+    expect(results.title).toBe('Removed 2 users');
+    expect(results.rows).toEqual({ [two]: 'Removed', [three]: 'Removed' });
+    await results.close();
+    for (const id of [ids.b2, ids.b3]) expect((await api(`/admin/get-user?id=${id}`)).status).toBe(404);
+    await expect.poll(() => rowOf(two).count()).toBe(0);
+    expect(await page.getByRole('checkbox', { checked: true }).count()).toBe(0); // nothing refused: nothing kept
+  }, 60_000);
 });

@@ -51,8 +51,11 @@ export interface PromptDialogProps {
   color?: 'primary' | 'error' | 'warning';
   /** Runs on confirm; a rejection shows the error's message (the catalogue's text) and keeps the dialog open. */
   onConfirm: (values: PromptValues) => Promise<unknown>;
-  /** The notification saying what happened, already translated. */
-  success: (values: PromptValues) => string;
+  /**
+   * The notification saying what happened, already translated; with a type when it is not a plain success (a bulk
+   * action some users refused).
+   */
+  success: (values: PromptValues) => string | { message: string; type: 'success' | 'warning' | 'error' };
   /**
    * Runs after success, before the dialog closes (refresh the page's data, leave the page, reload). A promise is
    * awaited, so the page shows the change when the dialog goes and an opening right after starts from the new
@@ -101,7 +104,9 @@ export function PromptDialog(props: PromptDialogProps) {
     setBusy(true);
     try {
       await onConfirm(values);
-      notify(success(values), { type: 'success' });
+      const said = success(values);
+      if (typeof said === 'string') notify(said, { type: 'success' });
+      else notify(said.message, { type: said.type });
       await Promise.resolve(after?.()).catch(() => undefined);
       onClose();
     } catch (error) {
@@ -147,7 +152,10 @@ export function PromptDialog(props: PromptDialogProps) {
       <form ref={form} onSubmit={submit} noValidate>
         <DialogTitle id={titleId}>{title}</DialogTitle>
         <DialogContent>
-          {message && <DialogContentText>{message}</DialogContentText>}
+          {message && (
+            // A message with a list of names is a block, not a paragraph.
+            <DialogContentText component={typeof message === 'string' ? 'p' : 'div'}>{message}</DialogContentText>
+          )}
           {shown.map((field, index) => (
             <PromptInput
               key={field.name}
