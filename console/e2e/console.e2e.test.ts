@@ -645,7 +645,8 @@ describe('console e2e', () => {
     await banner.waitFor();
     expect(await banner.textContent()).toContain(`Impersonating ${people.target.name}`);
     await banner.getByRole('button', { name: 'Stop impersonating' }).click();
-    await page.getByRole('cell', { name: people.target.email }).waitFor();
+    await expect.poll(() => page.url()).toContain(`/users/${ids.target}/show`); // back on the user's page
+    await page.getByRole('button', { name: 'Set role' }).waitFor();
     expect(await page.getByTestId('impersonation-banner').count()).toBe(0);
   });
 

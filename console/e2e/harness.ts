@@ -22,6 +22,11 @@ const REDIS_URL = process.env.E2E_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const ADMIN = { email: 'root@console-e2e.test', password: 'Admin-pass-123!', name: 'Root Admin' };
+/**
+ * The product's address the console is built with (VITE_PRODUCT_URL; the impersonation banner links to it). Nothing
+ * listens there: the scenarios read the link, they do not follow it.
+ */
+export const PRODUCT_URL = process.env.VITE_PRODUCT_URL ?? 'http://127.0.0.1:9/app/';
 
 function freePort(): Promise<number> {
   return new Promise((res, rej) => {
@@ -82,6 +87,7 @@ export async function start(): Promise<World> {
         },
       );
     }
+    process.env.VITE_PRODUCT_URL = PRODUCT_URL;
     await build({ root: CONSOLE, logLevel: 'warn', configFile: join(CONSOLE, 'vite.config.ts') });
 
     // 2. A fresh database.

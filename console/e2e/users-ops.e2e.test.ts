@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, start, type World } from './harness';
+import { ADMIN, PRODUCT_URL, start, type World } from './harness';
 
 /**
  * The ops staff's daily work on users, in headless Chromium against the real service: sessions, account mails,
@@ -419,4 +419,29 @@ describe('users: the ops staff daily work', () => {
     await expect.poll(() => rowOf(two).count()).toBe(0);
     expect(await page.getByRole('checkbox', { checked: true }).count()).toBe(0); // nothing refused: nothing kept
   }, 60_000);
+
+  it('impersonation: the banner says whom and until when and links to the product; Stop returns to the user page', async () => {
+    await openUser(ids.sam);
+    const dialog = await confirmAction('Impersonate');
+    expect(await dialog.textContent()).toContain(people.sam.email);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    const banner = page.getByTestId('impersonation-banner');
+    await banner.waitFor();
+    const now = await world.api('/get-session?disableCookieCache=true', { cookie: await cookieOf(page) });
+    expect(now.body.user.id).toBe(ids.sam);
+    expect(now.body.session.impersonatedBy).toBe(ids.admin);
+    expect(await banner.textContent()).toContain(
+      `Impersonating ${people.sam.name} (${people.sam.email}) until ${await badgeTime(now.body.session.expiresAt)}`,
+    );
+    expect(await banner.getByRole('link', { name: 'Open the product' }).getAttribute('href')).toBe(PRODUCT_URL);
+    await shot(page, 'impersonation-banner');
+
+    await banner.getByRole('button', { name: 'Stop impersonating' }).click();
+    await expect.poll(() => page.url()).toContain(`#/users/${ids.sam}/show`);
+    await page.getByRole('button', { name: 'Set role' }).waitFor();
+    expect(await page.getByTestId('impersonation-banner').count()).toBe(0);
+    const back = await world.api('/get-session?disableCookieCache=true', { cookie: await cookieOf(page) });
+    expect(back.body.user.id).toBe(ids.admin);
+    expect(back.body.session.impersonatedBy).toBeNull();
+  });
 });

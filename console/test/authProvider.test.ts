@@ -65,6 +65,7 @@ describe('authProvider', () => {
       fullName: 'Ada',
       impersonatedBy: 'admin-id',
       sessionId: 's1',
+      sessionExpiresAt: '2026-02-01T00:00:00.000Z',
     });
     await auth.logout({});
     expect(api.last()).toMatchObject({ method: 'POST', path: '/sign-out' });

@@ -12,7 +12,9 @@ export const en: TranslationMessages = {
     },
     dashboard: { welcome: 'Signed in as %{name}', intro: 'Manage users and organizations from the menu.' },
     impersonation: {
-      banner: 'Impersonating %{name}',
+      banner: 'Impersonating %{name} (%{email})',
+      banner_until: 'Impersonating %{name} (%{email}) until %{until}',
+      open_product: 'Open the product',
       stop: 'Stop impersonating',
       stopped: 'Impersonation stopped',
       started: 'Now impersonating %{name}',
