@@ -15,6 +15,7 @@ const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0';
 const people = {
+  rita: { email: 'rita.removed@ops-e2e.test', name: 'Rita Removed' },
   b3: { email: 'bulk.three@ops-e2e.test', name: 'Bulk Three' },
   b2: { email: 'bulk.two@ops-e2e.test', name: 'Bulk Two' },
   b1: { email: 'bulk.one@ops-e2e.test', name: 'Bulk One' },
@@ -443,5 +444,24 @@ describe('users: the ops staff daily work', () => {
     const back = await world.api('/get-session?disableCookieCache=true', { cookie: await cookieOf(page) });
     expect(back.body.user.id).toBe(ids.admin);
     expect(back.body.session.impersonatedBy).toBeNull();
+  });
+
+  it('words: the sign-in form asks for the email; a destructive action names its target, Enter confirms, and the notification says what happened', async () => {
+    const p = await world.newPage();
+    await p.goto(`${world.origin}/#/login`);
+    await p.getByLabel(/^Email/).waitFor();
+    expect(await p.getByLabel(/^Username/).count()).toBe(0);
+    expect(await p.locator('body').textContent()).not.toMatch(/user ?name/i);
+    await p.context().close();
+
+    const { email } = people.rita;
+    await openUser(ids.rita);
+    const dialog = await confirmAction('Remove');
+    expect(await dialog.getByRole('heading').textContent()).toBe(`Remove ${email}`);
+    expect(await dialog.textContent()).toContain(`Remove ${email} for good?`);
+    await page.keyboard.press('Enter');
+    await page.getByText(`${email} removed`, { exact: true }).waitFor();
+    await expect.poll(() => page.url()).toMatch(/#\/users(\?|$)/); // back to the list
+    expect((await api(`/admin/get-user?id=${ids.rita}`)).status).toBe(404);
   });
 });

@@ -19,7 +19,7 @@ export const en: TranslationMessages = {
       stopped: 'Impersonation stopped',
       started: 'Now impersonating %{name}',
     },
-    actions: { done: 'Done', confirm: 'Confirm', cancel: 'Cancel' },
+    actions: { confirm: 'Confirm', cancel: 'Cancel' },
     /** The sign-in form: the API signs in by email. */
     sign_in: { email: 'Email' },
   },
