@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, PRODUCT_URL, start, type World } from './harness';
+import { axeProblems, buttonProblems, offscreenProblems, settled } from './page-checks';
 
 /**
  * The ops staff's daily work on users, in headless Chromium against the real service: sessions, account mails,
@@ -463,5 +464,79 @@ describe('users: the ops staff daily work', () => {
     await page.getByText(`${email} removed`, { exact: true }).waitFor();
     await expect.poll(() => page.url()).toMatch(/#\/users(\?|$)/); // back to the list
     expect((await api(`/admin/get-user?id=${ids.rita}`)).status).toBe(404);
+  });
+
+  it('at 400 px the users list and a user page fit: no button overlaps another or leaves the window, nothing off-screen', async () => {
+    const p = await world.newPage({ width: 400, height: 860 });
+    await signInInBrowser(p);
+    const fits = async (what: string) => {
+      await settled(p);
+      expect(await buttonProblems(p), what).toEqual([]);
+      expect(await offscreenProblems(p), what).toEqual([]);
+      expect(
+        await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+        what,
+      ).toBeLessThanOrEqual(0);
+    };
+    await p.goto(`${world.origin}/#/users?filter=%7B%7D&displayedFilters=%7B%7D`);
+    await p.getByText(people.bob.email).first().waitFor();
+    await p.getByTestId('ban-status').filter({ hasText: 'Banned until' }).first().waitFor(); // Bob's badge
+    await fits('users list');
+    await shot(p, 'users-list-narrow-ops');
+
+    // Bob: banned (the badge), email not verified (both mail buttons), every action.
+    await openUser(ids.bob, '', p);
+    await p.getByTestId('ban-badge').waitFor();
+    await p.getByRole('button', { name: 'Send verification email' }).waitFor();
+    await fits('user page');
+    await shot(p, 'user-show-narrow-ops');
+    // Sam's sessions: a phone's, still there.
+    await openUser(ids.sam, 'sessions', p);
+    await p.getByTestId('sessions').getByText('Apple iPhone · iOS 17.1').waitFor();
+    await fits('sessions tab');
+    await shot(p, 'user-sessions-narrow');
+    await p.context().close();
+  });
+
+  it('has no serious or critical accessibility problem (axe-core) on the users list with a selection and a user page with its tabs and ban dialog, wide and at 400 px', async () => {
+    const problems: string[] = [];
+    for (const width of [1280, 400]) {
+      const p = await world.newPage({ width, height: 860 });
+      await signInInBrowser(p);
+      const check = async (what: string) => {
+        await settled(p);
+        problems.push(...(await axeProblems(p)).map((problem) => `${width}px ${what}: ${problem}`));
+      };
+      await p.goto(`${world.origin}/#/users?filter=%7B%7D&displayedFilters=%7B%7D`);
+      await p.getByText(people.bob.email).first().waitFor();
+      await check('users list');
+      if (width > 600) {
+        await p.getByRole('row').filter({ hasText: people.sam.email }).getByRole('checkbox').check();
+        await p.getByText('1 item selected').waitFor();
+        await check('users list with a selection');
+      }
+      await openUser(ids.bob, '', p);
+      await p.getByTestId('ban-badge').waitFor();
+      await check('banned user profile');
+      await openUser(ids.sam, 'sessions', p);
+      await p.getByTestId('sessions').waitFor();
+      await check('sessions tab');
+      await p.getByRole('button', { name: 'Ban', exact: true }).click();
+      const dialog = p.getByRole('dialog');
+      await dialog.getByTestId('ban-expires').click();
+      await p.getByRole('option', { name: 'At a date and time…' }).click();
+      await dialog.getByTestId('ban-until').waitFor();
+      await check('ban dialog');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await p.context().close();
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('no page error and no request left the machine', () => {
+    expect(world.pageErrors).toEqual([]);
+    expect(world.blocked).toEqual([]);
+    expect(world.consoleErrors.filter((e) => /Content Security Policy|Refused to/i.test(e))).toEqual([]);
   });
 });
