@@ -482,14 +482,14 @@ describe('users: the ops staff daily work', () => {
     await p.getByText(people.bob.email).first().waitFor();
     await p.getByTestId('ban-status').filter({ hasText: 'Banned until' }).first().waitFor(); // Bob's badge
     await fits('users list');
-    await shot(p, 'users-list-narrow-ops');
+    await shot(p, 'users-list-banned-narrow');
 
     // Bob: banned (the badge), email not verified (both mail buttons), every action.
     await openUser(ids.bob, '', p);
     await p.getByTestId('ban-badge').waitFor();
     await p.getByRole('button', { name: 'Send verification email' }).waitFor();
     await fits('user page');
-    await shot(p, 'user-show-narrow-ops');
+    await shot(p, 'user-banned-narrow');
     // Sam's sessions: a phone's, still there.
     await openUser(ids.sam, 'sessions', p);
     await p.getByTestId('sessions').getByText('Apple iPhone · iOS 17.1').waitFor();
