@@ -22,6 +22,11 @@ const REDIS_URL = process.env.E2E_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const ADMIN = { email: 'root@console-e2e.test', password: 'Admin-pass-123!', name: 'Root Admin' };
+/**
+ * The product's address the console is built with (VITE_PRODUCT_URL; the impersonation banner links to it). Nothing
+ * listens there: the scenarios read the link, they do not follow it.
+ */
+export const PRODUCT_URL = process.env.VITE_PRODUCT_URL ?? 'http://127.0.0.1:9/app/';
 
 function freePort(): Promise<number> {
   return new Promise((res, rej) => {
@@ -51,6 +56,10 @@ export interface World {
   api(path: string, init?: { method?: string; body?: unknown; cookie?: string }): Promise<ApiReply>;
   signIn(email: string, password: string): Promise<ApiReply>;
   newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  /** Where the service writes its mails (.eml files), once the mail worker runs (startMailWorker). */
+  outboxDir: string;
+  /** Starts the mail worker (the service only queues mail): from then on queued mails reach outboxDir. */
+  startMailWorker(): void;
   /** One SQL statement on the run's database (test set-up only, e.g. marking an email verified). */
   query(text: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   pageErrors: string[];
@@ -78,6 +87,7 @@ export async function start(): Promise<World> {
         },
       );
     }
+    process.env.VITE_PRODUCT_URL = PRODUCT_URL;
     await build({ root: CONSOLE, logLevel: 'warn', configFile: join(CONSOLE, 'vite.config.ts') });
 
     // 2. A fresh database.
@@ -95,6 +105,8 @@ export async function start(): Promise<World> {
 
     // 3. The service, on its own port, trusting the console's origin, and serving the built console at /console.
     const [apiPort, consolePort, crossPort] = [await freePort(), await freePort(), await freePort()];
+    const outboxDir = mkdtempSync(join(tmpdir(), 'console-outbox-'));
+    cleanups.push(() => rmSync(outboxDir, { recursive: true, force: true }));
     const origin = `http://127.0.0.1:${consolePort}`;
     const apiOrigin = `http://127.0.0.1:${apiPort}`;
     const crossOrigin = `http://127.0.0.1:${crossPort}`;
@@ -113,6 +125,7 @@ export async function start(): Promise<World> {
       TRUSTED_ORIGINS: `${apiOrigin},${crossOrigin}`,
       CONSOLE_ENABLED: 'true',
       CONSOLE_DIR: join(CONSOLE, 'dist'),
+      MAIL_OUTBOX_DIR: outboxDir,
     };
     // Runs after the service stops (cleanups run in reverse): drop this run's Redis keys.
     cleanups.push(async () => {
@@ -210,6 +223,22 @@ export async function start(): Promise<World> {
     });
     cleanups.push(() => browser.close());
 
+    let worker: ChildProcess | null = null;
+    const startMailWorker = () => {
+      if (worker) return;
+      const started = spawn(process.execPath, [join(SERVICE, 'dist/worker.js')], { env, stdio: 'ignore' });
+      worker = started;
+      // Stopped before Redis is cleaned (cleanups run in reverse).
+      cleanups.push(
+        () =>
+          new Promise<void>((res) => {
+            if (started.exitCode !== null) return res();
+            started.once('exit', () => res());
+            started.kill('SIGTERM');
+          }),
+      );
+    };
+
     const pageErrors: string[] = [];
     const consoleErrors: string[] = [];
     const blocked: string[] = [];
@@ -244,6 +273,8 @@ export async function start(): Promise<World> {
       apiOrigin,
       crossOrigin,
       apiPort,
+      outboxDir,
+      startMailWorker,
       query,
       consoleErrors,
       browser,

@@ -57,10 +57,16 @@ describe('authProvider', () => {
     expect(api.last()).toMatchObject({ method: 'GET', path: '/get-session' });
   });
 
-  it('logout posts sign-out; getIdentity names the user and the impersonation', async () => {
+  it('logout posts sign-out; getIdentity names the user, the impersonation and this session', async () => {
     const api = fakeApi({ 'GET /get-session': sessionOf('user', 'admin-id') });
     const auth = makeAuthProvider(api.client);
-    expect(await auth.getIdentity?.()).toMatchObject({ id: 'u1', fullName: 'Ada', impersonatedBy: 'admin-id' });
+    expect(await auth.getIdentity?.()).toMatchObject({
+      id: 'u1',
+      fullName: 'Ada',
+      impersonatedBy: 'admin-id',
+      sessionId: 's1',
+      sessionExpiresAt: '2026-02-01T00:00:00.000Z',
+    });
     await auth.logout({});
     expect(api.last()).toMatchObject({ method: 'POST', path: '/sign-out' });
   });

@@ -101,6 +101,8 @@ describe('dataProvider named admin methods', () => {
       'POST /admin/list-user-sessions': { body: { sessions: [aSession()] } },
       'POST /admin/revoke-user-session': { body: { success: true } },
       'POST /admin/revoke-user-sessions': { body: { success: true } },
+      'POST /admin/send-reset-password': { body: { status: true } },
+      'POST /admin/send-verification-email': { body: { status: true } },
     });
     const dp = makeDataProvider(api.client);
     const calls: [() => Promise<unknown>, string, unknown][] = [
@@ -119,9 +121,12 @@ describe('dataProvider named admin methods', () => {
       ],
       [() => dp.impersonateUser('u1'), '/admin/impersonate-user', { userId: 'u1' }],
       [() => dp.stopImpersonating(), '/admin/stop-impersonating', undefined],
-      [() => dp.listUserSessions('u1'), '/admin/list-user-sessions', { userId: 'u1' }],
-      [() => dp.revokeUserSession('tok1'), '/admin/revoke-user-session', { sessionToken: 'tok1' }],
+      // Sessions are listed without their tokens and revoked by id: the console never holds another user's token.
+      [() => dp.listUserSessions('u1'), '/admin/list-user-sessions', { userId: 'u1', hideTokens: true }],
+      [() => dp.revokeUserSession('s1'), '/admin/revoke-user-session', { sessionId: 's1' }],
       [() => dp.revokeUserSessions('u1'), '/admin/revoke-user-sessions', { userId: 'u1' }],
+      [() => dp.sendResetPassword('u1'), '/admin/send-reset-password', { userId: 'u1' }],
+      [() => dp.sendVerificationEmail('u1'), '/admin/send-verification-email', { userId: 'u1' }],
     ];
     for (const [call, path, body] of calls) {
       await call();

@@ -21,7 +21,7 @@ export interface PromptField {
   name: string;
   /** Already translated. */
   label: string;
-  type?: 'text' | 'email' | 'password' | 'number';
+  type?: 'text' | 'email' | 'password' | 'number' | 'datetime-local';
   helperText?: string;
   /** Confirm stays disabled while this field is empty. */
   required?: boolean;
@@ -29,7 +29,10 @@ export interface PromptField {
   /** With `options`: several may be picked; the field's value is then their comma-separated list. */
   multiple?: boolean;
   autoComplete?: string;
-  min?: number;
+  /** A number's or a date and time's lowest value (`datetime-local`: "YYYY-MM-DDTHH:mm"). */
+  min?: number | string;
+  /** Shown (and required, when `required`) only while this holds for the dialog's values; always shown without. */
+  shownWhen?: (values: PromptValues) => boolean;
   /** A text field of several lines (Enter then starts a new line; the Confirm button confirms). */
   multiline?: boolean;
   /**
@@ -61,8 +64,11 @@ export interface PromptDialogProps {
   color?: 'primary' | 'error' | 'warning';
   /** Runs on confirm; a rejection shows the error's message (the catalogue's text) and keeps the dialog open. */
   onConfirm: (values: PromptValues) => Promise<unknown>;
-  /** The notification saying what happened, already translated. */
-  success: (values: PromptValues) => string;
+  /**
+   * The notification saying what happened, already translated; with a type when it is not a plain success (a bulk
+   * action some users refused).
+   */
+  success: (values: PromptValues) => string | { message: string; type: 'success' | 'warning' | 'error' };
   /**
    * Runs after success, before the dialog closes (refresh the page's data, leave the page, reload). A promise is
    * awaited, so the page shows the change when the dialog goes and an opening right after starts from the new
@@ -99,8 +105,9 @@ export function PromptDialog(props: PromptDialogProps) {
     }
   }
 
-  // Confirm waits for every required field and for every field's value to pass its check.
-  const missing = fields.some(
+  // Confirm waits for every required field shown and for every shown field's value to pass its check.
+  const shown = fields.filter((f) => !f.shownWhen || f.shownWhen(values));
+  const missing = shown.some(
     (f) => (f.required && !values[f.name]?.trim()) || f.validate?.(values[f.name] ?? '') !== undefined,
   );
 
@@ -119,7 +126,9 @@ export function PromptDialog(props: PromptDialogProps) {
     setBusy(true);
     try {
       await onConfirm(values);
-      notify(success(values), { type: 'success' });
+      const said = success(values);
+      if (typeof said === 'string') notify(said, { type: 'success' });
+      else notify(said.message, { type: said.type });
       await Promise.resolve(after?.()).catch(() => undefined);
       onClose();
     } catch (error) {
@@ -165,8 +174,11 @@ export function PromptDialog(props: PromptDialogProps) {
       <form ref={form} onSubmit={submit} noValidate>
         <DialogTitle id={titleId}>{title}</DialogTitle>
         <DialogContent>
-          {message && <DialogContentText>{message}</DialogContentText>}
-          {fields.map((field, index) => (
+          {message && (
+            // A message with a list of names is a block, not a paragraph.
+            <DialogContentText component={typeof message === 'string' ? 'p' : 'div'}>{message}</DialogContentText>
+          )}
+          {shown.map((field, index) => (
             <PromptInput
               key={`${field.name}-${opening}`}
               field={field}
@@ -234,7 +246,11 @@ function PromptInput(props: {
                 SelectDisplayProps: { 'data-testid': field.testId } as object,
               },
             }
-          : { htmlInput: { 'data-testid': field.testId, min: field.min } }
+          : {
+              htmlInput: { 'data-testid': field.testId, min: field.min },
+              // A date and time field shows its own placeholder: the label stays above it.
+              ...(field.type === 'datetime-local' ? { inputLabel: { shrink: true } } : {}),
+            }
       }
     >
       {options?.map((o) =>

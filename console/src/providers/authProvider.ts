@@ -71,6 +71,10 @@ export function makeAuthProvider(client: ApiClient): AuthProvider & { getSession
         email: info.user.email,
         role: info.user.role,
         impersonatedBy: info.session.impersonatedBy,
+        /** This browser's session: the sessions tab marks it ("This session"). */
+        sessionId: info.session.id,
+        /** When this session ends: an impersonation session's fixed end, which the banner shows. */
+        sessionExpiresAt: info.session.expiresAt,
       };
     },
 

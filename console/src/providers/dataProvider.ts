@@ -71,9 +71,15 @@ export interface AdminMethods {
   setUserPassword(userId: string, newPassword: string): Promise<void>;
   impersonateUser(userId: string): Promise<SessionWithUser>;
   stopImpersonating(): Promise<void>;
+  /** The user's sessions without their tokens (hideTokens): the console never holds another user's token. */
   listUserSessions(userId: string): Promise<Session[]>;
-  revokeUserSession(sessionToken: string): Promise<void>;
+  /** One session, by the id list-user-sessions answers. */
+  revokeUserSession(sessionId: string): Promise<void>;
   revokeUserSessions(userId: string): Promise<void>;
+  /** Mails the user a password-reset link, as if they had asked for it. */
+  sendResetPassword(userId: string): Promise<void>;
+  /** Mails a user whose email is not verified a verification link. */
+  sendVerificationEmail(userId: string): Promise<void>;
   listUserAccounts(userId: string): Promise<LinkedAccount[]>;
   listUserOrganizations(userId: string): Promise<UserMembership[]>;
   /** The configured user and organization roles, for the role pickers. */
@@ -253,13 +259,20 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
       unwrap(await client.POST('/admin/stop-impersonating', {}));
     },
     async listUserSessions(userId) {
-      return unwrap(await client.POST('/admin/list-user-sessions', { body: { userId } })).sessions;
+      const body = { userId, hideTokens: true };
+      return unwrap(await client.POST('/admin/list-user-sessions', { body })).sessions;
     },
-    async revokeUserSession(sessionToken) {
-      unwrap(await client.POST('/admin/revoke-user-session', { body: { sessionToken } }));
+    async revokeUserSession(sessionId) {
+      unwrap(await client.POST('/admin/revoke-user-session', { body: { sessionId } }));
     },
     async revokeUserSessions(userId) {
       unwrap(await client.POST('/admin/revoke-user-sessions', { body: { userId } }));
+    },
+    async sendResetPassword(userId) {
+      unwrap(await client.POST('/admin/send-reset-password', { body: { userId } }));
+    },
+    async sendVerificationEmail(userId) {
+      unwrap(await client.POST('/admin/send-verification-email', { body: { userId } }));
     },
     async listUserAccounts(userId) {
       return unwrap(await client.GET('/admin/list-user-accounts', { params: { query: { userId } } }));

@@ -15,6 +15,7 @@ import { useNarrow } from '../layout/useNarrow';
 import type { User } from '../providers/dataProvider';
 import { BanStatus } from './BanStatus';
 import { RoleFilterInput } from './RoleFilterInput';
+import { UserBulkActions } from './UserBulkActions';
 import { FILTER_LABELS, UserFilterButton } from './UserFilterButton';
 
 const filters = (searchPlaceholder: string) => [
@@ -59,7 +60,7 @@ export function UserList() {
           linkType="show"
         />
       ) : (
-        <DataTable rowClick="show" bulkActionButtons={false}>
+        <DataTable rowClick="show" bulkActionButtons={<UserBulkActions />}>
           <DataTable.Col source="email" />
           <DataTable.Col source="name" />
           <DataTable.Col source="role" />

@@ -1,13 +1,29 @@
-import { Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
+import { type TranslateFunction, useGetIdentity } from 'react-admin';
 import { PromptButton } from '../common/PromptButton';
 import { ScrollX } from '../layout/ScrollX';
 import { wideOnly } from '../layout/useNarrow';
+import type { Session } from '../providers/dataProvider';
+import { parseUserAgent } from './userAgent';
 import { useUserAction } from './useUserAction';
 
-/** The user's active sessions (list-user-sessions) with revoke one and revoke all, each confirmed by name. */
+/** A session's device ("Apple iPhone · iOS 17.1", "Computer · Linux") and browser, in words. */
+export function describeSession(session: Pick<Session, 'userAgent'>, translate: TranslateFunction) {
+  const agent = parseUserAgent(session.userAgent);
+  const what = agent.model ?? (agent.kind ? translate(`resources.users.sessions.kinds.${agent.kind}`) : null);
+  const device = [what, agent.os].filter(Boolean).join(' · ') || translate('resources.users.sessions.unknown_device');
+  return { device, browser: agent.browser ?? translate('resources.users.sessions.unknown_browser') };
+}
+
+/**
+ * The user's active sessions (list-user-sessions, without their tokens): device and browser read from the user
+ * agent, address, start and last activity, this browser's own session marked. Revoke one (by its id) or all, each
+ * confirmed by name.
+ */
 export function UserSessions() {
   const { record, dataProvider, translate, email } = useUserAction();
+  const { identity } = useGetIdentity();
   const userId = record?.id;
   const {
     data: sessions,
@@ -23,6 +39,7 @@ export function UserSessions() {
   if (isPending) return <Typography>{translate('ra.page.loading')}</Typography>;
   if (error) return <Typography color="error">{error.message}</Typography>;
   const after = () => refetch();
+  const time = (iso: string) => new Date(iso).toLocaleString();
 
   if (sessions.length === 0)
     return <Typography data-testid="sessions-empty">{translate('resources.users.sessions.empty')}</Typography>;
@@ -32,35 +49,55 @@ export function UserSessions() {
         <Table size="small" data-testid="sessions">
           <TableHead>
             <TableRow>
-              <TableCell>{translate('resources.users.sessions.createdAt')}</TableCell>
-              <TableCell sx={wideOnly}>{translate('resources.users.sessions.expiresAt')}</TableCell>
+              <TableCell>{translate('resources.users.sessions.device')}</TableCell>
+              <TableCell>{translate('resources.users.sessions.browser')}</TableCell>
               <TableCell sx={wideOnly}>{translate('resources.users.sessions.ipAddress')}</TableCell>
-              <TableCell sx={wideOnly}>{translate('resources.users.sessions.userAgent')}</TableCell>
+              <TableCell sx={wideOnly}>{translate('resources.users.sessions.createdAt')}</TableCell>
+              <TableCell sx={wideOnly}>{translate('resources.users.sessions.updatedAt')}</TableCell>
               <TableCell sx={wideOnly}>{translate('resources.users.sessions.impersonatedBy')}</TableCell>
               <TableCell />
             </TableRow>
           </TableHead>
           <TableBody>
             {sessions.map((s) => {
-              const date = new Date(s.createdAt).toLocaleString();
+              const { device, browser } = describeSession(s, translate);
+              const date = time(s.createdAt);
               const ip = s.ipAddress || translate('resources.users.sessions.unknown_ip');
+              const own = !!identity?.sessionId && identity.sessionId === s.id;
+              const confirm = translate('resources.users.sessions.revoke_confirm', {
+                email,
+                device,
+                browser,
+                ip,
+                date,
+              });
               return (
-                <TableRow key={s.id}>
-                  <TableCell>{date}</TableCell>
-                  <TableCell sx={wideOnly}>{new Date(s.expiresAt).toLocaleString()}</TableCell>
-                  <TableCell sx={wideOnly}>{s.ipAddress ?? ''}</TableCell>
-                  <TableCell sx={{ ...wideOnly, maxWidth: 240, overflow: 'hidden', textOverflow: 'ellipsis' }}>
-                    {s.userAgent ?? ''}
+                <TableRow key={s.id} data-testid={`session-${s.id}`}>
+                  <TableCell title={s.userAgent ?? undefined}>
+                    {device}
+                    {own && (
+                      <Chip
+                        size="small"
+                        color="primary"
+                        variant="outlined"
+                        label={translate('resources.users.sessions.this_session')}
+                        sx={{ ml: 1 }}
+                      />
+                    )}
                   </TableCell>
+                  <TableCell>{browser}</TableCell>
+                  <TableCell sx={wideOnly}>{s.ipAddress ?? ''}</TableCell>
+                  <TableCell sx={wideOnly}>{date}</TableCell>
+                  <TableCell sx={wideOnly}>{time(s.updatedAt)}</TableCell>
                   <TableCell sx={wideOnly}>{s.impersonatedBy ?? ''}</TableCell>
                   <TableCell>
                     <PromptButton
                       label="resources.users.sessions.revoke"
                       title={translate('resources.users.sessions.revoke_title', { email })}
-                      message={translate('resources.users.sessions.revoke_confirm', { email, date, ip })}
+                      message={own ? `${confirm} ${translate('resources.users.sessions.revoke_own')}` : confirm}
                       color="error"
-                      onConfirm={() => dataProvider.revokeUserSession(s.token)}
-                      success={() => translate('resources.users.sessions.revoked', { email })}
+                      onConfirm={() => dataProvider.revokeUserSession(s.id)}
+                      success={() => translate('resources.users.sessions.revoked', { email, device, browser })}
                       after={after}
                     />
                   </TableCell>

@@ -2,6 +2,7 @@ import { BooleanField, DateField, Labeled, Show, TabbedShowLayout, TextField } f
 import { scrollTabs } from '../layout/ScrollTabs';
 import { BanStatus } from './BanStatus';
 import { UserAccounts } from './UserAccounts';
+import { UserBanBadge } from './UserBanBadge';
 import { UserOrganizations } from './UserOrganizations';
 import { UserSessions } from './UserSessions';
 import { UserShowActions } from './UserShowActions';
@@ -9,6 +10,7 @@ import { UserShowActions } from './UserShowActions';
 export function UserShow() {
   return (
     <Show actions={<UserShowActions />}>
+      <UserBanBadge />
       <TabbedShowLayout tabs={scrollTabs}>
         <TabbedShowLayout.Tab label="resources.users.tabs.profile">
           <TextField source="id" />

@@ -3,6 +3,8 @@ import { BanButton } from './BanButton';
 import { EditUserButton } from './EditUserButton';
 import { ImpersonateButton } from './ImpersonateButton';
 import { RemoveUserButton } from './RemoveUserButton';
+import { SendResetPasswordButton } from './SendResetPasswordButton';
+import { SendVerificationButton } from './SendVerificationButton';
 import { SetPasswordButton } from './SetPasswordButton';
 import { SetRoleButton } from './SetRoleButton';
 import { UnbanButton } from './UnbanButton';
@@ -16,6 +18,8 @@ export function UserShowActions() {
       <BanButton />
       <UnbanButton />
       <SetPasswordButton />
+      <SendResetPasswordButton />
+      <SendVerificationButton />
       <ImpersonateButton />
       <RemoveUserButton />
     </TopToolbar>
