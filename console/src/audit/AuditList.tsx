@@ -22,6 +22,7 @@ function ActorByEmail({ onPick }: { onPick: (id: string) => void }) {
   });
   return (
     <Autocomplete
+      fullWidth
       sx={{ width: 240, maxWidth: '100%' }}
       size="small"
       options={users}
@@ -31,9 +32,7 @@ function ActorByEmail({ onPick }: { onPick: (id: string) => void }) {
       onInputChange={(_, value) => setText(value)}
       onChange={(_, user) => user && onPick(user.id)}
       noOptionsText={translate(text.trim().length > 1 ? 'console.search.none' : 'console.search.type')}
-      renderInput={(params) => (
-        <TextField {...params} fullWidth={false} label={translate('resources.events.filters.actor_email')} />
-      )}
+      renderInput={(params) => <TextField {...params} label={translate('resources.events.filters.actor_email')} />}
     />
   );
 }
@@ -80,15 +79,14 @@ export function AuditList() {
         <ActorByEmail onPick={set('actorId')} />
         {TEXT_FILTERS.map((key) => field(key))}
         <Autocomplete
+          fullWidth
           freeSolo
           size="small"
           sx={{ width: 260, maxWidth: '100%' }}
           options={TYPES}
           inputValue={draft.type ?? ''}
           onInputChange={(_, value) => set('type')(value)}
-          renderInput={(params) => (
-            <TextField {...params} fullWidth={false} label={translate('resources.events.filters.type')} />
-          )}
+          renderInput={(params) => <TextField {...params} label={translate('resources.events.filters.type')} />}
         />
         {field('from', 'datetime-local')}
         {field('to', 'datetime-local')}
