@@ -58,6 +58,11 @@ export const AUDIT_EVENT_TYPES = [
   'api_key.updated',
   'api_key.deleted',
   'signing_key.rotated',
+  'webhook.endpoint_created',
+  'webhook.endpoint_updated',
+  'webhook.endpoint_deleted',
+  'webhook.secret_rotated',
+  'webhook.endpoint_disabled',
 ] as const;
 
 /** The type picker's choices: every prefix that groups two or more types (`admin.user`), then every type. */
