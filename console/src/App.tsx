@@ -1,5 +1,4 @@
 import { Admin, Resource } from 'react-admin';
-import audit from './audit';
 import { i18nProvider } from './i18n/i18nProvider';
 import { Dashboard } from './layout/Dashboard';
 import { Layout } from './layout/Layout';
@@ -27,7 +26,6 @@ export function App() {
     >
       <Resource name="users" {...users} recordRepresentation="email" />
       <Resource name="organizations" {...organizations} recordRepresentation="name" />
-      <Resource name="events" {...audit} />
     </Admin>
   );
 }
