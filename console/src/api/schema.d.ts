@@ -4252,7 +4252,7 @@ export interface operations {
                 filterField?: string;
                 filterValue?: string | number | boolean;
                 filterOperator?: string;
-                /** @description Users holding this role (alone or among several). */
+                /** @description Users whose role text is exactly this. */
                 role?: string;
                 /** @description Users with (true) or without (false) a ban in force; a lapsed ban counts as none. */
                 banned?: boolean;

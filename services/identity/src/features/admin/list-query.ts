@@ -83,12 +83,11 @@ const COMPARE: Record<string, string> = { eq: '=', ne: '<>', lt: '<', lte: '<=',
 /**
  * The extension filters' conditions, as the console shows users. `banned`: a ban in force, or its negation (a ban
  * whose end has passed is no ban; the service clears it at the user's next sign-in; the database's clock decides,
- * as for every expiry, docs/decisions/0004-database-clock.md). `role`: one of the user's roles (the stored text
- * lists them comma-separated). `emailVerified`: the stored flag.
+ * as for every expiry, docs/decisions/0004-database-clock.md). `role`: the stored role text, exactly. `emailVerified`: the stored flag.
  */
 const BAN_IN_FORCE = '(banned AND (ban_expires IS NULL OR ban_expires > now()))';
 const EXTENSION_FILTERS: Record<'role' | 'emailVerified', (param: string) => string> = {
-  role: (p) => `(role = ${p} OR ${p} = ANY (string_to_array(role, ',')))`,
+  role: (p) => `role = ${p}`,
   emailVerified: (p) => `email_verified = ${p}`,
 };
 

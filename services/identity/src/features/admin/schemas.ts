@@ -104,7 +104,7 @@ export const ListUsers = {
       filterValue: Type.Optional(Type.Union([Text, Type.Number(), Type.Boolean()])),
       filterOperator: Type.Optional(Text),
       role: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 256, description: 'Users holding this role (alone or among several).' }),
+        Type.String({ minLength: 1, maxLength: 256, description: 'Users whose role text is exactly this.' }),
       ),
       banned: Type.Optional(
         Type.Boolean({
