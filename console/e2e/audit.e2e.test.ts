@@ -97,6 +97,10 @@ describe('the audit trail in the console', () => {
     await page.goto(`${world.origin}/#/users/${ids.mallory}/show`);
     const dialog = await confirmAction('Ban');
     await dialog.getByTestId('ban-reason').fill('Spamming the forum');
+    // The end is picked before Confirm takes the ban.
+    await dialog.getByTestId('ban-expires').click();
+    await page.getByRole('listbox').getByRole('option', { name: 'In 7 days', exact: true }).click();
+    await page.getByRole('listbox').waitFor({ state: 'hidden' });
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText(`${people.mallory.email} banned and signed out everywhere`).waitFor();
 
