@@ -2,16 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { choose, confirmAction } from './dialogs';
 import { ADMIN, start, type World } from './harness';
-import { axeProblems, buttonProblems, offScreen } from './pageChecks';
+import { axeProblems, buttonProblems, offScreen, SHOTS, shot } from './pageChecks';
 
-/**
- * The audit trail in the console, in headless Chromium against the real service: a ban made in the console shows
- * on the Audit page and in the user's Activity tab (with its reason, and the unban after it), filters combine,
- * "Load more" follows the API's cursor, an organization's Activity tab, and who sees the Audit entry. What the
- * page shows is checked against admin/list-events.
- */
-const SHOTS = join(import.meta.dirname, 'output');
 const PASSWORD = 'User-pass-123!';
 const people = {
   mallory: { email: 'mallory@audit-e2e.test', name: 'Mallory Spammer' },
@@ -37,8 +31,6 @@ async function apiEvents(query: Record<string, string>) {
   } while (cursor);
   return all;
 }
-const shot = (p: Page, name: string) =>
-  p.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 const shownIds = (p: Page, testId = 'events') =>
   p
     .getByTestId(testId)
@@ -51,13 +43,6 @@ async function signIn(p: Page) {
   await p.getByLabel(/^Password/).fill(ADMIN.password);
   await p.getByRole('button', { name: 'Sign in' }).click();
   await p.getByText(`Signed in as ${ADMIN.name}`).waitFor();
-}
-
-async function confirmAction(button: string) {
-  await page.getByRole('button', { name: button, exact: true }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.waitFor();
-  return dialog;
 }
 
 /** Waits until the Audit table shows exactly these event ids, in this order. */
@@ -95,12 +80,10 @@ afterAll(async () => {
 describe('the audit trail in the console', () => {
   it('a ban made in the console shows on the Audit page filtered by the admin.user prefix, with its reason', async () => {
     await page.goto(`${world.origin}/#/users/${ids.mallory}/show`);
-    const dialog = await confirmAction('Ban');
+    const dialog = await confirmAction(page, 'Ban');
     await dialog.getByTestId('ban-reason').fill('Spamming the forum');
     // The end is picked before Confirm takes the ban.
-    await dialog.getByTestId('ban-expires').click();
-    await page.getByRole('listbox').getByRole('option', { name: 'In 7 days', exact: true }).click();
-    await page.getByRole('listbox').waitFor({ state: 'hidden' });
+    await choose(dialog, 'ban-expires', 'In 7 days');
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText(`${people.mallory.email} banned and signed out everywhere`).waitFor();
 
@@ -131,7 +114,7 @@ describe('the audit trail in the console', () => {
 
   it("the user's Activity tab keeps the ban (with its reason) after the unban, as list-events answers", async () => {
     await page.goto(`${world.origin}/#/users/${ids.mallory}/show`);
-    const dialog = await confirmAction('Unban');
+    const dialog = await confirmAction(page, 'Unban');
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText(`Ban on ${people.mallory.email} lifted`).waitFor();
 
@@ -203,7 +186,7 @@ describe('the audit trail in the console', () => {
   it('the Audit entry is in the menu for the admin and not for an impersonation session (no audit: read)', async () => {
     await page.goto(`${world.origin}/#/users/${ids.mallory}/show`);
     await page.getByRole('menuitem', { name: 'Audit' }).waitFor();
-    const dialog = await confirmAction('Impersonate');
+    const dialog = await confirmAction(page, 'Impersonate');
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     const banner = page.getByTestId('impersonation-banner');
     await banner.waitFor();
