@@ -82,7 +82,8 @@ bench: build ## Benchmark get-session, sign-in and their floors (prints a table)
 
 SHOTS := users-list user-show user-organizations organization-show users-list-narrow user-show-narrow organization-show-narrow \
   user-set-role user-edit user-set-role-narrow dashboard dashboard-narrow organizations-list organization-details \
-  organization-edit user-sessions users-list-bulk users-bulk-results user-banned-narrow impersonation-banner
+  organization-edit user-sessions users-list-bulk users-bulk-results user-banned-narrow impersonation-banner \
+  audit audit-narrow
 screenshots: $(STAMP) ## Run the console e2e and copy its screenshots to console/e2e/screenshots/ (those docs/console.md shows)
 	npm run test:e2e -w console
 	for s in $(SHOTS); do cp console/e2e/output/$$s.png console/e2e/screenshots/$$s.png; done

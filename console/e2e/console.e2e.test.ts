@@ -1,16 +1,15 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cancel, confirmAction, shownChoice } from './dialogs';
 import { ADMIN, start, type World } from './harness';
+import { axeProblems, buttonProblems, SHOTS, shot } from './pageChecks';
 
 /**
  * The console against the real identity service in headless Chromium. The scenarios share one world and run
  * in order (later ones use users the earlier ones made); each checks the outcome through the API as well.
  */
-/** Written by every run; git-ignored. `make screenshots` copies the ones docs/console.md shows to e2e/screenshots/. */
-const SHOTS = join(import.meta.dirname, 'output');
 const PASSWORD = 'User-pass-123!';
 const people = {
   plain: { email: 'plain@console-e2e.test', name: 'Plain Person' },
@@ -81,102 +80,12 @@ async function pick(dialog: Locator, testId: string, wanted: string[]) {
   await list.waitFor({ state: 'hidden' });
 }
 
-/** What a choice shows (a choice of several: its picks, comma-separated). */
-const shownChoice = async (dialog: Locator, testId: string) =>
-  ((await dialog.getByTestId(testId).textContent()) ?? '').replace(/\u200b/g, '').trim();
-
 /** The role names admin/list-roles answers: what every role picker offers. */
 const listRoles = async () => (await world.api('/admin/list-roles', { cookie: adminCookie })).body;
-
-async function confirmAction(button: string, within: Page | Locator = page) {
-  await within.getByRole('button', { name: button, exact: true }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.waitFor();
-  return dialog;
-}
-
-/** Cancel, and wait until the dialog has gone (its closing transition too). */
-async function cancel(dialog: Locator) {
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await dialog.waitFor({ state: 'hidden' });
-}
 
 const getUser = async (id: string) => (await world.api(`/admin/get-user?id=${id}`, { cookie: adminCookie })).body;
 const getOrg = async (id: string) =>
   (await world.api(`/admin/organization/get?organizationId=${id}`, { cookie: adminCookie })).body;
-
-/** A picture for the docs: animations finished (no half-drawn tab indicator or ripple). */
-const shot = (p: Page, name: string) =>
-  p.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
-
-/**
- * Every visible button of the page: it lies inside the window's width, overlaps no other button, and a click at
- * its middle reaches it (no layer over it). Answers the problems found, empty when none.
- */
-async function buttonProblems(p: Page): Promise<string[]> {
-  return p.evaluate(() => {
-    const problems: string[] = [];
-    const name = (el: Element) => (el.getAttribute('aria-label') || el.textContent || el.tagName).trim().slice(0, 40);
-    const buttons = [...document.querySelectorAll<HTMLElement>('button, [role="button"], a.MuiButton-root')].filter(
-      (el) => {
-        const r = el.getBoundingClientRect();
-        const style = getComputedStyle(el);
-        // Not drawn, or put out of sight on purpose until focused (react-admin's "Skip to content" link).
-        const offPage = r.bottom + window.scrollY <= 0 || r.right + window.scrollX <= 0;
-        return r.width > 0 && r.height > 0 && style.visibility !== 'hidden' && Number(style.opacity) > 0 && !offPage;
-      },
-    );
-    const width = document.documentElement.clientWidth;
-    const rects = buttons.map((el) => {
-      const r = el.getBoundingClientRect();
-      return {
-        el,
-        left: r.left + window.scrollX,
-        right: r.right + window.scrollX,
-        top: r.top + window.scrollY,
-        bottom: r.bottom + window.scrollY,
-      };
-    });
-    for (const a of rects) {
-      if (a.left < -0.5 || a.right > width + 0.5)
-        problems.push(`${name(a.el)} leaves the window (${a.left}-${a.right} of ${width})`);
-    }
-    for (let i = 0; i < rects.length; i++)
-      for (let j = i + 1; j < rects.length; j++) {
-        const [a, b] = [rects[i], rects[j]];
-        if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
-        const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
-        const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
-        if (x > 1 && y > 1) problems.push(`${name(a.el)} overlaps ${name(b.el)}`);
-      }
-    for (const { el } of rects) {
-      if (el.matches(':disabled, .Mui-disabled')) continue; // takes no clicks (pointer-events: none)
-      el.scrollIntoView({ block: 'center', inline: 'center' });
-      const r = el.getBoundingClientRect();
-      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-      if (!hit || !(el === hit || el.contains(hit)))
-        problems.push(`${name(el)} is covered by ${hit?.className || hit?.tagName}`);
-    }
-    window.scrollTo(0, 0);
-    return problems;
-  });
-}
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's serious and critical findings on the page as it is now, as `rule: target` lines. */
-async function axeProblems(p: Page): Promise<string[]> {
-  await p.evaluate(AXE);
-  return p.evaluate(async () => {
-    // biome-ignore lint/suspicious/noExplicitAny: axe-core's global, injected above
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
-      .flatMap((v: { id: string; nodes: { target: string[] }[] }) =>
-        v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`),
-      );
-  });
-}
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -250,7 +159,7 @@ describe('console e2e', () => {
 
   it('bans a user (their sign-in is refused with BANNED_USER), then unbans', async () => {
     await openUser(people.target.email);
-    const dialog = await confirmAction('Ban');
+    const dialog = await confirmAction(page, 'Ban');
     await dialog.getByTestId('ban-reason').fill('Spamming');
     await dialog.getByTestId('ban-expires').click();
     await page.getByRole('option', { name: 'In 1 hour' }).click();
@@ -268,7 +177,7 @@ describe('console e2e', () => {
       .first()
       .waitFor();
 
-    const unban = await confirmAction('Unban');
+    const unban = await confirmAction(page, 'Unban');
     expect(await unban.textContent()).toContain(people.target.email);
     await unban.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText(`Ban on ${people.target.email} lifted`).waitFor();
@@ -277,7 +186,7 @@ describe('console e2e', () => {
 
   it('a refused action shows the catalogue message and keeps the dialog open', async () => {
     await openUser(ADMIN.email);
-    const dialog = await confirmAction('Ban');
+    const dialog = await confirmAction(page, 'Ban');
     await dialog.getByTestId('ban-expires').click();
     await page.getByRole('option', { name: 'Never (until lifted)' }).click();
     await dialog.getByRole('button', { name: 'Confirm' }).click();
@@ -367,7 +276,7 @@ describe('console e2e', () => {
 
   it('sets a role by picking two of the configured roles', async () => {
     await openUser(people.carol.email);
-    const dialog = await confirmAction('Set role');
+    const dialog = await confirmAction(page, 'Set role');
     expect(await shownChoice(dialog, 'role-input')).toBe('user');
     await pick(dialog, 'role-input', ['user', 'admin']);
     expect(await shownChoice(dialog, 'role-input')).toBe('admin, user'); // in the configured order
@@ -385,11 +294,11 @@ describe('console e2e', () => {
     await openUser(people.target.email);
     // Set role: picked, canceled; the dialog opens again with the user's role, and confirming (Enter on the closed
     // choice) keeps it.
-    let dialog = await confirmAction('Set role');
+    let dialog = await confirmAction(page, 'Set role');
     await pick(dialog, 'role-input', ['admin']);
     expect(await shownChoice(dialog, 'role-input')).toBe('admin');
     await cancel(dialog);
-    dialog = await confirmAction('Set role');
+    dialog = await confirmAction(page, 'Set role');
     expect(await shownChoice(dialog, 'role-input')).toBe('user');
     await dialog.getByTestId('role-input').press('Enter');
     await expect.poll(async () => (await getUser(ids.target)).role).toBe('user');
@@ -397,12 +306,12 @@ describe('console e2e', () => {
     await dialog.waitFor({ state: 'hidden' });
 
     // Ban: an expiry typed then canceled is gone; the ban made next has none (Enter in a field confirms).
-    dialog = await confirmAction('Ban');
+    dialog = await confirmAction(page, 'Ban');
     await dialog.getByTestId('ban-reason').fill('Typed then canceled');
     await dialog.getByTestId('ban-expires').click();
     await page.getByRole('option', { name: 'In 7 days' }).click();
     await cancel(dialog);
-    dialog = await confirmAction('Ban');
+    dialog = await confirmAction(page, 'Ban');
     expect(await dialog.getByTestId('ban-reason').inputValue()).toBe('');
     expect(await shownChoice(dialog, 'ban-expires')).toBe('');
     expect(await dialog.textContent()).toContain(people.target.email); // a destructive action names its target
@@ -416,16 +325,16 @@ describe('console e2e', () => {
     await page.getByText(`${people.target.email} banned and signed out everywhere`).waitFor();
 
     // Unban: a dialog without fields confirms on Enter too.
-    dialog = await confirmAction('Unban');
+    dialog = await confirmAction(page, 'Unban');
     await page.keyboard.press('Enter');
     await expect.poll(async () => (await getUser(ids.target)).banned).toBe(false);
     await page.getByText(`Ban on ${people.target.email} lifted`).waitFor();
 
     // Set password: what was typed before Cancel is not kept.
-    dialog = await confirmAction('Set password');
+    dialog = await confirmAction(page, 'Set password');
     await dialog.getByTestId('new-password').fill('Typed-then-canceled-1');
     await cancel(dialog);
-    dialog = await confirmAction('Set password');
+    dialog = await confirmAction(page, 'Set password');
     expect(await dialog.getByTestId('new-password').inputValue()).toBe('');
     await dialog.getByTestId('new-password').fill(PASSWORD);
     await dialog.getByTestId('new-password').press('Enter');
@@ -448,7 +357,7 @@ describe('console e2e', () => {
   it('edits a user: opens with the current values every time, Cancel discards, the change reaches the API', async () => {
     const email = 'new.hire@console-e2e.test';
     await openUser(email);
-    let dialog = await confirmAction('Edit');
+    let dialog = await confirmAction(page, 'Edit');
     expect(await dialog.getByTestId('edit-name').inputValue()).toBe('New Hire');
     expect(await dialog.getByTestId('edit-image').inputValue()).toBe('');
     expect(await shownChoice(dialog, 'edit-language')).toBe('');
@@ -456,7 +365,7 @@ describe('console e2e', () => {
     await dialog.getByTestId('edit-name').fill('Typed Then Canceled');
     await cancel(dialog);
 
-    dialog = await confirmAction('Edit');
+    dialog = await confirmAction(page, 'Edit');
     expect(await dialog.getByTestId('edit-name').inputValue()).toBe('New Hire');
     await dialog.getByTestId('edit-name').fill('New Hire Renamed');
     await dialog.getByTestId('edit-image').fill('https://img.example.com/new-hire.png');
@@ -476,7 +385,7 @@ describe('console e2e', () => {
     await page.getByText('New Hire Renamed', { exact: true }).first().waitFor(); // the page shows the change
 
     // Reopened: the new values; emptying the image sends null, and roles picked here are set too.
-    dialog = await confirmAction('Edit');
+    dialog = await confirmAction(page, 'Edit');
     expect(await dialog.getByTestId('edit-name').inputValue()).toBe('New Hire Renamed');
     expect(await dialog.getByTestId('edit-image').inputValue()).toBe('https://img.example.com/new-hire.png');
     expect(await shownChoice(dialog, 'edit-language')).toBe('French');
@@ -590,13 +499,13 @@ describe('console e2e', () => {
     await page.getByRole('tab', { name: 'Sessions' }).click();
     const rows = page.getByTestId('sessions').locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(count);
-    let dialog = await confirmAction('Revoke', rows.first());
+    let dialog = await confirmAction(rows.first(), 'Revoke');
     expect(await dialog.textContent()).toContain(people.target.email);
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText(`Session of ${people.target.email} revoked`).waitFor();
     await expect.poll(() => rows.count()).toBe(count - 1);
 
-    dialog = await confirmAction('Revoke all sessions');
+    dialog = await confirmAction(page, 'Revoke all sessions');
     expect(await dialog.textContent()).toContain(people.target.email);
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText(`Every session of ${people.target.email} revoked`).waitFor();
@@ -607,7 +516,7 @@ describe('console e2e', () => {
 
   it('impersonates a user and stops', async () => {
     await openUser(people.target.email);
-    const dialog = await confirmAction('Impersonate');
+    const dialog = await confirmAction(page, 'Impersonate');
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     const banner = page.getByTestId('impersonation-banner');
     await banner.waitFor();
@@ -678,7 +587,7 @@ describe('console e2e', () => {
     );
     expect(invited).toMatchObject({ role: 'admin', status: 'pending' });
     const row = page.getByTestId(`invitation-${people.plain.email}`);
-    const dialog = await confirmAction('Cancel invitation', row);
+    const dialog = await confirmAction(row, 'Cancel invitation');
     expect(await dialog.textContent()).toContain(people.plain.email);
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText(`Invitation to ${people.plain.email} canceled`).waitFor();
@@ -702,7 +611,7 @@ describe('console e2e', () => {
     const member = org.body.members.find((m: { userId: string }) => m.userId === ids.target);
     expect(member.role).toBe('admin');
 
-    const remove = await confirmAction('Remove', page.getByTestId(`member-${people.carol.email}`));
+    const remove = await confirmAction(page.getByTestId(`member-${people.carol.email}`), 'Remove');
     expect(await remove.textContent()).toContain(people.carol.email);
     await remove.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('You cannot leave the organization as the only owner').waitFor();
@@ -744,7 +653,7 @@ describe('console e2e', () => {
     await page.getByText(`${people.target.name} removed from Care`).waitFor();
     await team.getByText('No members in this team').waitFor();
 
-    const removeTeam = await confirmAction('Remove team', team);
+    const removeTeam = await confirmAction(team, 'Remove team');
     expect(await removeTeam.textContent()).toContain('Care');
     await removeTeam.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('Team Care removed', { exact: true }).waitFor();
@@ -757,10 +666,10 @@ describe('console e2e', () => {
     await openOrg('members');
     // A member's role: picked, canceled; the dialog shows the member's role again, and confirming keeps it.
     const row = page.getByTestId(`member-${people.target.email}`);
-    let dialog = await confirmAction('Change role', row);
+    let dialog = await confirmAction(row, 'Change role');
     await pick(dialog, 'member-role-input', ['owner']);
     await cancel(dialog);
-    dialog = await confirmAction('Change role', row);
+    dialog = await confirmAction(row, 'Change role');
     expect(await shownChoice(dialog, 'member-role-input')).toBe('admin');
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText(`Role of ${people.target.email} in Globex set to admin`).waitFor();
@@ -769,11 +678,11 @@ describe('console e2e', () => {
 
     // Invite: the email typed before Cancel is gone.
     await page.getByRole('tab', { name: 'Invitations' }).click();
-    dialog = await confirmAction('Invite');
+    dialog = await confirmAction(page, 'Invite');
     await dialog.getByTestId('invite-email').fill('typed@console-e2e.test');
     await pick(dialog, 'invite-role', ['admin']);
     await cancel(dialog);
-    dialog = await confirmAction('Invite');
+    dialog = await confirmAction(page, 'Invite');
     expect(await dialog.getByTestId('invite-email').inputValue()).toBe('');
     expect(await shownChoice(dialog, 'invite-role')).toBe('member');
     await cancel(dialog);
@@ -781,10 +690,10 @@ describe('console e2e', () => {
     // A team's name: typed, canceled; Rename shows the team's name again, and Enter keeps it.
     await page.getByRole('tab', { name: 'Teams' }).click();
     const team = page.getByTestId('team-Globex');
-    dialog = await confirmAction('Rename', team);
+    dialog = await confirmAction(team, 'Rename');
     await dialog.getByTestId('team-rename').fill('Typed');
     await cancel(dialog);
-    dialog = await confirmAction('Rename', team);
+    dialog = await confirmAction(team, 'Rename');
     expect(await dialog.getByTestId('team-rename').inputValue()).toBe('Globex');
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('Team Globex renamed to Globex').waitFor();
@@ -792,10 +701,10 @@ describe('console e2e', () => {
     expect(org.teams.map((t: { name: string }) => t.name)).toEqual(['Globex']);
 
     // Create team: an empty name field every time.
-    dialog = await confirmAction('Create team');
+    dialog = await confirmAction(page, 'Create team');
     await dialog.getByTestId('team-name').fill('Typed');
     await cancel(dialog);
-    dialog = await confirmAction('Create team');
+    dialog = await confirmAction(page, 'Create team');
     expect(await dialog.getByTestId('team-name').inputValue()).toBe('');
     await cancel(dialog);
   }, 40_000);

@@ -2,15 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cancel } from './dialogs';
 import { ADMIN, start, type World } from './harness';
-import { axeProblems, buttonProblems, offScreen } from './pageChecks';
+import { axeProblems, buttonProblems, offScreen, SHOTS, shot } from './pageChecks';
 
-/**
- * What ops staff do with organizations and the dashboard, in headless Chromium against the real service: read the
- * dashboard's figures, search and sort the organizations, edit one, delete one, add an existing user as a member,
- * take someone off a team, in a wide and a 400 px window. Each outcome is checked through the API.
- */
-const SHOTS = join(import.meta.dirname, 'output');
 const PASSWORD = 'User-pass-123!';
 const people = {
   dana: { email: 'dana.owner@ops-e2e.test', name: 'Dana Owner' },
@@ -33,8 +28,6 @@ const ids: Record<string, string> = {};
 
 const api = (path: string, body?: unknown) => world.api(path, { body, cookie: adminCookie });
 const getOrg = async (id: string) => (await api(`/admin/organization/get?organizationId=${id}`)).body;
-const shot = (p: Page, name: string) =>
-  p.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 
 async function signIn(p: Page) {
   await p.goto(`${world.origin}/#/login`);
@@ -54,11 +47,6 @@ async function openDialog(button: string, within: Page | Locator = page) {
   const dialog = page.getByRole('dialog');
   await dialog.waitFor();
   return dialog;
-}
-
-async function cancel(dialog: Locator) {
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await dialog.waitFor({ state: 'hidden' });
 }
 
 /** The dashboard's five counts as the page shows them. */

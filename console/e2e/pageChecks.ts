@@ -1,11 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 
 /**
  * Checks a scenario runs on the page as it is now: the buttons' boxes (inside the window, none over another, each
- * reachable by a click at its middle), the page's width, and axe-core's serious and critical findings.
+ * reachable by a click at its middle), the page's width, and axe-core's serious and critical findings; and the
+ * screenshots the scenarios take.
  */
+
+/** Written by every run; git-ignored. `make screenshots` copies the ones docs/console.md shows to e2e/screenshots/. */
+export const SHOTS = join(import.meta.dirname, 'output');
+
+/** A picture for the docs: animations finished (no half-drawn tab indicator or ripple). */
+export const shot = (p: Page, name: string) =>
+  p.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 
 /** Every visible button's problems (leaves the window, overlaps another, covered at its middle); empty when none. */
 export async function buttonProblems(p: Page): Promise<string[]> {
@@ -88,14 +97,45 @@ export async function offScreen(p: Page): Promise<{ overflow: number; outside: s
   });
 }
 
+/**
+ * Every visible element lies inside the window's width (nothing off-screen, whether the page scrolls sideways or
+ * a box clips it). Tabs that scroll sideways on purpose (with their arrows) are left out, and so is what is put
+ * out of sight until focused (react-admin's "Skip to content" link).
+ */
+export async function offscreenProblems(p: Page): Promise<string[]> {
+  return p.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const problems: string[] = [];
+    for (const el of document.body.querySelectorAll<HTMLElement>('*')) {
+      if (el.closest('[role="tablist"], .MuiTabs-root, [aria-hidden="true"]')) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === 'hidden' || style.display === 'none') continue;
+      if (r.bottom + window.scrollY <= 0 || r.right + window.scrollX <= 0) continue;
+      if (r.left < -0.5 || r.right > width + 0.5) {
+        const name = (el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 40);
+        problems.push(
+          `${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''} "${name}" at ${r.left}-${r.right} of ${width}`,
+        );
+      }
+    }
+    return problems;
+  });
+}
+
+/** Waits until no CSS transition runs (a dialog fading in reads as low contrast to axe; boxes move meanwhile). */
+export async function settled(p: Page): Promise<void> {
+  await p.waitForFunction(() =>
+    document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'),
+  );
+}
+
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** axe-core's serious and critical findings on the page as it is now, as `rule: target` lines. */
 export async function axeProblems(p: Page): Promise<string[]> {
-  // No transition under way: text fading in has part opacity, which axe reads as low contrast.
-  await p.waitForFunction(() =>
-    document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'),
-  );
+  await settled(p);
   await p.evaluate(AXE);
   return p.evaluate(async () => {
     // biome-ignore lint/suspicious/noExplicitAny: axe-core's global, injected above

@@ -1,16 +1,11 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cancel, choose, confirmAction, shownChoice } from './dialogs';
 import { ADMIN, PRODUCT_URL, start, type World } from './harness';
-import { axeProblems, buttonProblems, offscreenProblems, settled } from './page-checks';
+import { axeProblems, buttonProblems, offscreenProblems, SHOTS, settled, shot } from './pageChecks';
 
-/**
- * The ops staff's daily work on users, in headless Chromium against the real service: sessions, account mails,
- * bans, bulk actions, impersonation, the words the console uses, a narrow window and accessibility. Each
- * scenario checks its outcome through the API. The scenarios share one world and run in order.
- */
-const SHOTS = join(import.meta.dirname, 'output');
 const PASSWORD = 'User-pass-123!';
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
@@ -75,13 +70,6 @@ async function openUser(id: string, tab = '', p: Page = page) {
   await p.getByRole('button', { name: 'Set role' }).waitFor();
 }
 
-async function confirmAction(button: string, within: Page | Locator = page) {
-  await within.getByRole('button', { name: button, exact: true }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.waitFor();
-  return dialog;
-}
-
 /** Quoted-printable undone: the soft line breaks and the =XX escapes (a mail's links are written so). */
 const unquote = (raw: string) =>
   raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)));
@@ -98,23 +86,6 @@ async function mailLink(to: string, link: RegExp): Promise<RegExpExecArray> {
   }
   throw new Error(`no mail to ${to} matching ${link}`);
 }
-
-/** In a dialog's choice: opens its list and picks an option. */
-async function choose(dialog: Locator, testId: string, option: string) {
-  await dialog.getByTestId(testId).click();
-  await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
-  await page.getByRole('listbox').waitFor({ state: 'hidden' });
-}
-
-/** Cancel, and wait until the dialog has gone. */
-async function cancel(dialog: Locator) {
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await dialog.waitFor({ state: 'hidden' });
-}
-
-/** What a choice shows. */
-const shownChoice = async (dialog: Locator, testId: string) =>
-  ((await dialog.getByTestId(testId).textContent()) ?? '').replace(/\u200b/g, '').trim();
 
 /** A ban's end as its badge writes it. */
 const badgeTime = (iso: string) =>
@@ -145,7 +116,7 @@ const rowOf = (email: string) =>
 async function bulk(action: string, emails: string[]) {
   for (const email of emails) await rowOf(email).getByRole('checkbox').check();
   await page.getByText(`${emails.length} items selected`).waitFor();
-  return confirmAction(action, page.locator('[data-test="bulk-actions-toolbar"]'));
+  return confirmAction(page.locator('[data-test="bulk-actions-toolbar"]'), action);
 }
 
 /** The result dialog of a bulk action: its title and what each user's row says; closed afterwards. */
@@ -163,9 +134,6 @@ async function bulkResults() {
 
 /** How the page writes a time (the browser's locale and zone): to find an API timestamp on the page. */
 const shownTime = (iso: string, p: Page = page) => p.evaluate((t) => new Date(t).toLocaleString(), iso);
-
-const shot = (p: Page, name: string) =>
-  p.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -230,7 +198,7 @@ describe('users: the ops staff daily work', () => {
     for (const body of answered) for (const s of body.sessions) expect(s.token).toBe('');
 
     // Revoke: the confirmation names the session (owner, device and browser, address, start).
-    const dialog = await confirmAction('Revoke', firefoxRow);
+    const dialog = await confirmAction(firefoxRow, 'Revoke');
     const named = await dialog.textContent();
     const firefoxSession = sessions.find((s) => s.id === firefox.sessionId)!;
     for (const part of [
@@ -260,7 +228,7 @@ describe('users: the ops staff daily work', () => {
     expect(await page.getByText('This session', { exact: true }).count()).toBe(1);
     // The admin has other sessions (the API's sign-in in this run): only this browser's is marked.
     expect((await sessionsOf(ids.admin)).length).toBeGreaterThan(1);
-    const dialog = await confirmAction('Revoke', own);
+    const dialog = await confirmAction(own, 'Revoke');
     expect(await dialog.textContent()).toContain('This is your own session');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
@@ -271,7 +239,7 @@ describe('users: the ops staff daily work', () => {
     world.startMailWorker();
     const { email } = people.vera;
     await openUser(ids.vera);
-    let dialog = await confirmAction('Send password reset');
+    let dialog = await confirmAction(page, 'Send password reset');
     expect(await dialog.textContent()).toContain(email);
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText(`Password reset link sent to ${email}`).waitFor();
@@ -282,7 +250,7 @@ describe('users: the ops staff daily work', () => {
 
     // Not verified yet: the verification mail is offered; Enter confirms its dialog.
     expect((await getUser(ids.vera)).emailVerified).toBe(false);
-    dialog = await confirmAction('Send verification email');
+    dialog = await confirmAction(page, 'Send verification email');
     expect(await dialog.textContent()).toContain(email);
     await page.keyboard.press('Enter');
     await page.getByText(`Verification link sent to ${email}`).waitFor();
@@ -300,12 +268,12 @@ describe('users: the ops staff daily work', () => {
     const { email } = people.bob;
     await openUser(ids.bob);
     // Typed and picked, then canceled: the next opening is empty, and nothing was sent.
-    let dialog = await confirmAction('Ban');
+    let dialog = await confirmAction(page, 'Ban');
     await dialog.getByTestId('ban-reason').fill('Typed then canceled');
     await choose(dialog, 'ban-expires', 'At a date and time…');
     await dialog.getByTestId('ban-until').fill((await localTime(3 * 86_400_000)).local);
     await cancel(dialog);
-    dialog = await confirmAction('Ban');
+    dialog = await confirmAction(page, 'Ban');
     expect(await dialog.getByTestId('ban-reason').inputValue()).toBe('');
     expect(await shownChoice(dialog, 'ban-expires')).toBe('');
     expect(await dialog.getByTestId('ban-until').count()).toBe(0);
@@ -338,7 +306,7 @@ describe('users: the ops staff daily work', () => {
     // seconds until then.
     await openUser(ids.bob);
     await page.reload();
-    dialog = await confirmAction('Ban');
+    dialog = await confirmAction(page, 'Ban');
     expect(await dialog.getByTestId('ban-reason').inputValue()).toBe('');
     await choose(dialog, 'ban-expires', 'At a date and time…');
     await dialog.getByTestId('ban-until').fill((await localTime(-3_600_000)).local);
@@ -424,7 +392,7 @@ describe('users: the ops staff daily work', () => {
 
   it('impersonation: the banner says whom and until when and links to the product; Stop returns to the user page', async () => {
     await openUser(ids.sam);
-    const dialog = await confirmAction('Impersonate');
+    const dialog = await confirmAction(page, 'Impersonate');
     expect(await dialog.textContent()).toContain(people.sam.email);
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     const banner = page.getByTestId('impersonation-banner');
@@ -457,7 +425,7 @@ describe('users: the ops staff daily work', () => {
 
     const { email } = people.rita;
     await openUser(ids.rita);
-    const dialog = await confirmAction('Remove');
+    const dialog = await confirmAction(page, 'Remove');
     expect(await dialog.getByRole('heading').textContent()).toBe(`Remove ${email}`);
     expect(await dialog.textContent()).toContain(`Remove ${email} for good?`);
     await page.keyboard.press('Enter');

@@ -3,13 +3,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, start, type World } from './harness';
+import { SHOTS } from './pageChecks';
 
-/**
- * The users list's search and filters against the real identity service in headless Chromium: ops type `muller`
- * and see Müller and Mùller, and every filter shown applies (Banned and Email verified together). Each
- * list shown is checked against what list-users answers for the same query.
- */
-const SHOTS = join(import.meta.dirname, 'output');
 const PASSWORD = 'User-pass-123!';
 /** `banned`/`verified`: set on the user before the scenarios. */
 const people = [

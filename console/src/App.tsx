@@ -1,4 +1,5 @@
 import { Admin, Resource } from 'react-admin';
+import audit from './audit';
 import { i18nProvider } from './i18n/i18nProvider';
 import { Dashboard } from './layout/Dashboard';
 import { Layout } from './layout/Layout';
@@ -26,6 +27,7 @@ export function App() {
     >
       <Resource name="users" {...users} recordRepresentation="email" />
       <Resource name="organizations" {...organizations} recordRepresentation="name" />
+      <Resource name="events" {...audit} />
     </Admin>
   );
 }

@@ -44,6 +44,37 @@ export const en: TranslationMessages = {
     sign_in: { email: 'Email' },
   },
   resources: {
+    events: {
+      name: 'Audit event |||| Audit',
+      empty: 'No events',
+      load_more: 'Load more',
+      details: 'Details',
+      show: 'Show details of %{type}',
+      hide: 'Hide details of %{type}',
+      impersonated_by: 'impersonated by',
+      fields: {
+        id: 'Event id',
+        occurredAt: 'Time',
+        type: 'Type',
+        actor: 'Actor',
+        target: 'Target',
+        organizationId: 'Organization',
+        ipAddress: 'IP address',
+        userAgent: 'User agent',
+        requestId: 'Request id',
+        details: 'Details',
+      },
+      filters: {
+        actorId: 'Actor id',
+        actor_email: 'Actor by email',
+        targetId: 'Target id',
+        organizationId: 'Organization id',
+        type: 'Type or prefix',
+        from: 'From',
+        to: 'To',
+        clear: 'Clear filters',
+      },
+    },
     users: {
       name: 'User |||| Users',
       fields: {
@@ -122,7 +153,13 @@ export const en: TranslationMessages = {
         failed_icon: 'Failed',
       },
       notifications: { created: 'User %{email} created' },
-      tabs: { profile: 'Profile', sessions: 'Sessions', accounts: 'Linked accounts', organizations: 'Organizations' },
+      tabs: {
+        profile: 'Profile',
+        sessions: 'Sessions',
+        accounts: 'Linked accounts',
+        organizations: 'Organizations',
+        activity: 'Activity',
+      },
       accounts: {
         empty: 'No linked accounts',
         provider: 'Provider',
@@ -213,7 +250,13 @@ export const en: TranslationMessages = {
       slug_help: 'Lowercase letters, digits and dashes; unique',
       member_count: '%{smart_count} member |||| %{smart_count} members',
       owner_help: 'Search by email; empty: you become the owner',
-      tabs: { details: 'Details', members: 'Members', invitations: 'Invitations', teams: 'Teams' },
+      tabs: {
+        details: 'Details',
+        members: 'Members',
+        invitations: 'Invitations',
+        teams: 'Teams',
+        activity: 'Activity',
+      },
       fields: {
         id: 'Id',
         name: 'Name',

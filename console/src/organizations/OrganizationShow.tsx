@@ -1,4 +1,5 @@
-import { DateField, FunctionField, Show, TabbedShowLayout, TextField } from 'react-admin';
+import { DateField, FunctionField, Show, TabbedShowLayout, TextField, useCanAccess } from 'react-admin';
+import { OrganizationActivity } from '../audit/ActivityTab';
 import { scrollTabs } from '../layout/ScrollTabs';
 import type { FullOrganization } from '../providers/dataProvider';
 import { InvitationsTab } from './InvitationsTab';
@@ -12,6 +13,8 @@ import { TeamsTab } from './TeamsTab';
  * members, invitations and teams; edit and delete above the tabs.
  */
 export function OrganizationShow() {
+  // The Activity tab reads admin/list-events: only for a role holding audit: read.
+  const canReadAudit = useCanAccess({ resource: 'events', action: 'list' }).canAccess;
   return (
     <Show actions={<OrganizationShowActions />}>
       <TabbedShowLayout tabs={scrollTabs}>
@@ -42,6 +45,11 @@ export function OrganizationShow() {
         <TabbedShowLayout.Tab label="resources.organizations.tabs.teams" path="teams">
           <TeamsTab />
         </TabbedShowLayout.Tab>
+        {canReadAudit && (
+          <TabbedShowLayout.Tab label="resources.organizations.tabs.activity" path="activity">
+            <OrganizationActivity />
+          </TabbedShowLayout.Tab>
+        )}
       </TabbedShowLayout>
     </Show>
   );

@@ -32,6 +32,10 @@ const ACTIONS: Record<string, Record<string, Permissions>> = {
   dashboard: {
     stats: { user: ['list'] },
   },
+  /** The audit trail (admin/list-events): the Audit page and the Activity tabs. */
+  events: {
+    list: { audit: ['read'] },
+  },
   organizations: {
     list: { organization: ['list'] },
     show: { organization: ['list'] },

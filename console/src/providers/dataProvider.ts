@@ -12,6 +12,7 @@ import type {
 } from 'react-admin';
 import type { ApiClient } from '../api/client';
 import type { components, paths } from '../api/schema';
+import type { AuditEventPage, EventsQuery } from '../audit/auditEvents';
 import { unwrap } from './errors';
 
 /** The API's named shapes (components of openapi.yaml). */
@@ -88,6 +89,8 @@ export interface AdminMethods {
   getStats(days: number): Promise<Stats>;
   /** Users whose email contains `text` (a picker's search), at most `limit`. */
   searchUsersByEmail(text: string, limit?: number): Promise<User[]>;
+  /** One page of the audit trail (admin/list-events), newest first; `nextCursor` null on the last page. */
+  listEvents(query: EventsQuery): Promise<AuditEventPage>;
 }
 
 /** Operator actions on an organization (admin/organization/*: no membership needed). */
@@ -289,6 +292,9 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
     async searchUsersByEmail(text, limit = 10) {
       const query = { searchValue: text, searchField: 'email', searchOperator: 'contains', limit } as const;
       return unwrap(await client.GET('/admin/list-users', { params: { query } })).users;
+    },
+    async listEvents(query) {
+      return unwrap(await client.GET('/admin/list-events', { params: { query } }));
     },
 
     async updateOrganization(organizationId, data) {

@@ -1,4 +1,5 @@
-import { BooleanField, DateField, Labeled, Show, TabbedShowLayout, TextField } from 'react-admin';
+import { BooleanField, DateField, Labeled, Show, TabbedShowLayout, TextField, useCanAccess } from 'react-admin';
+import { UserActivity } from '../audit/ActivityTab';
 import { scrollTabs } from '../layout/ScrollTabs';
 import { BanStatus } from './BanStatus';
 import { UserAccounts } from './UserAccounts';
@@ -8,6 +9,8 @@ import { UserSessions } from './UserSessions';
 import { UserShowActions } from './UserShowActions';
 
 export function UserShow() {
+  // The Activity tab reads admin/list-events: only for a role holding audit: read.
+  const canReadAudit = useCanAccess({ resource: 'events', action: 'list' }).canAccess;
   return (
     <Show actions={<UserShowActions />}>
       <UserBanBadge />
@@ -34,6 +37,11 @@ export function UserShow() {
         <TabbedShowLayout.Tab label="resources.users.tabs.organizations" path="organizations">
           <UserOrganizations />
         </TabbedShowLayout.Tab>
+        {canReadAudit && (
+          <TabbedShowLayout.Tab label="resources.users.tabs.activity" path="activity">
+            <UserActivity />
+          </TabbedShowLayout.Tab>
+        )}
       </TabbedShowLayout>
     </Show>
   );
