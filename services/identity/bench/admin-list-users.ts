@@ -111,16 +111,23 @@ async function responseTimes(url: string, token: string, clients: number, done: 
     return times;
   }
   let failed = 0;
+  const statuses = new Map<number, number>();
   const run = autocannon({ url, headers, connections: clients, amount: REQUESTS, pipelining: 1, timeout: 10 });
   run.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
     if (status === 200) times.push(ms);
-    else failed++;
+    else {
+      failed++;
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
     if (times.length + failed === REQUESTS) done();
   });
   // autocannon settles on its next one-second tick, not at the last response: hence `done`.
   const result = await run;
   if (failed || result.errors || result.timeouts) {
-    throw new Error(`list-users: ${failed} non-200 answers, ${result.errors} errors, ${result.timeouts} timeouts`);
+    const answered = [...statuses].map(([status, n]) => `${n} × ${status}`).join(', ');
+    throw new Error(
+      `${url}: ${failed} non-200 answers (${answered || 'none'}), ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
   return times;
 }
@@ -162,7 +169,9 @@ async function main() {
   const config = loadConfig(env);
   const quiet = { info() {}, warn() {}, error() {} };
   const ctx = await createContext(config, { migrate: true, logger: quiet });
-  const app = await buildApp(ctx, { logger: false });
+  // BENCH_SERVER_LOG=warn prints the measured server's warnings and errors (a row that fails says why there).
+  const serverLog = process.env.BENCH_SERVER_LOG;
+  const app = await buildApp(ctx, { logger: serverLog ? { level: serverLog } : false });
   // A second instance that counts every total (a first search always does): the same database and sessions.
   const countingCtx = await createContext(loadConfig({ ...env, ADMIN_LIST_TOTAL_REUSE: 'false' }), { logger: quiet });
   const countingApp = await buildApp(countingCtx, { logger: false });

@@ -62,6 +62,21 @@ describe('query deadline', () => {
     }
   });
 
+  it('bounds each answer also when the pool hands a connection straight from one query to the next (saturated pool)', async () => {
+    // More queries than connections for longer than the limit: each waiting query gets the connection in the callback
+    // of the one before, so the connection never goes idle in between. Every answer comes within the limit.
+    const { pool: p, errors } = pool(1);
+    try {
+      const started = performance.now();
+      const results = await Promise.allSettled(Array.from({ length: 16 }, () => p.query('select pg_sleep(0.05)')));
+      expect(performance.now() - started).toBeGreaterThan(LIMIT_MS);
+      expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await p.end();
+    }
+  });
+
   it('counts connections that wait for an answer', async () => {
     const { pool: p, deadline } = pool(2);
     try {

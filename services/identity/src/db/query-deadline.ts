@@ -8,7 +8,8 @@ import { Client, type ClientConfig } from 'pg';
  * is hung (stopped with its sockets open, a frozen host): the query would wait as long as the outage. pg's own
  * `query_timeout` bounds that, but arms and clears a timer and two closures for every query, which on the hot
  * path cost about a tenth of the throughput and a third more memory (docs/performance.md). Here each connection
- * only notes when it became busy (one clock read per query, cleared when pg reports the connection idle again),
+ * only notes when its query in flight was sent (one clock read per query, renewed at each answer, cleared when the
+ * connection is idle again),
  * and a sweep every `sweepMs` closes any connection busy for longer than `limitMs`. Closing the socket fails its
  * query with `ETIMEDOUT` (a 503 by db/unavailable.ts) and the pool drops the connection, as after a server crash;
  * the sweep runs only while connections are open.
@@ -63,6 +64,20 @@ export function createQueryDeadline(options: QueryDeadlineOptions): QueryDeadlin
       });
       this.once('end', () => untrack(this));
       track(this);
+    }
+
+    // biome-ignore lint/suspicious/noExplicitAny: pg's connect() takes a callback or answers a promise; passed through.
+    override connect(...args: any[]): any {
+      // biome-ignore lint/suspicious/noExplicitAny: see above.
+      const connecting = (super.connect as (...a: any[]) => any)(...args);
+      // Each answer ends with ReadyForQuery. pg handles it first (its listener is attached by connect() above):
+      // the query's callback runs there, and a saturated pool hands the connection straight to a waiting query,
+      // which pg sends at once, so 'drain' never comes between them. Hence after pg's handler: a query in flight
+      // now (not ready) is timed from now; none, and the connection is idle.
+      this.connection.on('readyForQuery', () => {
+        this.busySince = (this as unknown as { readyForQuery: boolean }).readyForQuery ? 0 : now() || 1;
+      });
+      return connecting;
     }
 
     // biome-ignore lint/suspicious/noExplicitAny: pg's query() is heavily overloaded; this only passes it through.
