@@ -47,6 +47,8 @@ export function WebhookList() {
           tertiaryText={(e) => <EndpointState endpoint={e} />}
           linkType="show"
           empty={<Empty />}
+          // The state keeps its colours (react-admin fades the third text, which would dim the chip's contrast).
+          sx={{ '& .RaSimpleList-tertiary': { opacity: 1 } }}
         />
       ) : (
         <DataTable rowClick="show" bulkActionButtons={false} empty={<Empty />}>
