@@ -135,11 +135,14 @@ export function PromptDialog(props: PromptDialogProps) {
     const first = form.current?.querySelector<HTMLElement>(FIELD);
     if (first && !first.contains(document.activeElement)) first.focus();
   }, [open]);
-  // Once the dialog has come in, the focus is still put there if it rests on the dialog itself, outside the form
-  // (opened with Enter on its button, the focus trap may take it after the field had it).
+  // Once the dialog has come in, the focus is still put there if it rests on the dialog itself or on nothing (opened
+  // with Enter on its button, the focus trap may take it after the field had it); anywhere else (a field, a choice's
+  // open list) it stays.
   const onEntered = () => {
     const first = form.current?.querySelector<HTMLElement>(FIELD);
-    if (first && !form.current?.contains(document.activeElement)) first.focus();
+    const active = document.activeElement;
+    if (first && (!active || active === document.body || active === form.current?.closest('[role="dialog"]')))
+      first.focus();
   };
 
   const submit = async (event: FormEvent) => {

@@ -34,7 +34,8 @@ export function SecretDialog({ shown, onClose }: { shown: ShownSecret | null; on
   // it for the dialog itself), so Enter closes it and Shift+Tab reaches Copy.
   const onEntered = () => {
     const paper = done.current?.closest('[role="dialog"]');
-    if (document.activeElement === paper || !paper?.contains(document.activeElement)) done.current?.focus();
+    const active = document.activeElement;
+    if (!active || active === document.body || active === paper) done.current?.focus();
   };
   const copy = async () => {
     if (!shown) return;
