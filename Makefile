@@ -83,9 +83,12 @@ bench: build ## Benchmark get-session, sign-in and their floors (prints a table)
 SHOTS := users-list user-show user-organizations organization-show users-list-narrow user-show-narrow organization-show-narrow \
   user-set-role user-edit user-set-role-narrow dashboard dashboard-narrow organizations-list organization-details \
   organization-edit user-sessions users-list-bulk users-bulk-results user-banned-narrow impersonation-banner \
-  audit audit-narrow
+  audit audit-narrow webhooks webhooks-narrow webhook-show webhook-show-narrow webhook-secret
+# E2E names the e2e files to run (all by default), e.g. for one page's pictures only:
+#   make screenshots E2E=e2e/webhooks.e2e.test.ts SHOTS="webhooks webhooks-narrow"
+E2E ?=
 screenshots: $(STAMP) ## Run the console e2e and copy its screenshots to console/e2e/screenshots/ (those docs/console.md shows)
-	npm run test:e2e -w console
+	npm run test:e2e -w console -- $(E2E)
 	for s in $(SHOTS); do cp console/e2e/output/$$s.png console/e2e/screenshots/$$s.png; done
 
 clean: ## Remove build output (keeps .data/)

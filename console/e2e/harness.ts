@@ -60,6 +60,13 @@ export interface World {
   outboxDir: string;
   /** Starts the mail worker (the service only queues mail): from then on queued mails reach outboxDir. */
   startMailWorker(): void;
+  /**
+   * Starts the worker, which also delivers webhooks (with Redis the API only queues them, docs/webhooks.md). The
+   * service runs with NODE_ENV=test, where webhook URLs may be http and reach loopback: a receiver the scenario
+   * starts on 127.0.0.1 is allowed, as in the service's own webhook tests (WEBHOOK_ALLOWED_TARGETS is for
+   * production). The same process as startMailWorker: starting both starts one.
+   */
+  startWorker(): void;
   /** One SQL statement on the run's database (test set-up only, e.g. marking an email verified). */
   query(text: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   pageErrors: string[];
@@ -275,6 +282,7 @@ export async function start(): Promise<World> {
       apiPort,
       outboxDir,
       startMailWorker,
+      startWorker: startMailWorker,
       query,
       consoleErrors,
       browser,

@@ -8,6 +8,7 @@ import { darkTheme, lightTheme } from './layout/themes';
 import organizations from './organizations';
 import { authProvider, dataProvider } from './providers';
 import users from './users';
+import webhooks from './webhooks';
 
 /** The admin console. The app bar's theme button switches light/dark (react-admin's themes, readable colours). */
 export function App() {
@@ -28,6 +29,7 @@ export function App() {
       <Resource name="users" {...users} recordRepresentation="email" />
       <Resource name="organizations" {...organizations} recordRepresentation="name" />
       <Resource name="events" {...audit} />
+      <Resource name="webhooks" {...webhooks} recordRepresentation="url" />
     </Admin>
   );
 }

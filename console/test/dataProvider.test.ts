@@ -373,3 +373,76 @@ describe('dataProvider user sections', () => {
     expect(api.last()).toMatchObject({ path: '/admin/list-user-organizations', query: { userId: 'u1' } });
   });
 });
+
+describe('dataProvider webhooks', () => {
+  const endpoint = {
+    id: 'e1',
+    url: 'https://hooks.example.com/in',
+    eventTypes: ['admin.user.'],
+    enabled: true,
+    description: null,
+    disabledReason: null,
+    failingSince: null,
+    previousSecretExpiresAt: null,
+    createdAt: '2026-11-01T10:00:00.000Z',
+    updatedAt: '2026-11-01T10:00:00.000Z',
+  };
+
+  it('getList reads every endpoint; getOne finds one in that list (there is no call for one)', async () => {
+    const api = fakeApi({ 'GET /admin/list-webhook-endpoints': { body: { endpoints: [endpoint] } } });
+    const dp = makeDataProvider(api.client);
+    expect(await dp.getList('webhooks', list)).toEqual({ data: [endpoint], total: 1 });
+    expect(api.last()).toMatchObject({ method: 'GET', path: '/admin/list-webhook-endpoints', query: {} });
+    expect((await dp.getOne('webhooks', { id: 'e1' })).data).toEqual(endpoint);
+    await expect(dp.getOne('webhooks', { id: 'gone' })).rejects.toMatchObject({
+      status: 404,
+      message: 'Webhook endpoint not found',
+    });
+  });
+
+  it('create, update, delete, rotate, send a test and redeliver call their admin routes', async () => {
+    const api = fakeApi({
+      'POST /admin/create-webhook-endpoint': { body: { endpoint, secret: 'whsec_a' } },
+      'POST /admin/update-webhook-endpoint': { body: { endpoint: { ...endpoint, enabled: false } } },
+      'POST /admin/delete-webhook-endpoint': { body: { success: true } },
+      'POST /admin/rotate-webhook-secret': { body: { endpoint, secret: 'whsec_b' } },
+      'POST /admin/send-test-webhook': { body: { webhookId: 'msg_t' } },
+      'POST /admin/redeliver-webhook': { body: { webhookId: 'msg_ev1' } },
+    });
+    const dp = makeDataProvider(api.client);
+    const body = { url: endpoint.url, eventTypes: ['admin.user.'], enabled: true };
+    expect(await dp.createWebhookEndpoint(body)).toEqual({ endpoint, secret: 'whsec_a' });
+    expect(api.last()).toMatchObject({ method: 'POST', path: '/admin/create-webhook-endpoint', body });
+    expect((await dp.updateWebhookEndpoint('e1', { enabled: false, description: null })).enabled).toBe(false);
+    expect(api.last().body).toEqual({ id: 'e1', enabled: false, description: null });
+    await dp.deleteWebhookEndpoint('e1');
+    expect(api.last()).toMatchObject({ path: '/admin/delete-webhook-endpoint', body: { id: 'e1' } });
+    expect((await dp.rotateWebhookSecret('e1')).secret).toBe('whsec_b');
+    expect(api.last()).toMatchObject({ path: '/admin/rotate-webhook-secret', body: { id: 'e1' } });
+    expect(await dp.sendTestWebhook('e1')).toBe('msg_t');
+    expect(api.last()).toMatchObject({ path: '/admin/send-test-webhook', body: { id: 'e1' } });
+    expect(await dp.redeliverWebhook('e1', 'ev1')).toBe('msg_ev1');
+    expect(api.last()).toMatchObject({ path: '/admin/redeliver-webhook', body: { id: 'e1', eventId: 'ev1' } });
+  });
+
+  it('the delivery log pages with the cursor the API gave', async () => {
+    const api = fakeApi({ 'GET /admin/list-webhook-deliveries': { body: { deliveries: [], nextCursor: null } } });
+    const dp = makeDataProvider(api.client);
+    await dp.listWebhookDeliveries('e1');
+    expect(api.last().query).toEqual({ endpointId: 'e1', limit: '50' });
+    await dp.listWebhookDeliveries('e1', 'c2', 10);
+    expect(api.last().query).toEqual({ endpointId: 'e1', limit: '10', cursor: 'c2' });
+  });
+
+  it("a refusal rejects with the catalogue's message and keeps its details (the form shows them)", async () => {
+    const refusal = {
+      code: 'INVALID_WEBHOOK_URL',
+      message: 'Invalid webhook URL',
+      details: [{ field: 'url', problem: 'is not a URL' }],
+    };
+    const api = fakeApi({ 'POST /admin/create-webhook-endpoint': { status: 400, body: refusal } });
+    await expect(
+      makeDataProvider(api.client).createWebhookEndpoint({ url: 'nope', eventTypes: ['admin.user.'] }),
+    ).rejects.toMatchObject({ status: 400, message: 'Invalid webhook URL', body: refusal });
+  });
+});

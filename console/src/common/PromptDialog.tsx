@@ -1,5 +1,6 @@
 import Check from '@mui/icons-material/Check';
 import {
+  Alert,
   Autocomplete,
   Button,
   Dialog,
@@ -13,8 +14,9 @@ import {
   TextField,
 } from '@mui/material';
 import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import { useNotify, useTranslate } from 'react-admin';
+import { HttpError, useNotify, useTranslate } from 'react-admin';
 import { joinPicked, splitPicked } from './pickedValues';
+import { refusedField } from './refusal';
 
 /** One input of a prompt: a text field, or a choice when `options` is given. */
 export interface PromptField {
@@ -75,6 +77,17 @@ export interface PromptDialogProps {
    * values; its failure does not undo the success (the page shows its own loading error).
    */
   after?: () => unknown;
+  /**
+   * A refusal shows in the dialog instead of a notification: under the field the API's error names (its `details`),
+   * else above the fields; the dialog stays open with what was typed, and the message goes at the next opening.
+   */
+  errorsInForm?: boolean;
+}
+
+/** A refusal shown in the form: the catalogue's message, the problem the API named, and the field it is about. */
+interface Refusal {
+  message: string;
+  field?: string;
 }
 
 /**
@@ -86,12 +99,14 @@ export interface PromptDialogProps {
  */
 export function PromptDialog(props: PromptDialogProps) {
   const { open, onClose, title, message, fields = [], initial, color = 'primary', onConfirm, success, after } = props;
+  const { errorsInForm } = props;
   const translate = useTranslate();
   const notify = useNotify();
   const titleId = useId();
   const form = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState<PromptValues>({});
   const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
   // Reset while rendering the opening (React's pattern for state derived from a prop change): the fields never
   // show, even for one frame, what an earlier opening held.
   const [wasOpen, setWasOpen] = useState(false);
@@ -101,6 +116,7 @@ export function PromptDialog(props: PromptDialogProps) {
     setWasOpen(open);
     if (open) {
       setValues(startValues(fields, initial));
+      setRefusal(null);
       setOpening((n) => n + 1);
     }
   }
@@ -119,11 +135,21 @@ export function PromptDialog(props: PromptDialogProps) {
     const first = form.current?.querySelector<HTMLElement>(FIELD);
     if (first && !first.contains(document.activeElement)) first.focus();
   }, [open]);
+  // Once the dialog has come in, the focus is still put there if it rests on the dialog itself or on nothing (opened
+  // with Enter on its button, the focus trap may take it after the field had it); anywhere else (a field, a choice's
+  // open list) it stays.
+  const onEntered = () => {
+    const first = form.current?.querySelector<HTMLElement>(FIELD);
+    const active = document.activeElement;
+    if (first && (!active || active === document.body || active === form.current?.closest('[role="dialog"]')))
+      first.focus();
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy || missing) return;
     setBusy(true);
+    setRefusal(null);
     try {
       await onConfirm(values);
       const said = success(values);
@@ -132,7 +158,18 @@ export function PromptDialog(props: PromptDialogProps) {
       await Promise.resolve(after?.()).catch(() => undefined);
       onClose();
     } catch (error) {
-      notify((error as Error).message, { type: 'error' });
+      if (!errorsInForm) notify((error as Error).message, { type: 'error' });
+      else {
+        const body = error instanceof HttpError ? error.body : undefined;
+        const { field, problem } = refusedField(
+          body,
+          shown.map((f) => f.name),
+        );
+        const said = (error as Error).message;
+        setRefusal({ message: problem ? `${said}: ${problem}` : said, field });
+        // The field at fault takes the focus, so its message (its description) is read out.
+        if (field) setTimeout(() => form.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus());
+      }
     } finally {
       setBusy(false);
     }
@@ -170,6 +207,7 @@ export function PromptDialog(props: PromptDialogProps) {
       aria-labelledby={titleId}
       fullWidth
       maxWidth="xs"
+      slotProps={{ transition: { onEntered } }}
     >
       <form ref={form} onSubmit={submit} noValidate>
         <DialogTitle id={titleId}>{title}</DialogTitle>
@@ -178,12 +216,18 @@ export function PromptDialog(props: PromptDialogProps) {
             // A message with a list of names is a block, not a paragraph.
             <DialogContentText component={typeof message === 'string' ? 'p' : 'div'}>{message}</DialogContentText>
           )}
+          {refusal && !refusal.field && (
+            <Alert severity="error" role="alert" sx={{ mt: 1 }} data-testid="prompt-refusal">
+              {refusal.message}
+            </Alert>
+          )}
           {shown.map((field, index) => (
             <PromptInput
               key={`${field.name}-${opening}`}
               field={field}
               autoFocus={index === 0}
               value={values[field.name] ?? ''}
+              refused={refusal?.field === field.name ? refusal.message : undefined}
               onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))}
             />
           ))}
@@ -209,18 +253,21 @@ function PromptInput(props: {
   field: PromptField;
   autoFocus: boolean;
   value: string;
+  /** The API's refusal of this field (its message), shown under it until the next opening. */
+  refused?: string;
   onChange: (value: string) => void;
 }) {
-  const { field, autoFocus, value, onChange } = props;
+  const { field, autoFocus, value, refused, onChange } = props;
   if (field.search) return <SearchPicker {...props} search={field.search} />;
   const options = field.options;
   const multiple = !!options && !!field.multiple;
   const picked = multiple ? splitPicked(value) : [];
   // A problem shows once something is typed: an empty field is only "required", which Confirm already says.
-  const problem = value.trim() ? field.validate?.(value) : undefined;
+  const problem = (value.trim() ? field.validate?.(value) : undefined) ?? refused;
   return (
     <TextField
       autoFocus={autoFocus}
+      name={field.name}
       fullWidth
       margin="dense"
       select={!!options}

@@ -36,6 +36,14 @@ const ACTIONS: Record<string, Record<string, Permissions>> = {
   events: {
     list: { audit: ['read'] },
   },
+  /** The webhook endpoints (admin/*-webhook-*): the Webhooks page and its buttons. */
+  webhooks: {
+    list: { webhook: ['read'] },
+    show: { webhook: ['read'] },
+    create: { webhook: ['create'] },
+    edit: { webhook: ['update'] },
+    delete: { webhook: ['delete'] },
+  },
   organizations: {
     list: { organization: ['list'] },
     show: { organization: ['list'] },

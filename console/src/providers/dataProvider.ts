@@ -10,9 +10,17 @@ import type {
   UpdateManyParams,
   UpdateParams,
 } from 'react-admin';
+import { HttpError } from 'react-admin';
 import type { ApiClient } from '../api/client';
 import type { components, paths } from '../api/schema';
 import type { AuditEventPage, EventsQuery } from '../audit/auditEvents';
+import type {
+  CreateWebhookBody,
+  WebhookChanges,
+  WebhookDeliveryPage,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+} from '../webhooks/webhookForm';
 import { unwrap } from './errors';
 
 /** The API's named shapes (components of openapi.yaml). */
@@ -111,7 +119,21 @@ export interface OrganizationMethods {
   removeTeamMember(organizationId: string, teamId: string, userId: string): Promise<void>;
 }
 
-export type ConsoleDataProvider = DataProvider & AdminMethods & OrganizationMethods;
+/** The webhook endpoints (admin/*-webhook-*, docs/webhooks.md); the secret comes only from create and rotate. */
+export interface WebhookMethods {
+  createWebhookEndpoint(body: CreateWebhookBody): Promise<WebhookEndpointWithSecret>;
+  updateWebhookEndpoint(id: string, changes: WebhookChanges): Promise<WebhookEndpoint>;
+  deleteWebhookEndpoint(id: string): Promise<void>;
+  rotateWebhookSecret(id: string): Promise<WebhookEndpointWithSecret>;
+  /** One page of the endpoint's attempts, newest first; `nextCursor` null on the last page. */
+  listWebhookDeliveries(endpointId: string, cursor?: string | null, limit?: number): Promise<WebhookDeliveryPage>;
+  /** Queues a `webhook.test` message; answers its webhook-id. */
+  sendTestWebhook(id: string): Promise<string>;
+  /** Queues the event again under its first webhook-id; answers it. */
+  redeliverWebhook(id: string, eventId: string): Promise<string>;
+}
+
+export type ConsoleDataProvider = DataProvider & AdminMethods & OrganizationMethods & WebhookMethods;
 
 type Ok<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends {
   responses: { 200: { content: { 'application/json': infer R } } };
@@ -211,9 +233,25 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
     },
   };
 
+  const listEndpoints = async () => unwrap(await client.GET('/admin/list-webhook-endpoints', {})).endpoints;
+  const webhooks = {
+    /** Every endpoint, oldest first: the API does not page them (there are few). */
+    async getList(_params: GetListParams) {
+      const endpoints = await listEndpoints();
+      return { data: endpoints, total: endpoints.length };
+    },
+    /** The API has no call for one endpoint: it is found in the list. */
+    async getOne(params: GetOneParams) {
+      const found = (await listEndpoints()).find((e) => e.id === String(params.id));
+      if (!found) throw new HttpError('Webhook endpoint not found', 404, { code: 'WEBHOOK_ENDPOINT_NOT_FOUND' });
+      return { data: found };
+    },
+  };
+
   const resources: Record<string, Partial<Record<string, (params: never) => Promise<unknown>>>> = {
     users,
     organizations,
+    webhooks,
   };
   const route =
     <P, R>(method: string) =>
@@ -340,6 +378,29 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
     async removeTeamMember(organizationId, teamId, userId) {
       const body = { organizationId, teamId, userId };
       unwrap(await client.POST('/admin/organization/remove-team-member', { body }));
+    },
+
+    async createWebhookEndpoint(body) {
+      return unwrap(await client.POST('/admin/create-webhook-endpoint', { body }));
+    },
+    async updateWebhookEndpoint(id, changes) {
+      return unwrap(await client.POST('/admin/update-webhook-endpoint', { body: { id, ...changes } })).endpoint;
+    },
+    async deleteWebhookEndpoint(id) {
+      unwrap(await client.POST('/admin/delete-webhook-endpoint', { body: { id } }));
+    },
+    async rotateWebhookSecret(id) {
+      return unwrap(await client.POST('/admin/rotate-webhook-secret', { body: { id } }));
+    },
+    async listWebhookDeliveries(endpointId, cursor, limit = 50) {
+      const query = { endpointId, limit, ...(cursor ? { cursor } : {}) };
+      return unwrap(await client.GET('/admin/list-webhook-deliveries', { params: { query } }));
+    },
+    async sendTestWebhook(id) {
+      return unwrap(await client.POST('/admin/send-test-webhook', { body: { id } })).webhookId;
+    },
+    async redeliverWebhook(id, eventId) {
+      return unwrap(await client.POST('/admin/redeliver-webhook', { body: { id, eventId } })).webhookId;
     },
   };
 }
