@@ -13,7 +13,7 @@ export async function confirmAction(within: Page | Locator, button: string): Pro
 
 /** Cancel (or the closing button named), and wait until the dialog has gone (its closing transition too). */
 export async function cancel(dialog: Locator, button = 'Cancel'): Promise<void> {
-  await dialog.getByRole('button', { name: button, exact: true }).click();
+  await dialog.getByRole('button', { name: button }).click();
   await dialog.waitFor({ state: 'hidden' });
 }
 
