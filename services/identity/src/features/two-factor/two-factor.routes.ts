@@ -104,10 +104,11 @@ export async function twoFactorRoutes(fastify: FastifyInstance, ctx: TwoFactorWe
   app.post('/two-factor/verify-totp', { schema: VerifyTotp }, async (request, reply) => {
     const current = await ctx.optionalSession(request);
     if (!current) return completeSignIn(request, reply, 'totp', request.body);
+    const actor = { type: 'user', id: current.user.id, impersonatorId: current.session.impersonatedBy } as const;
     const user = await ctx.twoFactor.verifyTotpSignedIn(
       current.user,
       request.body.code,
-      auditSource(request),
+      auditSource(request, actor),
       lang(request),
     );
     if (user !== current.user) reissue(request, reply, current, user);
