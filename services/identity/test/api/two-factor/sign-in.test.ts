@@ -58,7 +58,9 @@ describe('password sign-in of a user with a second factor', () => {
     }
     // the flag comes with the user row the sign-in reads anyway; no statement touches the second factor's tables
     expect(statements.some((s) => s.includes('two_factor_enabled') && s.includes('FROM users'))).toBe(true);
-    expect(statements.filter((s) => /two_factors|two_factor_challenges|two_factor_trusted_devices/.test(s))).toEqual([]);
+    expect(statements.filter((s) => /two_factors|two_factor_challenges|two_factor_trusted_devices/.test(s))).toEqual(
+      [],
+    );
   });
 
   it('a wrong password answers as for everyone (no hint of a second factor)', async () => {
