@@ -4065,6 +4065,10 @@ export interface operations {
                         url?: string;
                         token?: string;
                         user?: components["schemas"]["User"];
+                    } | {
+                        /** @enum {boolean} */
+                        twoFactorRedirect: true;
+                        twoFactorMethods: string[];
                     };
                 };
             };

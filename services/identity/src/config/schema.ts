@@ -38,6 +38,9 @@ const SocialProvider = Type.Object(
     ),
     disableLinking: Type.Optional(Type.Boolean({ description: 'never link it to an existing user' })),
     disableIdTokenSignIn: Type.Optional(Type.Boolean()),
+    twoFactor: Type.Optional(
+      Type.Boolean({ description: 'users with a second factor are asked for it after this provider (default true)' }),
+    ),
     prompt: Type.Optional(Type.String({ maxLength: 64 })),
   },
   strict,
