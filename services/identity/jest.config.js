@@ -18,6 +18,7 @@ const esmOnly = [
   'zod',
   'kysely',
   '@noble',
+  '@scure',
   'content-disposition',
 ];
 module.exports = {

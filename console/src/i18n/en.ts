@@ -8,6 +8,7 @@ export const en: TranslationMessages = {
     title: 'Identity console',
     auth: {
       not_admin: 'This account is not an administrator: only admins can use the console.',
+      second_factor: 'This account signs in with a second factor, which the console does not ask for yet.',
       signed_out: 'Your session has ended. Please sign in again.',
     },
     dashboard: {

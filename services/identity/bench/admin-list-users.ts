@@ -193,7 +193,8 @@ async function main() {
       { email: operator.email, password: 'bench password 123' },
       SYSTEM_SOURCE,
     );
-    const token = signedIn.session.token;
+    if (signedIn.kind !== 'signed-in') throw new Error('the operator has no second factor');
+    const token = signedIn.current.session.token;
     const listening = async (server: typeof app) => {
       await server.listen({ port: 0, host: '127.0.0.1' });
       return `http://127.0.0.1:${(server.server.address() as AddressInfo).port}${config.basePath}/admin/list-users`;

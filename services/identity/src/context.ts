@@ -74,7 +74,7 @@ export interface AppContext {
    * Deletes expired rows nobody will present again (sessions, verification tokens) and webhook delivery log rows
    * past WEBHOOK_DELIVERY_RETENTION_DAYS; run periodically.
    */
-  sweepExpired(): Promise<{ sessions: number; verifications: number; webhookDeliveries: number }>;
+  sweepExpired(): Promise<{ sessions: number; verifications: number; twoFactor: number; webhookDeliveries: number }>;
   close(): Promise<void>;
 }
 
@@ -183,6 +183,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       sweepExpired: async () => ({
         sessions: await features.session.sessions.sweepExpired(),
         verifications: await drainBatches((batch) => features.account.sweepExpiredTokens(batch)),
+        twoFactor: await drainBatches((batch) => features.twoFactor.sweepExpired(batch)),
         webhookDeliveries: await features.webhook.deliveries.prune(),
       }),
       close: () => closeAll(closers),

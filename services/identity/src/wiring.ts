@@ -16,6 +16,7 @@ import { createOrganizationFeature, type OrganizationFeature } from './features/
 import { createSessionFeature, type SessionFeature } from './features/session';
 import { createSocialFeature, type SocialFeature } from './features/social';
 import { createSystemFeature } from './features/system';
+import { createTwoFactorFeature, type TwoFactorFeature } from './features/two-factor';
 import { createWebhookFeature, type DeliveryLogger, type WebhookFeature, type WebhookOutbox } from './features/webhook';
 import type { FeatureRoutes } from './http/web';
 import type { MailOutbox } from './mail/mail-outbox';
@@ -49,6 +50,8 @@ export interface Features {
   audit: AuditFeature;
   session: SessionFeature;
   account: AccountFeature;
+  /** The second factor: plugs into the account feature's password sign-in. */
+  twoFactor: TwoFactorFeature;
   jwt: JwtFeature;
   introspection: IntrospectionFeature;
   social: SocialFeature;
@@ -98,6 +101,17 @@ export function createFeatures(infra: Infrastructure): Features {
     sessions,
     mail: infra.mailOutbox,
     background: infra.background,
+    config,
+    clock,
+    audit: audit.events,
+  });
+  const twoFactor = createTwoFactorFeature({
+    sql,
+    accounts: account.accounts,
+    sessions,
+    sealer: new Sealer(deriveKeys(config, 'two-factor-secrets')),
+    codeKeys: deriveKeys(config, 'backup-codes'),
+    mail: infra.mailOutbox,
     config,
     clock,
     audit: audit.events,
@@ -176,6 +190,7 @@ export function createFeatures(infra: Infrastructure): Features {
     system,
     session,
     account,
+    twoFactor,
     jwt,
     introspection,
     social,
@@ -189,6 +204,7 @@ export function createFeatures(infra: Infrastructure): Features {
     audit,
     session,
     account,
+    twoFactor,
     jwt,
     introspection,
     social,

@@ -102,6 +102,13 @@ export function defaultConfig(): Config {
         '/delete-user': { windowSec: 60, max: 5 },
         // every invitation may send a mail: bounded per address like the other mail routes
         '/organization/invite-member': { windowSec: 60, max: 30 },
+        // second-factor codes: on top of the per-sign-in attempts and the account lockout (docs/two-factor.md)
+        '/two-factor/verify-totp': { windowSec: 60, max: 10 },
+        '/two-factor/verify-backup-code': { windowSec: 60, max: 10 },
+        '/two-factor/enable': { windowSec: 60, max: 10 },
+        '/two-factor/disable': { windowSec: 60, max: 10 },
+        '/two-factor/get-totp-uri': { windowSec: 60, max: 10 },
+        '/two-factor/generate-backup-codes': { windowSec: 60, max: 10 },
       },
     },
     social: {
@@ -115,6 +122,16 @@ export function defaultConfig(): Config {
       providers: {},
     },
     features: { organization: true, admin: true },
+    // docs/two-factor.md: better-auth's two-factor defaults (5 tries per sign-in, 10 in a row lock for 15 min, 30 days)
+    twoFactor: {
+      issuer: 'Identity',
+      pendingSignInTtlSec: 300,
+      maxAttemptsPerSignIn: 5,
+      lockoutFailures: 10,
+      lockoutSec: 900,
+      trustDeviceDays: 30,
+      backupCodeCount: 10,
+    },
     // short-lived signed session tokens (better-auth's jwt plugin: EdDSA, 15 min).
     jwt: { alg: 'EdDSA', expiresInSec: 900, keyRefreshSec: 60, keyRotationSec: 0 },
     // off until a provider is set; better-auth's captcha plugin endpoints (+ the reset alias).

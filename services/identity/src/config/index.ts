@@ -9,4 +9,5 @@ export type {
   SessionConfig,
   SocialConfig,
   SocialProviderConfig,
+  TwoFactorConfig,
 } from './schema';

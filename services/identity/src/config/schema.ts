@@ -38,6 +38,9 @@ const SocialProvider = Type.Object(
     ),
     disableLinking: Type.Optional(Type.Boolean({ description: 'never link it to an existing user' })),
     disableIdTokenSignIn: Type.Optional(Type.Boolean()),
+    twoFactor: Type.Optional(
+      Type.Boolean({ description: 'users with a second factor are asked for it after this provider (default true)' }),
+    ),
     prompt: Type.Optional(Type.String({ maxLength: 64 })),
   },
   strict,
@@ -216,6 +219,21 @@ export const ConfigSchema = Type.Object(
       strict,
     ),
     features: Type.Object({ organization: Type.Boolean(), admin: Type.Boolean() }, strict),
+    /** A second factor, TOTP and backup codes (docs/two-factor.md). */
+    twoFactor: Type.Object(
+      {
+        issuer: Type.String({ minLength: 1, maxLength: 64, description: 'the issuer authenticator apps show' }),
+        pendingSignInTtlSec: Int(30, 'a sign-in waiting for its second factor expires after this'),
+        maxAttemptsPerSignIn: Int(1, 'wrong codes one pending sign-in may try before it is given up'),
+        lockoutFailures: Int(0, 'wrong codes in a row that lock the account; 0 = no lockout'),
+        lockoutSec: Int(1, 'how long the lockout lasts'),
+        trustDeviceDays: Int(0, 'a trusted device skips the second factor this long, renewed at each sign-in; 0 = off'),
+        backupCodeCount: Int(1, 'backup codes in a set'),
+        /** The product page the notices link to (enrolment, removal, new backup codes); unset = PUBLIC_URL. */
+        accountUrl: Type.Optional(Type.String({ minLength: 1 })),
+      },
+      strict,
+    ),
     jwt: Type.Object(
       {
         alg: Type.Union([Type.Literal('EdDSA'), Type.Literal('ES256'), Type.Literal('RS256')]),
@@ -326,3 +344,4 @@ export type JwtConfig = Config['jwt'];
 export type CaptchaConfig = Config['captcha'];
 export type SocialConfig = Config['social'];
 export type SocialProviderConfig = SocialConfig['providers'][string];
+export type TwoFactorConfig = Config['twoFactor'];

@@ -6,7 +6,9 @@ export type KeyPurpose =
   | 'jwks-private-keys'
   | 'provider-tokens'
   | 'audit-email'
-  | 'webhook-secrets';
+  | 'webhook-secrets'
+  | 'two-factor-secrets'
+  | 'backup-codes';
 
 /** Separate keys per purpose derived from AUTH_SECRET, so one leaked signature never serves another use. */
 export function deriveKey(secret: string, purpose: KeyPurpose): Buffer {

@@ -232,6 +232,22 @@ export const EXTRA_ERRORS = {
   WEBHOOK_URL_NOT_ALLOWED: e(400, 'Webhook URL not allowed'),
   INVALID_WEBHOOK_EVENT_TYPE: e(400, 'Unknown webhook event type'),
   WEBHOOK_EVENT_NOT_FOUND: e(404, 'Event not found'),
+  /**
+   * The second factor (docs/two-factor.md): better-auth's two-factor plugin's codes, texts and statuses, so its
+   * published client's `twoFactorClient` reads them unchanged.
+   */
+  TOTP_NOT_ENABLED: e(400, 'TOTP not enabled'),
+  TOTP_ALREADY_ENABLED: e(400, 'TOTP is already enabled'),
+  TWO_FACTOR_NOT_ENABLED: e(400, "Two factor isn't enabled"),
+  BACKUP_CODES_NOT_ENABLED: e(400, "Backup codes aren't enabled"),
+  INVALID_BACKUP_CODE: e(401, 'Invalid backup code'),
+  INVALID_CODE: e(401, 'Invalid code'),
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: e(400, 'Too many attempts. Please request a new code.'),
+  ACCOUNT_TEMPORARILY_LOCKED: e(
+    429,
+    'Too many failed verification attempts. Your account is temporarily locked. Please try again later.',
+  ),
+  INVALID_TWO_FACTOR_COOKIE: e(401, 'Invalid two factor cookie'),
   /** deletion "can be disabled" (better-auth answers 404 with this text). */
   ORGANIZATION_DELETION_DISABLED: e(404, 'Organization deletion is disabled'),
 } as const;

@@ -53,6 +53,11 @@ export const API_KEY_REFUSED_ROUTES: ReadonlySet<string> = new Set([
   '/link-social', // linking needs the browser that finishes the provider's flow; unlinking is account takeover's half
   '/unlink-account',
   '/token', // a JWT names a stored session (sid), which a key's session is not
+  // a second factor is the person's: a key never enrols, removes or reads one (docs/two-factor.md)
+  '/two-factor/enable',
+  '/two-factor/disable',
+  '/two-factor/get-totp-uri',
+  '/two-factor/generate-backup-codes',
 ]);
 
 /**

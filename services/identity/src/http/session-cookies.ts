@@ -37,6 +37,9 @@ export interface Verified {
 export class SessionCookies {
   readonly tokenName: string;
   readonly dataName: string;
+  /** better-auth's two-factor cookies (docs/two-factor.md): the pending sign-in, and a trusted device. */
+  readonly twoFactorName: string;
+  readonly trustDeviceName: string;
   private readonly base: CookieSerializeOptions;
   private readonly tokens = new BoundedMap<string, Verified>(MEMO_ENTRIES);
   private readonly decoded = new BoundedMap<string, { cookie: string; session: CachedSession }>(MEMO_ENTRIES);
@@ -57,6 +60,8 @@ export class SessionCookies {
     const prefix = `${secure ? '__Secure-' : ''}${config.session.cookiePrefix}`;
     this.tokenName = `${prefix}.session_token`;
     this.dataName = `${prefix}.session_data`;
+    this.twoFactorName = `${prefix}.two_factor`;
+    this.trustDeviceName = `${prefix}.trust_device`;
     this.base = { httpOnly: true, secure, sameSite: 'lax', path: '/' };
   }
 
@@ -145,6 +150,23 @@ export class SessionCookies {
    */
   reissueCache(request: FastifyRequest, reply: FastifyReply, value: SessionWithUser, now: number): void {
     if (request.cookies[this.tokenName] !== undefined) this.setCache(reply, value.session, sessionJson(value), now);
+  }
+
+  /** A signed, HttpOnly cookie of the second factor's: `value` kept `maxAgeSec`. */
+  setSigned(reply: FastifyReply, name: string, grant: { value: string; maxAgeSec: number }): void {
+    reply.setCookie(name, grant.value, { ...this.base, maxAge: grant.maxAgeSec, signed: true });
+  }
+
+  /** The value of a signed cookie when its signature verifies (the current secret or a previous one), else null. */
+  readSigned(request: FastifyRequest, name: string): string | null {
+    const cookie = request.cookies[name];
+    if (!cookie || cookie.length > 512) return null;
+    const unsigned = this.signer.unsign(cookie);
+    return unsigned.valid ? unsigned.value : null;
+  }
+
+  clearNamed(reply: FastifyReply, name: string): void {
+    reply.clearCookie(name, this.base);
   }
 
   clear(reply: FastifyReply): void {

@@ -38,6 +38,10 @@ export type MailJob =
   /** Sent to the OLD address of a verified user; `newEmail` is where the account would move. */
   | (Base & { kind: 'change-email'; url: string; newEmail: string })
   | (Base & { kind: 'delete-account'; url: string })
+  /** Notices (docs/two-factor.md): `url` is the product's account page, never a token. */
+  | (Base & { kind: 'two-factor-enabled'; url: string })
+  | (Base & { kind: 'two-factor-disabled'; url: string })
+  | (Base & { kind: 'backup-codes-regenerated'; url: string })
   | (Base & {
       kind: 'invitation';
       url: string;

@@ -28,6 +28,7 @@ export const UserSchema = Type.Object(
     banReason: Nullable(Type.String()),
     banExpires: Nullable(DateTime),
     language: Nullable(Type.String()),
+    twoFactorEnabled: Type.Boolean({ description: 'a confirmed second factor: the password sign-in asks for it' }),
     createdAt: DateTime,
     updatedAt: DateTime,
   },

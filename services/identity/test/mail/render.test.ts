@@ -18,8 +18,17 @@ const TAGS: Record<Language, string> = {
 };
 
 describe('render: every kind in every language', () => {
-  it('knows the five kinds and the eight languages of the spec', () => {
-    expect(KINDS.sort()).toEqual(['change-email', 'delete-account', 'invitation', 'reset-password', 'verify-email']);
+  it('knows the eight kinds and the eight languages of the spec', () => {
+    expect(KINDS.sort()).toEqual([
+      'backup-codes-regenerated',
+      'change-email',
+      'delete-account',
+      'invitation',
+      'reset-password',
+      'two-factor-disabled',
+      'two-factor-enabled',
+      'verify-email',
+    ]);
     expect(LANGUAGE_NAMES.sort()).toEqual(Object.keys(TAGS).sort());
   });
 

@@ -59,6 +59,10 @@ export class User {
   @Column('timestamptz', { nullable: true })
   banExpires: Date | null;
 
+  /** A confirmed second factor (docs/two-factor.md): the password sign-in asks for it. */
+  @Column('boolean', { default: false })
+  twoFactorEnabled: boolean;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 

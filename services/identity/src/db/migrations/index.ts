@@ -17,6 +17,7 @@ import { UsersBannedIndex1795900000275 } from './1795900000275-users-banned-inde
 import { AuditEvents1796000000100 } from './1796000000100-audit-events';
 import { UserSearchFold1796100000100 } from './1796100000100-user-search-fold';
 import { Webhooks1796100000200 } from './1796100000200-webhooks';
+import { TwoFactor1796100000300 } from './1796100000300-two-factor';
 
 /** Listed explicitly (a glob would also match the compiled .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   AuditEvents1796000000100,
   UserSearchFold1796100000100,
   Webhooks1796100000200,
+  TwoFactor1796100000300,
 ];

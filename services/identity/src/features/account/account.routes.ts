@@ -25,12 +25,22 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: AccountWeb): 
     { schema: SignInEmail, preHandler: checkRedirects(ctx.trusted, 'callbackURL') },
     async (request, reply) => {
       const lang = request.headers['accept-language'];
-      const current = await ctx.metrics.countSignIn('email', () =>
+      const device = ctx.cookies.readSigned(request, ctx.cookies.trustDeviceName);
+      const outcome = await ctx.metrics.countSignIn('email', () =>
         ctx.signInThrottle.guard(request.body.email, () =>
-          ctx.accounts.signIn(request.body, auditSource(request), lang),
+          ctx.accounts.signIn(request.body, auditSource(request), lang, device),
         ),
       );
+      if (outcome.kind === 'second-factor') {
+        // better-auth's two-factor answer: no session, a signed cookie naming the pending sign-in (docs/two-factor.md)
+        ctx.cookies.clear(reply);
+        if (outcome.forgetDevice) ctx.cookies.clearNamed(reply, ctx.cookies.trustDeviceName);
+        ctx.cookies.setSigned(reply, ctx.cookies.twoFactorName, outcome.challenge);
+        return { twoFactorRedirect: true as const, twoFactorMethods: outcome.methods };
+      }
+      const { current } = outcome;
       ctx.cookies.set(reply, current, ctx.clock.now());
+      if (outcome.trustedDevice) ctx.cookies.setSigned(reply, ctx.cookies.trustDeviceName, outcome.trustedDevice);
       const url = request.body.callbackURL;
       return { redirect: Boolean(url), token: current.session.token, url, user: current.user };
     },

@@ -28,6 +28,30 @@ export interface SignInInput {
   callbackURL?: string;
 }
 
+/** A signed cookie value and how long the browser keeps it (the second factor's cookies). */
+export interface CookieGrant {
+  value: string;
+  maxAgeSec: number;
+}
+
+/**
+ * What the password sign-in asks once the password is right and before a session is made: the two-factor feature
+ * plugs in here (docs/two-factor.md). It answers from the user row already loaded, so a user without a second
+ * factor costs no statement. `trustedDevice`: the device cookie the browser presented, if any.
+ */
+export type SecondFactorGate = (
+  user: UserView,
+  attempt: { rememberMe: boolean; trustedDevice: string | null },
+) => Promise<
+  | { pass: true; trustedDevice: CookieGrant | null }
+  | { pass: false; challenge: CookieGrant; methods: string[]; forgetDevice: boolean }
+>;
+
+/** A sign-in's outcome: a session, or (a second factor enabled) a pending sign-in and no session. */
+export type SignInOutcome =
+  | { kind: 'signed-in'; current: SessionWithUser; trustedDevice: CookieGrant | null }
+  | { kind: 'second-factor'; challenge: CookieGrant; methods: string[]; forgetDevice: boolean };
+
 export interface NewUserInput {
   email: string;
   name: string;
@@ -51,6 +75,8 @@ export const signedIn =
 
 /** Email+password accounts (spec §4, §5): sign-up, sign-in, profile updates. */
 export class AccountService {
+  /** Named hook points: the second factor asked after a correct password (the two-factor feature's hooks.ts). */
+  readonly hooks: { secondFactor: SecondFactorGate | null } = { secondFactor: null };
   private readonly repo: AccountRepository;
   private readonly sessions: SessionService;
   private readonly hasher: PasswordHasher;
@@ -135,7 +161,12 @@ export class AccountService {
    * A failure is recorded with the address's digest as its target, never the address, and never which of the two
    * was wrong (docs/audit.md).
    */
-  async signIn(input: SignInInput, source: AuditSource, lang?: string): Promise<SessionWithUser> {
+  async signIn(
+    input: SignInInput,
+    source: AuditSource,
+    lang?: string,
+    trustedDevice: string | null = null,
+  ): Promise<SignInOutcome> {
     this.assertEmailPasswordEnabled();
     const email = normalizeEmail(input.email);
     const user = await this.repo.findUserByEmail(email);
@@ -154,12 +185,21 @@ export class AccountService {
       await this.emails.sendVerificationMail(user!, input.callbackURL, lang); // only after a correct password
       fail('EMAIL_NOT_VERIFIED');
     }
-    return this.sessions.create({
+    const rememberMe = input.rememberMe ?? true;
+    let device: CookieGrant | null = null;
+    // Only a user with a second factor reaches the gate's statements (docs/two-factor.md).
+    if (user!.twoFactorEnabled && this.hooks.secondFactor) {
+      const gate = await this.hooks.secondFactor(user!, { rememberMe, trustedDevice });
+      if (!gate.pass) return { kind: 'second-factor', ...gate };
+      device = gate.trustedDevice;
+    }
+    const current = await this.sessions.create({
       user: user!,
-      rememberMe: input.rememberMe ?? true,
+      rememberMe,
       ...source,
-      event: signedIn(source, 'email'),
+      event: signedIn(source, device ? 'email+trusted-device' : 'email'),
     });
+    return { kind: 'signed-in', current, trustedDevice: device };
   }
 
   /**

@@ -52,12 +52,16 @@ export const SignInEmail = {
     strict,
   ),
   response: {
-    200: Type.Object({
-      redirect: Type.Boolean(),
-      token: Type.String(),
-      url: Type.Optional(Type.String()),
-      user: UserSchema,
-    }),
+    200: Type.Union([
+      Type.Object({
+        redirect: Type.Boolean(),
+        token: Type.String(),
+        url: Type.Optional(Type.String()),
+        user: UserSchema,
+      }),
+      // a user with a second factor: no session yet (docs/two-factor.md), better-auth's two-factor answer
+      Type.Object({ twoFactorRedirect: Type.Literal(true), twoFactorMethods: Type.Array(Type.String()) }),
+    ]),
     ...errorResponses,
   },
 };

@@ -37,12 +37,16 @@ export const SignInSocial = {
     strict,
   ),
   response: {
-    200: Type.Object({
-      redirect: Type.Boolean(),
-      url: Type.Optional(Type.String()),
-      token: Type.Optional(Type.String()),
-      user: Type.Optional(UserSchema),
-    }),
+    200: Type.Union([
+      Type.Object({
+        redirect: Type.Boolean(),
+        url: Type.Optional(Type.String()),
+        token: Type.Optional(Type.String()),
+        user: Type.Optional(UserSchema),
+      }),
+      // id-token sign-in of a user with a second factor: no session yet (docs/two-factor.md)
+      Type.Object({ twoFactorRedirect: Type.Literal(true), twoFactorMethods: Type.Array(Type.String()) }),
+    ]),
     ...errorResponses,
   },
 };

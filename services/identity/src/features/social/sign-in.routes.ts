@@ -17,10 +17,19 @@ export async function signInRoutes(fastify: FastifyInstance, ctx: SocialWeb): Pr
   app.post('/sign-in/social', { schema: SignInSocial, preHandler: redirects }, async (request, reply) => {
     const { body } = request;
     if (body.idToken) {
-      const current = await ctx.metrics.countSignIn('id_token', () =>
-        social.signInWithIdToken(body.provider, body.idToken!, auditSource(request), body.requestSignUp),
+      const device = ctx.cookies.readSigned(request, ctx.cookies.trustDeviceName);
+      const outcome = await ctx.metrics.countSignIn('id_token', () =>
+        social.signInWithIdToken(body.provider, body.idToken!, auditSource(request), body.requestSignUp, device),
       );
+      if (outcome.kind === 'second-factor') {
+        // as the password sign-in: no session, the pending sign-in's cookie (docs/two-factor.md)
+        if (outcome.forgetDevice) ctx.cookies.clearNamed(reply, ctx.cookies.trustDeviceName);
+        ctx.cookies.setSigned(reply, ctx.cookies.twoFactorName, outcome.challenge);
+        return { twoFactorRedirect: true as const, twoFactorMethods: outcome.methods };
+      }
+      const { current } = outcome;
       ctx.cookies.set(reply, current, ctx.clock.now());
+      if (outcome.trustedDevice) ctx.cookies.setSigned(reply, ctx.cookies.trustDeviceName, outcome.trustedDevice);
       return { redirect: false, token: current.session.token, user: current.user };
     }
     const { state, url } = await social.start(body, null);
@@ -56,9 +65,13 @@ export async function signInRoutes(fastify: FastifyInstance, ctx: SocialWeb): Pr
       params,
       stateCookie.read(request),
       auditSource(request),
+      ctx.cookies.readSigned(request, ctx.cookies.trustDeviceName),
     );
     stateCookie.clear(reply);
     if (result.session) ctx.cookies.set(reply, result.session, ctx.clock.now());
+    if (result.trustedDevice) ctx.cookies.setSigned(reply, ctx.cookies.trustDeviceName, result.trustedDevice);
+    if (result.forgetDevice) ctx.cookies.clearNamed(reply, ctx.cookies.trustDeviceName);
+    if (result.challenge) ctx.cookies.setSigned(reply, ctx.cookies.twoFactorName, result.challenge);
     return reply.redirect(result.location, 302);
   });
 

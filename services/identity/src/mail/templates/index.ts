@@ -3,6 +3,7 @@ import { changeEmail } from './change-email';
 import { deleteAccount } from './delete-account';
 import { invitation } from './invitation';
 import { resetPassword } from './reset-password';
+import { backupCodesRegenerated, twoFactorDisabled, twoFactorEnabled } from './two-factor';
 import type { Translations } from './types';
 import { verifyEmail } from './verify-email';
 
@@ -13,6 +14,9 @@ export const TEMPLATES: Readonly<Record<MailKind, Translations>> = {
   'change-email': changeEmail,
   'delete-account': deleteAccount,
   invitation,
+  'two-factor-enabled': twoFactorEnabled,
+  'two-factor-disabled': twoFactorDisabled,
+  'backup-codes-regenerated': backupCodesRegenerated,
 };
 
 export { COMMON, LANGUAGE_TAGS } from './common';

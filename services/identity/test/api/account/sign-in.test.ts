@@ -43,6 +43,7 @@ describe('POST /sign-in/email', () => {
         'language',
         'name',
         'role',
+        'twoFactorEnabled',
         'updatedAt',
       ].sort(),
     );

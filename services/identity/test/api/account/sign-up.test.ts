@@ -92,6 +92,7 @@ describe('POST /sign-up/email', () => {
     'banned',
     'banReason',
     'banExpires',
+    'twoFactorEnabled',
     'emailVerified',
     'id',
     'userId',

@@ -1,0 +1,41 @@
+import type { Config } from '../../config';
+import type { Sealer } from '../../crypto/sealed';
+import type { Web } from '../../http/web';
+import type { MailOutbox } from '../../mail/mail-outbox';
+import type { AuditLog } from '../../shared/audit';
+import type { Clock } from '../../shared/clock';
+import type { Sql } from '../../shared/sql';
+import type { UserView } from '../../shared/views';
+import type { AccountService } from '../account';
+import type { SessionService } from '../session';
+import type { TwoFactorService } from './two-factor.service';
+
+export type TwoFactorAudit = AuditLog;
+
+/** The password check and user lookup the second factor needs (the account feature's AccountService fits). */
+export interface PasswordCheck {
+  checkPassword(userId: string, password: string): Promise<{ ok: boolean }>;
+  getUser(id: string): Promise<UserView | null>;
+}
+
+/** What the two-factor feature needs from outside. */
+export interface TwoFactorFeatureDeps {
+  sql: Sql;
+  /** The password sign-in it plugs into (hooks.ts), and its password check. */
+  accounts: AccountService;
+  sessions: SessionService;
+  /** Seals the TOTP secrets (its own key purpose). */
+  sealer: Sealer;
+  /** HMAC keys of the backup codes: the current secret's first, then the previous ones'. */
+  codeKeys: readonly Buffer[];
+  /** The notices are written in the transaction of the change they tell of. */
+  mail: MailOutbox;
+  config: Config;
+  clock: Clock;
+  /** Every change of a second factor, and every wrong code at sign-in, is recorded (docs/audit.md). */
+  audit: TwoFactorAudit;
+}
+
+export interface TwoFactorWeb extends Web {
+  twoFactor: TwoFactorService;
+}

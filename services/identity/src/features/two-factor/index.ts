@@ -1,0 +1,50 @@
+import type { FeatureRoutes } from '../../http/web';
+import type { TwoFactorFeatureDeps } from './deps';
+import { installSecondFactor } from './hooks';
+import { TwoFactorRepository } from './repository';
+import { twoFactorRoutes } from './two-factor.routes';
+import { TwoFactorService } from './two-factor.service';
+
+export type { TwoFactorFeatureDeps } from './deps';
+export type { TwoFactorService, TwoFactorStatus } from './two-factor.service';
+
+/**
+ * The second factor (docs/two-factor.md): TOTP and backup codes, as better-auth's two-factor plugin answers them.
+ * Its route table:
+ *
+ *   two-factor.routes   two-factor/enable · disable · get-totp-uri · verify-totp · generate-backup-codes ·
+ *                       verify-backup-code · status
+ *
+ * It plugs into the account feature's password sign-in (hooks.ts): a user with a second factor gets a pending
+ * sign-in instead of a session.
+ */
+export interface TwoFactorFeature extends FeatureRoutes {
+  twoFactor: TwoFactorService;
+  /** Deletes expired pending sign-ins and trusted devices; answers how many. */
+  sweepExpired(batch?: number): Promise<number>;
+}
+
+export function createTwoFactorFeature(deps: TwoFactorFeatureDeps): TwoFactorFeature {
+  const repo = new TwoFactorRepository(deps.sql);
+  const twoFactor = new TwoFactorService({
+    sql: deps.sql,
+    repo,
+    passwords: deps.accounts,
+    sessions: deps.sessions,
+    sealer: deps.sealer,
+    codeKeys: deps.codeKeys,
+    mail: deps.mail,
+    config: deps.config.twoFactor,
+    publicUrl: deps.config.publicUrl,
+    clock: deps.clock,
+    audit: deps.audit,
+  });
+  installSecondFactor(deps.accounts, twoFactor);
+  return {
+    twoFactor,
+    sweepExpired: (batch = 1000) => twoFactor.sweepExpired(batch),
+    async routes(app, web) {
+      await app.register(twoFactorRoutes, { ...web, twoFactor });
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, fail } from '../../errors';
+import { auditSource } from '../../http/audit-source';
+import { sessionJson } from '../../shared/session-json';
+import type { SessionWithUser, UserView } from '../../shared/views';
+import type { TwoFactorWeb } from './deps';
+import {
+  DisableTwoFactor,
+  EnableTwoFactor,
+  GenerateBackupCodes,
+  GetTotpUri,
+  TwoFactorStatus,
+  VerifyBackupCode,
+  VerifyTotp,
+} from './schemas';
+import type { CompletedSignIn, Factor } from './two-factor.service';
+
+export async function twoFactorRoutes(fastify: FastifyInstance, ctx: TwoFactorWeb): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const lang = (request: FastifyRequest) => request.headers['accept-language'];
+
+  /** The caller's browser gets a cache cookie of the changed user, so get-session does not answer the old one. */
+  const reissue = (request: FastifyRequest, reply: FastifyReply, current: SessionWithUser, user: UserView) => {
+    if (request.cookies[ctx.cookies.tokenName])
+      ctx.cookies.setCache(reply, current.session, sessionJson({ session: current.session, user }), ctx.clock.now());
+  };
+
+  app.post('/two-factor/enable', { schema: EnableTwoFactor, preHandler: ctx.requireSession }, async (request) =>
+    ctx.twoFactor.enable(request.auth.user, request.body.password, request.body.issuer),
+  );
+
+  app.post(
+    '/two-factor/disable',
+    { schema: DisableTwoFactor, preHandler: ctx.requireFreshSession },
+    async (request, reply) => {
+      const user = await ctx.twoFactor.disable(
+        request.auth.user,
+        request.body.password,
+        auditSource(request),
+        lang(request),
+      );
+      ctx.cookies.clearNamed(reply, ctx.cookies.trustDeviceName);
+      reissue(request, reply, request.auth, user);
+      return { status: true };
+    },
+  );
+
+  app.post('/two-factor/get-totp-uri', { schema: GetTotpUri, preHandler: ctx.requireSession }, async (request) => ({
+    totpURI: await ctx.twoFactor.totpUri(request.auth.user, request.body.password),
+  }));
+
+  app.post(
+    '/two-factor/generate-backup-codes',
+    { schema: GenerateBackupCodes, preHandler: ctx.requireSession },
+    async (request) => ({
+      status: true as const,
+      backupCodes: await ctx.twoFactor.regenerateBackupCodes(
+        request.auth.user,
+        request.body.password,
+        auditSource(request),
+        lang(request),
+      ),
+    }),
+  );
+
+  app.get('/two-factor/status', { schema: TwoFactorStatus, preHandler: ctx.requireSession }, async (request) =>
+    ctx.twoFactor.status(request.auth.user),
+  );
+
+  /**
+   * A pending sign-in (its signed cookie) completed with a code of `factor`: the session cookies, the trusted-device
+   * cookie when asked for, the pending cookie cleared. A pending sign-in given up (too many attempts) clears it too.
+   */
+  const completeSignIn = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    factor: Factor,
+    body: { code: string; trustDevice?: boolean },
+  ) => {
+    const challenge = ctx.cookies.readSigned(request, ctx.cookies.twoFactorName);
+    if (!challenge) fail('INVALID_TWO_FACTOR_COOKIE');
+    let done: CompletedSignIn;
+    try {
+      done = await ctx.twoFactor.completeSignIn(
+        challenge,
+        factor,
+        body.code,
+        body.trustDevice === true,
+        auditSource(request),
+      );
+    } catch (error) {
+      if (error instanceof ApiError && endsChallenge.has(error.code))
+        ctx.cookies.clearNamed(reply, ctx.cookies.twoFactorName);
+      throw error;
+    }
+    ctx.cookies.clearNamed(reply, ctx.cookies.twoFactorName);
+    ctx.cookies.set(reply, done.current, ctx.clock.now());
+    if (done.trustedDevice) ctx.cookies.setSigned(reply, ctx.cookies.trustDeviceName, done.trustedDevice);
+    return { token: done.current.session.token, user: done.current.user };
+  };
+
+  // A signed-in caller confirms the enrolment (or just checks a code); otherwise the code completes a sign-in.
+  app.post('/two-factor/verify-totp', { schema: VerifyTotp }, async (request, reply) => {
+    const current = await ctx.optionalSession(request);
+    if (!current) return completeSignIn(request, reply, 'totp', request.body);
+    const actor = { type: 'user', id: current.user.id, impersonatorId: current.session.impersonatedBy } as const;
+    const user = await ctx.twoFactor.verifyTotpSignedIn(
+      current.user,
+      request.body.code,
+      auditSource(request, actor),
+      lang(request),
+    );
+    if (user !== current.user) reissue(request, reply, current, user);
+    return { token: current.session.token, user };
+  });
+
+  app.post('/two-factor/verify-backup-code', { schema: VerifyBackupCode }, async (request, reply) => {
+    const current = await ctx.optionalSession(request);
+    if (!current) {
+      if (request.body.disableSession)
+        fail('VALIDATION_ERROR', [{ field: 'disableSession', problem: 'a pending sign-in always ends in a session' }]);
+      return completeSignIn(request, reply, 'backup-code', request.body);
+    }
+    await ctx.twoFactor.verifyBackupCodeSignedIn(current.user, request.body.code);
+    return { token: current.session.token, user: current.user };
+  });
+}
+
+/** Errors after which the pending sign-in is gone: its cookie is cleared with the answer. */
+const endsChallenge = new Set(['INVALID_TWO_FACTOR_COOKIE', 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE']);

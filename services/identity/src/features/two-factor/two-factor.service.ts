@@ -1,0 +1,340 @@
+import { createHmac } from 'node:crypto';
+import type { TwoFactorConfig } from '../../config';
+import { ALPHANUMERIC, newId, randomString } from '../../crypto/random';
+import type { Sealer } from '../../crypto/sealed';
+import { matchTotp, newTotpSecret, totpUri } from '../../crypto/totp';
+import { fail } from '../../errors';
+import { mailLanguage } from '../../mail/language';
+import type { MailOutbox } from '../../mail/mail-outbox';
+import { type AuditEventType, type AuditSource, asUser, userTarget } from '../../shared/audit';
+import type { Clock } from '../../shared/clock';
+import type { Sql } from '../../shared/sql';
+import type { SessionWithUser, UserView } from '../../shared/views';
+import type { CookieGrant, SecondFactorGate } from '../account';
+import type { SessionService } from '../session';
+import type { PasswordCheck, TwoFactorAudit } from './deps';
+import type { TwoFactorRepository, TwoFactorRow } from './repository';
+
+/** The factors a code can be: an authenticator app's TOTP code, or one of the backup codes. */
+export type Factor = 'totp' | 'backup-code';
+
+const BACKUP_CODE = /^[A-Za-z0-9]{10}$/;
+/** A backup code as the user types it: dashes and spaces ignored. */
+const normalizeBackupCode = (code: string): string => code.replace(/[\s-]/g, '');
+
+export interface TwoFactorStatus {
+  enabled: boolean;
+  totp: boolean;
+  backupCodesRemaining: number;
+}
+
+/** A completed second-factor sign-in: the session, and the trusted-device cookie when the user asked for one. */
+export interface CompletedSignIn {
+  current: SessionWithUser;
+  trustedDevice: CookieGrant | null;
+}
+
+/**
+ * The second factor (docs/two-factor.md): TOTP enrolment and removal, backup codes, and the sign-in step that
+ * follows a correct password. The TOTP secret is sealed at rest (bound to its user); backup codes are stored as
+ * keyed hashes; a code's time step is accepted once; wrong codes are counted per pending sign-in and per account.
+ */
+export class TwoFactorService {
+  constructor(
+    private readonly deps: {
+      sql: Sql;
+      repo: TwoFactorRepository;
+      passwords: PasswordCheck;
+      sessions: SessionService;
+      sealer: Sealer;
+      /** HMAC keys of the backup codes: the current secret's first (it hashes new codes), then the previous ones'. */
+      codeKeys: readonly Buffer[];
+      mail: MailOutbox;
+      config: TwoFactorConfig;
+      publicUrl: string;
+      clock: Clock;
+      audit: TwoFactorAudit;
+    },
+  ) {}
+
+  // Enrolment, with a session
+
+  /** Starts enrolling: a new secret (unconfirmed until a first code) and a set of backup codes. */
+  async enable(user: UserView, password: string, issuer: string | undefined) {
+    await this.assertPassword(user.id, password);
+    const secret = newTotpSecret();
+    const codes = this.newBackupCodes();
+    const now = this.now();
+    const started = await this.deps.repo.transaction((tx) =>
+      this.deps.repo.startEnrolment(
+        user.id,
+        this.deps.sealer.seal(secret, sealContext(user.id)),
+        codes.map((c) => this.hashCode(user.id, c)),
+        now,
+        tx,
+      ),
+    );
+    if (!started) fail('TOTP_ALREADY_ENABLED');
+    return {
+      method: 'totp' as const,
+      totpURI: totpUri(secret, issuer ?? this.deps.config.issuer, user.email),
+      backupCodes: codes,
+    };
+  }
+
+  async totpUri(user: UserView, password: string): Promise<string> {
+    const row = await this.deps.repo.find(user.id);
+    if (!row) fail('TOTP_NOT_ENABLED');
+    await this.assertPassword(user.id, password);
+    return totpUri(this.secretOf(row), this.deps.config.issuer, user.email);
+  }
+
+  /**
+   * A code from the signed-in user: the first one confirms the enrolment (the second factor is on from then, with
+   * its audit event and notice). Answers the user as it now is.
+   */
+  async verifyTotpSignedIn(user: UserView, code: string, source: AuditSource, lang?: string): Promise<UserView> {
+    const row = await this.deps.repo.find(user.id);
+    if (!row) fail('TOTP_NOT_ENABLED');
+    if (!(await this.useTotp(row, code))) fail('INVALID_CODE');
+    if (row.verified) return user;
+    const now = this.now();
+    const changed = await this.deps.sessions.changeUser(user.id, async (tx) => {
+      if (!(await this.deps.repo.confirm(user.id, now, tx))) return false;
+      await this.deps.repo.setUserEnabled(user.id, true, now, tx);
+      await this.record(tx, 'user.two_factor_enabled', source, user.id, { factor: 'totp' });
+      await this.notify(tx, user, 'two-factor-enabled', lang);
+      return true;
+    });
+    return changed ? { ...user, twoFactorEnabled: true, updatedAt: now.toISOString() } : user;
+  }
+
+  /** A backup code from the signed-in user (better-auth allows it): spent like at sign-in. */
+  async verifyBackupCodeSignedIn(user: UserView, code: string): Promise<void> {
+    const row = await this.deps.repo.find(user.id);
+    if (!row?.verified) fail('BACKUP_CODES_NOT_ENABLED');
+    if ((await this.useBackupCode(user.id, code)) === null) fail('INVALID_BACKUP_CODE');
+  }
+
+  /** Removes the second factor, its backup codes, pending sign-ins and trusted devices. Answers the user. */
+  async disable(user: UserView, password: string, source: AuditSource, lang?: string): Promise<UserView> {
+    await this.assertPassword(user.id, password);
+    const now = this.now();
+    const removed = await this.deps.sessions.changeUser(user.id, async (tx) => {
+      if (!(await this.deps.repo.removeAll(user.id, tx))) return false;
+      await this.deps.repo.setUserEnabled(user.id, false, now, tx);
+      await this.record(tx, 'user.two_factor_disabled', source, user.id, { factor: 'totp' });
+      if (user.twoFactorEnabled) await this.notify(tx, user, 'two-factor-disabled', lang);
+      return true;
+    });
+    if (!removed) fail('TWO_FACTOR_NOT_ENABLED');
+    return { ...user, twoFactorEnabled: false, updatedAt: now.toISOString() };
+  }
+
+  /** A new set of backup codes; the old ones stop working. */
+  async regenerateBackupCodes(user: UserView, password: string, source: AuditSource, lang?: string) {
+    if (!user.twoFactorEnabled) fail('TWO_FACTOR_NOT_ENABLED');
+    await this.assertPassword(user.id, password);
+    const codes = this.newBackupCodes();
+    const now = this.now();
+    const replaced = await this.deps.repo.transaction(async (tx) => {
+      const hashes = codes.map((c) => this.hashCode(user.id, c));
+      if (!(await this.deps.repo.replaceBackupCodes(user.id, hashes, now, tx))) return false;
+      await this.record(tx, 'user.backup_codes_regenerated', source, user.id, { count: codes.length });
+      await this.notify(tx, user, 'backup-codes-regenerated', lang);
+      return true;
+    });
+    if (!replaced) fail('TWO_FACTOR_NOT_ENABLED');
+    return codes;
+  }
+
+  async status(user: UserView): Promise<TwoFactorStatus> {
+    const row = await this.deps.repo.find(user.id);
+    return {
+      enabled: user.twoFactorEnabled,
+      totp: row?.verified ?? false,
+      backupCodesRemaining: row?.verified ? row.backupCodes.length : 0,
+    };
+  }
+
+  // Sign-in
+
+  /**
+   * The account feature's gate after a correct password (its SecondFactorGate): a device the user trusted (and
+   * that trust still running) passes and is renewed; otherwise a pending sign-in is opened.
+   */
+  readonly gate: SecondFactorGate = async (user, attempt) => {
+    const { config } = this.deps;
+    const now = this.now();
+    if (attempt.trustedDevice && config.trustDeviceDays > 0) {
+      const maxAgeSec = config.trustDeviceDays * 86_400;
+      const until = new Date(now.getTime() + maxAgeSec * 1000);
+      if (await this.deps.repo.renewDevice(attempt.trustedDevice, user.id, until, now))
+        return { pass: true, trustedDevice: { value: attempt.trustedDevice, maxAgeSec } };
+    }
+    const id = randomString(32);
+    const ttl = config.pendingSignInTtlSec;
+    await this.deps.repo.createChallenge(id, user.id, attempt.rememberMe, new Date(now.getTime() + ttl * 1000), now);
+    return {
+      pass: false,
+      challenge: { value: id, maxAgeSec: ttl },
+      methods: ['totp'],
+      forgetDevice: attempt.trustedDevice !== null,
+    };
+  };
+
+  /**
+   * The second step of a sign-in: `challengeId` from the signed cookie, a code of `factor`. Each attempt is
+   * counted on the pending sign-in first (one increment, so parallel guesses cannot all slip past the limit); past
+   * the limit it is given up. A wrong code also counts towards the account's lockout. A right code ends the pending
+   * sign-in and makes the session in one transaction.
+   */
+  async completeSignIn(
+    challengeId: string,
+    factor: Factor,
+    code: string,
+    trustDevice: boolean,
+    source: AuditSource,
+  ): Promise<CompletedSignIn> {
+    const { repo, config } = this.deps;
+    const now = this.now();
+    const challenge = await repo.countAttempt(challengeId, now);
+    if (!challenge) fail('INVALID_TWO_FACTOR_COOKIE');
+    if (challenge.attempts > config.maxAttemptsPerSignIn) {
+      await repo.dropChallenge(challengeId);
+      fail('TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE');
+    }
+    const row = await repo.find(challenge.userId);
+    if (!row?.verified) fail(factor === 'totp' ? 'TOTP_NOT_ENABLED' : 'BACKUP_CODES_NOT_ENABLED');
+    if (row.lockedUntil && row.lockedUntil.getTime() > now.getTime()) fail('ACCOUNT_TEMPORARILY_LOCKED');
+    const ok =
+      factor === 'totp' ? await this.useTotp(row, code) : (await this.useBackupCode(row.userId, code)) !== null;
+    if (!ok) {
+      await this.recordFailure(row.userId, factor, source);
+      fail(factor === 'totp' ? 'INVALID_CODE' : 'INVALID_BACKUP_CODE');
+    }
+    const user = await this.deps.passwords.getUser(challenge.userId);
+    if (!user) fail('INVALID_TWO_FACTOR_COOKIE');
+    const maxAgeSec = config.trustDeviceDays * 86_400;
+    const device = trustDevice && maxAgeSec > 0 ? randomString(32) : null;
+    const current = await repo.transaction(async (tx) => {
+      if (!(await repo.consumeChallenge(challengeId, now, tx))) fail('INVALID_TWO_FACTOR_COOKIE');
+      await repo.resetFailures(user.id, tx);
+      if (device) await repo.trustDevice(device, user.id, new Date(now.getTime() + maxAgeSec * 1000), now, tx);
+      return this.deps.sessions.create(
+        {
+          user,
+          rememberMe: challenge.rememberMe,
+          ...source,
+          event: ({ session }) => ({
+            type: 'user.signed_in',
+            source: asUser(source, user.id),
+            target: userTarget(user.id),
+            details: { method: 'email', secondFactor: factor, trustDevice: device !== null, sessionId: session.id },
+          }),
+        },
+        tx,
+      );
+    });
+    return { current, trustedDevice: device ? { value: device, maxAgeSec } : null };
+  }
+
+  /** Deletes expired pending sign-ins and trusted devices (the API's periodic sweep). */
+  sweepExpired(batch: number): Promise<number> {
+    return this.deps.repo.deleteExpired(this.now(), batch);
+  }
+
+  // Steps
+
+  /** A right TOTP code whose time step was not used before (the step is then remembered). */
+  private async useTotp(row: TwoFactorRow, code: string): Promise<boolean> {
+    const step = await matchTotp(this.secretOf(row), code, this.deps.clock.now());
+    if (step === null) return false;
+    return this.deps.repo.acceptStep(row.userId, step, this.now());
+  }
+
+  /** Spends a backup code; answers how many are left, or null when it is not one of the user's unused codes. */
+  private async useBackupCode(userId: string, code: string): Promise<number | null> {
+    const plain = normalizeBackupCode(code);
+    if (!BACKUP_CODE.test(plain)) return null;
+    const hashes = this.deps.codeKeys.map((key) => hashWith(key, userId, plain));
+    return this.deps.repo.useBackupCode(userId, hashes, this.now());
+  }
+
+  /** A wrong code at sign-in: counted for the lockout, recorded; the lock itself is recorded when it starts. */
+  private async recordFailure(userId: string, factor: Factor, source: AuditSource): Promise<void> {
+    const { config, repo, sql } = this.deps;
+    const now = this.now();
+    const lockUntil = new Date(now.getTime() + config.lockoutSec * 1000);
+    const count = await repo.recordFailure(userId, config.lockoutFailures, lockUntil, now);
+    await this.deps.audit.record(sql, {
+      type: 'user.sign_in_failed',
+      source: { ...source, actor: { type: 'anonymous' } },
+      target: userTarget(userId),
+      details: { method: 'email', secondFactor: factor },
+    });
+    if (config.lockoutFailures > 0 && count === config.lockoutFailures)
+      await this.deps.audit.record(sql, {
+        type: 'user.two_factor_locked',
+        source: { ...source, actor: { type: 'anonymous' } },
+        target: userTarget(userId),
+        details: { failures: count, lockedUntil: lockUntil.toISOString() },
+      });
+  }
+
+  private secretOf(row: TwoFactorRow): string {
+    const secret = this.deps.sealer.open(row.secretSealed, sealContext(row.userId));
+    if (secret === null) throw new Error('a two-factor secret does not open with the configured secrets');
+    return secret;
+  }
+
+  private async assertPassword(userId: string, password: string): Promise<void> {
+    const { ok } = await this.deps.passwords.checkPassword(userId, password);
+    if (!ok) fail('INVALID_PASSWORD');
+  }
+
+  private newBackupCodes(): string[] {
+    return Array.from({ length: this.deps.config.backupCodeCount }, () => {
+      const code = randomString(10, ALPHANUMERIC);
+      return `${code.slice(0, 5)}-${code.slice(5)}`;
+    });
+  }
+
+  private hashCode(userId: string, code: string): string {
+    return hashWith(this.deps.codeKeys[0], userId, normalizeBackupCode(code));
+  }
+
+  private record(
+    tx: Sql,
+    type: AuditEventType,
+    source: AuditSource,
+    userId: string,
+    details: Record<string, string | number>,
+  ) {
+    return this.deps.audit.record(tx, { type, source, target: userTarget(userId), details });
+  }
+
+  /** The notice of a change, in the change's transaction (mailed once it commits). */
+  private notify(
+    tx: Sql,
+    user: UserView,
+    kind: 'two-factor-enabled' | 'two-factor-disabled' | 'backup-codes-regenerated',
+    lang?: string,
+  ): Promise<void> {
+    const url = this.deps.config.accountUrl ?? this.deps.publicUrl;
+    const job = { kind, to: user.email, name: user.name, language: mailLanguage(user.language, lang), url };
+    return this.deps.mail.write(`${kind}.${newId()}`, job, tx);
+  }
+
+  private now(): Date {
+    return new Date(this.deps.clock.now());
+  }
+}
+
+/** The sealed secret opens only in its own user's row. */
+const sealContext = (userId: string) => `two-factor:${userId}`;
+
+/** A backup code's stored form: keyed (a database dump alone cannot be searched for codes) and bound to its user. */
+function hashWith(key: Buffer, userId: string, code: string): string {
+  return createHmac('sha256', key).update(`${userId}:${code}`).digest('base64url');
+}

@@ -1,0 +1,143 @@
+import { startTestApp, type TestApp } from '../../setup/app';
+import { type CookieJar, get, PASSWORD, post, signUp, TOKEN_COOKIE } from '../../setup/fixtures';
+import { count, enrolledUser, eventsOf, pendingSignIn, sessionsOf, TWO_FACTOR_COOKIE } from './helpers';
+
+/** Backup codes (docs/two-factor.md): a set of ten, stored hashed, each usable once, regenerated with the password. */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const remaining = async (jar: CookieJar) =>
+  (await get(t.app, '/two-factor/status', { jar })).json().backupCodesRemaining;
+
+describe('POST /two-factor/verify-backup-code at sign-in', () => {
+  it('a backup code completes the sign-in once; the same code never again', async () => {
+    const u = await enrolledUser(t);
+    const [code] = u.backupCodes;
+    const first = await pendingSignIn(t, u.email);
+    const res = await post(t.app, '/two-factor/verify-backup-code', { code }, { jar: first.jar });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user).toMatchObject({ id: u.userId, twoFactorEnabled: true });
+    expect(first.jar.get(TOKEN_COOKIE)!.startsWith(`${res.json().token}.`)).toBe(true);
+    expect(first.jar.get(TWO_FACTOR_COOKIE)).toBeUndefined();
+    expect(await remaining(first.jar)).toBe(9);
+    expect((await eventsOf(t, u.userId, 'user.signed_in')).at(-1)!.details).toMatchObject({
+      secondFactor: 'backup-code',
+    });
+    const second = await pendingSignIn(t, u.email);
+    const reused = await post(t.app, '/two-factor/verify-backup-code', { code }, { jar: second.jar });
+    expect([reused.statusCode, reused.json()]).toEqual([
+      401,
+      { code: 'INVALID_BACKUP_CODE', message: 'Invalid backup code' },
+    ]);
+  });
+
+  it('typed without the dash or with spaces it is the same code; case matters', async () => {
+    const u = await enrolledUser(t);
+    const { jar } = await pendingSignIn(t, u.email);
+    const swapped = u.backupCodes[1].replace(/[a-z]/g, (c) => c.toUpperCase()).replace(/[A-Z]/, (c) => c.toLowerCase());
+    if (swapped !== u.backupCodes[1]) {
+      const wrongCase = await post(t.app, '/two-factor/verify-backup-code', { code: swapped }, { jar });
+      expect(wrongCase.statusCode).toBe(401);
+    }
+    const res = await post(
+      t.app,
+      '/two-factor/verify-backup-code',
+      { code: ` ${u.backupCodes[1].replace('-', '')} ` },
+      { jar },
+    );
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('the same code sent concurrently from several pending sign-ins: exactly one session', async () => {
+    const u = await enrolledUser(t);
+    const code = u.backupCodes[2];
+    const browsers = await Promise.all([1, 2, 3, 4, 5].map(() => pendingSignIn(t, u.email)));
+    const before = await sessionsOf(t, u.userId);
+    const answers = await Promise.all(
+      browsers.map(({ jar }) => post(t.app, '/two-factor/verify-backup-code', { code }, { jar })),
+    );
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 401, 401, 401, 401]);
+    expect(await sessionsOf(t, u.userId)).toBe(before + 1);
+    expect(await count(t, 'two_factors WHERE user_id = $1 AND cardinality(backup_codes) = 9', [u.userId])).toBe(1);
+  });
+
+  it('a wrong or malformed code is counted like a wrong TOTP code and changes no code', async () => {
+    const u = await enrolledUser(t);
+    const { jar } = await pendingSignIn(t, u.email);
+    for (const code of ['aaaaa-bbbbb', 'short', 'x'.repeat(32)]) {
+      const res = await post(t.app, '/two-factor/verify-backup-code', { code }, { jar });
+      expect([code, res.statusCode, res.json().code]).toEqual([code, 401, 'INVALID_BACKUP_CODE']);
+    }
+    const tooLong = await post(t.app, '/two-factor/verify-backup-code', { code: 'x'.repeat(33) }, { jar });
+    expect([tooLong.statusCode, tooLong.json().code]).toEqual([400, 'VALIDATION_ERROR']);
+    expect(await count(t, 'two_factors WHERE user_id = $1 AND cardinality(backup_codes) = 10', [u.userId])).toBe(1);
+    expect(await count(t, 'two_factors WHERE user_id = $1 AND failed_count = 3', [u.userId])).toBe(1);
+    const disable = await post(
+      t.app,
+      '/two-factor/verify-backup-code',
+      { code: u.backupCodes[0], disableSession: true },
+      { jar },
+    );
+    expect([disable.statusCode, disable.json().code]).toEqual([400, 'VALIDATION_ERROR']);
+  });
+
+  it('a signed-in user may spend a code (better-auth allows it): it is gone afterwards', async () => {
+    const u = await enrolledUser(t);
+    const res = await post(t.app, '/two-factor/verify-backup-code', { code: u.backupCodes[3] }, { jar: u.jar });
+    expect([res.statusCode, res.json().token]).toEqual([200, u.token]);
+    expect(await remaining(u.jar)).toBe(9);
+  });
+});
+
+describe('POST /two-factor/generate-backup-codes', () => {
+  it('a new set with the password: the old codes stop working, audited', async () => {
+    const u = await enrolledUser(t);
+    const res = await post(t.app, '/two-factor/generate-backup-codes', { password: PASSWORD }, { jar: u.jar });
+    expect(res.statusCode).toBe(200);
+    const { status, backupCodes } = res.json();
+    expect(status).toBe(true);
+    expect(backupCodes).toHaveLength(10);
+    expect(backupCodes.filter((c: string) => u.backupCodes.includes(c))).toEqual([]);
+    expect(await eventsOf(t, u.userId, 'user.backup_codes_regenerated')).toHaveLength(1);
+    const { jar } = await pendingSignIn(t, u.email);
+    const old = await post(t.app, '/two-factor/verify-backup-code', { code: u.backupCodes[0] }, { jar });
+    expect(old.statusCode).toBe(401);
+    expect((await post(t.app, '/two-factor/verify-backup-code', { code: backupCodes[0] }, { jar })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('refuses a wrong password and a user without a second factor; nothing changes', async () => {
+    const u = await enrolledUser(t);
+    const before = await t.ctx.sql.query('SELECT backup_codes FROM two_factors WHERE user_id = $1', [u.userId]);
+    const wrong = await post(
+      t.app,
+      '/two-factor/generate-backup-codes',
+      { password: 'wrong password' },
+      { jar: u.jar },
+    );
+    expect([wrong.statusCode, wrong.json().code]).toEqual([400, 'INVALID_PASSWORD']);
+    expect(await t.ctx.sql.query('SELECT backup_codes FROM two_factors WHERE user_id = $1', [u.userId])).toEqual(
+      before,
+    );
+    const plain = await signUp(t.app);
+    const none = await post(t.app, '/two-factor/generate-backup-codes', { password: PASSWORD }, { jar: plain.jar });
+    expect([none.statusCode, none.json()]).toEqual([
+      400,
+      { code: 'TWO_FACTOR_NOT_ENABLED', message: "Two factor isn't enabled" },
+    ]);
+  });
+
+  it('honours a configured set size', async () => {
+    const small = await startTestApp({ twoFactor: { ...t.config.twoFactor, backupCodeCount: 4 } });
+    try {
+      const u = await enrolledUser(small);
+      expect(u.backupCodes).toHaveLength(4);
+    } finally {
+      await small.close();
+    }
+  });
+});
