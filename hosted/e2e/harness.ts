@@ -56,6 +56,8 @@ export async function start(env: Record<string, string> = {}): Promise<World> {
         HOSTED_PAGES_SUPPORT_URL: `${productOrigin}/help`,
         SEND_VERIFICATION_ON_SIGN_UP: 'true',
         MAIL_MAX_PER_ADDRESS_PER_HOUR: '0',
+        // No session is fresh: deleting an account always goes through the mailed confirmation link.
+        SESSION_FRESH_AGE_SEC: '0',
         ...env,
       },
     });

@@ -156,7 +156,7 @@ describe('hosted pages', () => {
     expect(page.url()).not.toContain('token');
     await checkPage(page, 'reset-password');
     await page.getByLabel('Nouveau mot de passe').fill('Another-pass-456!');
-    await page.getByRole('button', { name: 'Enregistrer le nouveau mot de passe' }).click();
+    await page.getByRole('button', { name: 'Enregistrer le mot de passe' }).click();
     await page.getByText('Votre mot de passe a été modifié').waitFor();
     const signIn = await world.api('/sign-in/email', { body: { email: address, password: 'Another-pass-456!' } });
     expect(signIn.status).toBe(200);
@@ -202,6 +202,39 @@ describe('hosted pages', () => {
     await page.context().close();
   });
 
+  it('account deletion from the mailed link lands on the account-deleted page (Turkish, from the browser)', async () => {
+    const address = await newUser('delete');
+    const page = await world.newPage(undefined, { locale: 'tr-TR' });
+    await page.goto(`${world.pages}/sign-in`);
+    await page.getByLabel('E-posta').fill(address);
+    await page.getByLabel('Parola').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Giriş yap' }).click();
+    await page.getByRole('heading', { name: 'Giriş yaptınız' }).waitFor();
+    // The product asks for the deletion (its own page would); the service mails the confirmation link.
+    const asked = await page.evaluate(async () => {
+      const r = await fetch('/api/auth/delete-user', {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      return r.json();
+    });
+    expect(asked).toMatchObject({ success: true, message: 'Verification email sent' });
+    const link = await mailLink(
+      world.outboxDir,
+      address,
+      /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/delete-user\/callback\?\S+/,
+    );
+    await page.goto(link);
+    await page.waitForURL(/\/auth\/account-deleted$/);
+    await page.getByRole('heading', { name: 'Hesabınız silindi' }).waitFor();
+    await page.getByText('Acme hesabınız ve oturumları silindi.').waitFor();
+    await checkPage(page, 'account-deleted');
+    expect(await world.query('SELECT 1 FROM users WHERE email = $1', [address])).toEqual([]);
+    await page.context().close();
+  });
+
   it('every page works 320 px wide', async () => {
     const page = await world.newPage({ width: 320, height: 640 });
     for (const route of [
@@ -211,6 +244,7 @@ describe('hosted pages', () => {
       'reset-password',
       'email-verified',
       'signed-out',
+      'account-deleted',
       'error',
     ]) {
       await page.goto(`${world.pages}/${route}?lang=GERMAN`);

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { usePages } from './context';
 import { LANGUAGE_NAMES, LANGUAGE_TAGS, LANGUAGES, type Language } from './i18n';
 import type { Route } from './links';
+import { AccountDeleted } from './pages/AccountDeleted';
 import { EmailVerified } from './pages/EmailVerified';
 import { ErrorPage } from './pages/ErrorPage';
 import { ForgotPassword } from './pages/ForgotPassword';
@@ -37,6 +38,8 @@ function page({ route, token, error }: Arrival): ReactNode {
       return <SignOut />;
     case 'signed-out':
       return <SignedOut />;
+    case 'account-deleted':
+      return <AccountDeleted />;
     case 'error':
       return <ErrorPage code={error ?? 'unknown_error'} />;
   }

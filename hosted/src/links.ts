@@ -7,6 +7,7 @@ export const ROUTES = [
   'email-verified',
   'sign-out',
   'signed-out',
+  'account-deleted',
   'error',
 ] as const;
 export type Route = (typeof ROUTES)[number];

@@ -67,6 +67,7 @@ async function boot() {
     'email-verified': error ? t('linkExpiredTitle') : t('verifiedTitle'),
     'sign-out': t('signedOutTitle'),
     'signed-out': t('signedOutTitle'),
+    'account-deleted': t('deletedTitle'),
     error: t('errorTitle'),
   } as const;
   document.title = `${titles[route]} · ${config.productName}`;

@@ -40,6 +40,8 @@ export const de: Catalogue = {
   signedOutTitle: 'Sie sind abgemeldet',
   signedOutText: 'Sie wurden von {product} abgemeldet.',
   signInAgain: 'Wieder anmelden',
+  deletedTitle: 'Ihr Konto wurde gelöscht',
+  deletedText: 'Ihr Konto bei {product} und seine Sitzungen wurden gelöscht.',
   signedInTitle: 'Sie sind angemeldet',
   signedInAs: 'Angemeldet als {email}.',
   signOut: 'Abmelden',

@@ -42,6 +42,8 @@ export const en = {
   signedOutTitle: 'You are signed out',
   signedOutText: 'You have been signed out of {product}.',
   signInAgain: 'Sign in again',
+  deletedTitle: 'Your account has been deleted',
+  deletedText: 'Your {product} account and its sessions are gone.',
   signedInTitle: 'You are signed in',
   signedInAs: 'Signed in as {email}.',
   signOut: 'Sign out',

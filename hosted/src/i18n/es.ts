@@ -39,6 +39,8 @@ export const es: Catalogue = {
   signedOutTitle: 'Has cerrado la sesión',
   signedOutText: 'Has cerrado la sesión en {product}.',
   signInAgain: 'Volver a iniciar sesión',
+  deletedTitle: 'Tu cuenta se ha eliminado',
+  deletedText: 'Tu cuenta de {product} y sus sesiones se han eliminado.',
   signedInTitle: 'Has iniciado sesión',
   signedInAs: 'Sesión iniciada como {email}.',
   signOut: 'Cerrar sesión',

@@ -39,6 +39,8 @@ export const pl: Catalogue = {
   signedOutTitle: 'Wylogowano',
   signedOutText: 'Wylogowano Cię z {product}.',
   signInAgain: 'Zaloguj się ponownie',
+  deletedTitle: 'Twoje konto zostało usunięte',
+  deletedText: 'Twoje konto w {product} i jego sesje zostały usunięte.',
   signedInTitle: 'Jesteś zalogowany',
   signedInAs: 'Zalogowano jako {email}.',
   signOut: 'Wyloguj się',

@@ -38,6 +38,8 @@ export const ru: Catalogue = {
   signedOutTitle: 'Вы вышли из системы',
   signedOutText: 'Вы вышли из {product}.',
   signInAgain: 'Войти снова',
+  deletedTitle: 'Ваша учётная запись удалена',
+  deletedText: 'Ваша учётная запись {product} и все её сеансы удалены.',
   signedInTitle: 'Вы вошли в систему',
   signedInAs: 'Вы вошли как {email}.',
   signOut: 'Выйти',

@@ -38,6 +38,8 @@ export const tr: Catalogue = {
   signedOutTitle: 'Oturumunuz kapatıldı',
   signedOutText: '{product} oturumunuz kapatıldı.',
   signInAgain: 'Yeniden giriş yap',
+  deletedTitle: 'Hesabınız silindi',
+  deletedText: '{product} hesabınız ve oturumları silindi.',
   signedInTitle: 'Giriş yaptınız',
   signedInAs: '{email} olarak giriş yapıldı.',
   signOut: 'Çıkış yap',

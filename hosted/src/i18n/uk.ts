@@ -39,6 +39,8 @@ export const uk: Catalogue = {
   signedOutTitle: 'Ви вийшли з системи',
   signedOutText: 'Ви вийшли з {product}.',
   signInAgain: 'Увійти знову',
+  deletedTitle: 'Ваш обліковий запис видалено',
+  deletedText: 'Ваш обліковий запис {product} і всі його сеанси видалено.',
   signedInTitle: 'Ви увійшли в систему',
   signedInAs: 'Ви увійшли як {email}.',
   signOut: 'Вийти',

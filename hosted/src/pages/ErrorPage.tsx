@@ -3,9 +3,9 @@ import { redirectErrorKey } from '../i18n';
 import { pageHref } from '../links';
 import { Notice } from '../ui';
 
-/** The error page: the code in words (docs/SPEC.md §8), the code itself, and a way back. */
+/** The error page: the code in words (docs/SPEC.md §8), the code itself, and a way back (help is in the footer). */
 export function ErrorPage({ code }: { code: string }) {
-  const { t, config, carry } = usePages();
+  const { t, carry } = usePages();
   // A refused callback is never offered as the way back.
   const back = { ...carry, callbackURL: code === 'INVALID_CALLBACK_URL' ? null : carry.callbackURL };
   return (
@@ -21,11 +21,6 @@ export function ErrorPage({ code }: { code: string }) {
           {t('backToSignIn')}
         </a>
       </p>
-      {config.links?.support && (
-        <p className="aside">
-          <a href={config.links.support}>{t('support')}</a>
-        </p>
-      )}
     </>
   );
 }

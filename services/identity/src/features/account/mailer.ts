@@ -9,6 +9,7 @@ import type { Sql } from '../../shared/sql';
 const LANDING_PAGES: Record<string, string> = {
   '/reset-password': 'reset-password',
   '/verify-email': 'email-verified',
+  '/delete-user/callback': 'account-deleted',
 };
 
 /** Who a mail goes to: a user's address, name and stored language. */

@@ -183,11 +183,12 @@ describe('hosted pages serving', () => {
 describe('mailed links without a callback lead to the hosted pages', () => {
   let t: MailStack;
   beforeAll(async () => {
-    t = await startMailStack({}, ENABLED);
+    // No session is fresh: deletion always mails its confirmation link.
+    t = await startMailStack({}, { ...ENABLED, SESSION_FRESH_AGE_SEC: '0' });
   }, 60_000);
   afterAll(() => t?.close());
 
-  it('reset: /auth/reset-password; verification: /auth/email-verified; a given callback still wins', async () => {
+  it('reset: /auth/reset-password; verification: /auth/email-verified; deletion: /auth/account-deleted; a given callback still wins', async () => {
     const u = await signUp(t.app);
     await post(t.app, '/request-password-reset', { email: u.email });
     expect(t.linkIn(await t.mailTo(u.email)).searchParams.get('callbackURL')).toBe('/auth/reset-password');
@@ -196,6 +197,15 @@ describe('mailed links without a callback lead to the hosted pages', () => {
     const verify = t.linkIn(await t.mailTo(u.email));
     expect(verify.pathname).toBe('/api/auth/verify-email');
     expect(verify.searchParams.get('callbackURL')).toBe('/auth/email-verified');
+    t.sink.clear();
+    t.clock.advance(5);
+    const deletion = await post(t.app, '/delete-user', {}, { jar: u.jar });
+    expect(deletion.json()).toMatchObject({ message: 'Verification email sent' });
+    const confirm = t.linkIn(await t.mailTo(u.email));
+    expect([confirm.pathname, confirm.searchParams.get('callbackURL')]).toEqual([
+      '/api/auth/delete-user/callback',
+      '/auth/account-deleted',
+    ]);
     t.sink.clear();
     await post(t.app, '/request-password-reset', { email: u.email, redirectTo: `${TRUSTED_ORIGIN}/reset` });
     expect(t.linkIn(await t.mailTo(u.email)).searchParams.get('callbackURL')).toBe(`${TRUSTED_ORIGIN}/reset`);
