@@ -1,12 +1,15 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'vite';
 import { type Chromium, Cleanups, freePort, launchChromium, ROOT, type Service, startService } from '../../e2e/world';
+import { type LoopbackOidc, startOidcProvider } from '../../services/identity/test/setup/oidc-provider';
 
 /**
  * The hosted pages' e2e world (e2e/world.ts, shared with the console's): the REAL identity service serving the
- * built pages at /auth, its mail worker writing to the dev outbox, a product page on another trusted origin, and
- * headless Chromium.
+ * built pages at /auth, its mail worker writing to the dev outbox, the service tests' loopback OpenID provider
+ * configured as the social provider `corp`, a product page on another trusted origin, and headless Chromium.
  */
 const HOSTED = join(ROOT, 'hosted');
 
@@ -15,6 +18,8 @@ export interface World extends Service, Chromium {
   productOrigin: string;
   /** The hosted pages' base: `<service origin>/auth`. */
   pages: string;
+  /** The social provider `corp` ("Corp SSO"): who signs in there is `oidc.defaultLogin`, a key of `oidc.users`. */
+  oidc: LoopbackOidc;
   stop(): Promise<void>;
 }
 
@@ -43,6 +48,19 @@ export async function start(env: Record<string, string> = {}): Promise<World> {
     const [apiPort, productPort] = [await freePort(), await freePort()];
     const apiOrigin = `http://127.0.0.1:${apiPort}`;
     const productOrigin = `http://127.0.0.1:${productPort}`;
+    const oidc = await startOidcProvider([
+      {
+        clientId: 'hosted-e2e',
+        clientSecret: 'hosted-e2e-secret',
+        redirectUris: [`${apiOrigin}/api/auth/callback/corp`],
+      },
+    ]);
+    cleanups.add(() => oidc.close());
+    const configDir = mkdtempSync(join(tmpdir(), 'hosted-e2e-config-'));
+    cleanups.add(() => rmSync(configDir, { recursive: true, force: true }));
+    const configFile = join(configDir, 'config.json');
+    const corp = { type: 'oidc', discoveryUrl: oidc.issuer, clientId: 'hosted-e2e', displayName: 'Corp SSO' };
+    writeFileSync(configFile, JSON.stringify({ social: { providers: { corp } } }));
     const service = await startService(cleanups, {
       name: 'hosted_e2e',
       apiPort,
@@ -58,6 +76,8 @@ export async function start(env: Record<string, string> = {}): Promise<World> {
         MAIL_MAX_PER_ADDRESS_PER_HOUR: '0',
         // No session is fresh: deleting an account always goes through the mailed confirmation link.
         SESSION_FRESH_AGE_SEC: '0',
+        CONFIG_FILE: configFile,
+        SOCIAL_CORP_CLIENT_SECRET: 'hosted-e2e-secret',
         ...env,
       },
     });
@@ -73,7 +93,7 @@ export async function start(env: Record<string, string> = {}): Promise<World> {
     await new Promise<void>((res) => product.listen(productPort, '127.0.0.1', res));
     cleanups.add(() => new Promise<void>((res) => product.close(() => res())));
     const chromium = await launchChromium(cleanups);
-    return { ...service, ...chromium, productOrigin, pages: `${apiOrigin}/auth`, stop };
+    return { ...service, ...chromium, productOrigin, pages: `${apiOrigin}/auth`, oidc, stop };
   } catch (error) {
     await stop();
     throw error;

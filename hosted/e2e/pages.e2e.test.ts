@@ -69,6 +69,20 @@ describe('hosted pages', () => {
     await page.context().close();
   });
 
+  it('social sign-in through the loopback OpenID provider: from the product, to the provider, back signed in', async () => {
+    const address = email('social');
+    world.oidc.users.set('corp-user-1', { email: address, email_verified: true, name: 'Corp User' });
+    world.oidc.defaultLogin = 'corp-user-1';
+    const page = await world.newPage();
+    await page.goto(`${world.productOrigin}/`);
+    await page.getByRole('button', { name: 'Continue with Corp SSO' }).click();
+    await page.waitForURL(`${world.productOrigin}/`);
+    await page.getByText(`Signed in as ${address}`).waitFor();
+    const [row] = await world.query('SELECT name FROM users WHERE email = $1', [address]);
+    expect(row.name).toBe('Corp User');
+    await page.context().close();
+  });
+
   it('a wrong password is refused in the words of the API, announced, in the browser language (Ukrainian)', async () => {
     const address = await newUser('wrong');
     const page = await world.newPage(undefined, { locale: 'uk-UA' });
