@@ -95,7 +95,7 @@ SHOTS := users-list user-show user-organizations organization-show users-list-na
   user-set-role user-edit user-set-role-narrow dashboard dashboard-narrow organizations-list organization-details \
   organization-edit user-sessions users-list-bulk users-bulk-results user-banned-narrow impersonation-banner
 HOSTED_SHOTS := sign-in sign-in-error sign-up email-verified link-expired forgot-password reset-password error signed-out \
-  signed-out-dark sign-in-dark-Polish account-deleted sign-in-320 sign-up-320 forgot-password-320 reset-password-320 \
+  signed-out-dark sign-in-dark-Polish account-deleted invitation invitation-signed-out sign-in-320 sign-up-320 forgot-password-320 reset-password-320 \
   email-verified-320 signed-out-320 account-deleted-320 error-320
 screenshots: $(STAMP) ## Run the console and hosted pages e2e and copy their screenshots to */e2e/screenshots/ (the docs show them)
 	npm run test:e2e -w console

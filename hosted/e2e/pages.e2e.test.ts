@@ -249,6 +249,54 @@ describe('hosted pages', () => {
     await page.context().close();
   });
 
+  it('an invitation accepted as a new user (Polish): sign up from the invitation, verify, accept', async () => {
+    const owner = email('owner');
+    const ownerSignUp = await world.api('/sign-up/email', {
+      body: { name: 'Owner', email: owner, password: PASSWORD },
+    });
+    const cookie = ownerSignUp.cookie;
+    const slug = `orbit-${Date.now().toString(36)}`;
+    expect((await world.api('/organization/create', { body: { name: 'Orbit', slug }, cookie })).status).toBe(200);
+    const invitee = email('invitee');
+    const invited = await world.api('/organization/invite-member', {
+      body: { email: invitee, role: 'member' },
+      cookie,
+    });
+    expect(invited.status).toBe(200);
+    const link = await mailLink(world.outboxDir, invitee, /http:\/\/127\.0\.0\.1:\d+\/auth\/invitation\/[\w-]+/);
+    const page = await world.newPage(undefined, { locale: 'pl-PL' });
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Masz zaproszenie' }).waitFor();
+    await checkPage(page, 'invitation-signed-out');
+    await page.getByRole('link', { name: 'Załóż konto' }).click();
+    await page.getByLabel('Imię i nazwisko').fill('Nowa Osoba');
+    await page.getByLabel('Adres e-mail').fill(invitee);
+    await page.getByLabel('Hasło').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Załóż konto' }).click();
+    // Signed in, back on the invitation: the address must be verified first (the API's rule, in words).
+    await page.waitForURL(/\/auth\/invitation\//);
+    await page.getByText('Przed przyjęciem lub odrzuceniem zaproszenia potwierdź adres e-mail').waitFor();
+    // Chromium logs the refused get-invitation itself: expected here, and taken out before the page checks.
+    expect(new Set(world.consoleErrors.splice(0))).toEqual(
+      new Set(['Failed to load resource: the server responded with a status of 403 (Forbidden)']),
+    );
+    const verify = await mailLink(world.outboxDir, invitee, /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/verify-email\?\S+/);
+    await page.goto(verify);
+    await page.getByRole('heading', { name: 'Adres e-mail potwierdzony' }).waitFor();
+    await page.getByRole('link', { name: 'Dalej' }).click();
+    await page.waitForURL(/\/auth\/invitation\//);
+    await page.getByText(`${owner} zaprasza Cię do Orbit z rolą member.`).waitFor();
+    await checkPage(page, 'invitation');
+    await page.getByRole('button', { name: 'Akceptuj' }).click();
+    await page.getByText('Dołączyłeś do Orbit.').waitFor();
+    const members = await world.query(
+      'SELECT m.role FROM members m JOIN users u ON u.id = m.user_id JOIN organizations o ON o.id = m.organization_id WHERE u.email = $1 AND o.slug = $2',
+      [invitee, slug],
+    );
+    expect(members).toEqual([{ role: 'member' }]);
+    await page.context().close();
+  });
+
   it('every page works 320 px wide', async () => {
     const page = await world.newPage({ width: 320, height: 640 });
     for (const route of [

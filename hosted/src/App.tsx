@@ -6,6 +6,7 @@ import { AccountDeleted } from './pages/AccountDeleted';
 import { EmailVerified } from './pages/EmailVerified';
 import { ErrorPage } from './pages/ErrorPage';
 import { ForgotPassword } from './pages/ForgotPassword';
+import { Invitation } from './pages/Invitation';
 import { ResetPassword } from './pages/ResetPassword';
 import { SignIn } from './pages/SignIn';
 import { SignedOut, SignOut } from './pages/SignOut';
@@ -16,13 +17,15 @@ export interface Arrival {
   route: Route;
   token: string | null;
   error: string | null;
+  /** The invitation page's id (the last segment of its path, or `?id=`). */
+  invitationId: string;
 }
 
 export function App({ arrival }: { arrival: Arrival }) {
   return <Layout>{page(arrival)}</Layout>;
 }
 
-function page({ route, token, error }: Arrival): ReactNode {
+function page({ route, token, error, invitationId }: Arrival): ReactNode {
   switch (route) {
     case 'sign-in':
       return <SignIn />;
@@ -40,6 +43,8 @@ function page({ route, token, error }: Arrival): ReactNode {
       return <SignedOut />;
     case 'account-deleted':
       return <AccountDeleted />;
+    case 'invitation':
+      return <Invitation id={invitationId} />;
     case 'error':
       return <ErrorPage code={error ?? 'unknown_error'} />;
   }

@@ -8,6 +8,7 @@ export const ROUTES = [
   'sign-out',
   'signed-out',
   'account-deleted',
+  'invitation',
   'error',
 ] as const;
 export type Route = (typeof ROUTES)[number];
@@ -18,6 +19,8 @@ export function routeOf(pathname: string, basePath: string): Route | null {
   if (pathname === base || `${pathname}/` === base) return 'sign-in';
   if (!pathname.startsWith(base)) return null;
   const rest = pathname.slice(base.length).replace(/\/+$/, '');
+  // The invitation page carries the invitation's id as its last segment (the mailed link's shape).
+  if (/^invitation\/[^/]+$/.test(rest)) return 'invitation';
   return (ROUTES as readonly string[]).includes(rest) ? (rest as Route) : null;
 }
 

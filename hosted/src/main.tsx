@@ -58,7 +58,8 @@ async function boot() {
     root.setProperty('--accent-text', config.colors.accentText);
 
   const pages: Pages = { config, client, apiBase: base, language, t, carry, user };
-  const arrival: Arrival = { route, token, error };
+  const invitationId = route === 'invitation' ? (here.pathname.split('/').filter(Boolean).pop() ?? '') : '';
+  const arrival: Arrival = { route, token, error, invitationId };
   const titles = {
     'sign-in': t('signInTitle'),
     'sign-up': t('signUpTitle'),
@@ -68,6 +69,7 @@ async function boot() {
     'sign-out': t('signedOutTitle'),
     'signed-out': t('signedOutTitle'),
     'account-deleted': t('deletedTitle'),
+    invitation: t('invitationTitle'),
     error: t('errorTitle'),
   } as const;
   document.title = `${titles[route]} · ${config.productName}`;

@@ -94,6 +94,9 @@ export function apiErrorKey(code: string | undefined): MessageKey {
     case 'SIGN_UP_DISABLED':
     case 'INVALID_TOKEN':
     case 'INVALID_CALLBACK_URL':
+    case 'INVITATION_NOT_FOUND':
+    case 'NOT_THE_RECIPIENT_OF_THE_INVITATION':
+    case 'EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION':
       return `e_${code}`;
     case 'MISSING_CAPTCHA_RESPONSE':
     case 'CAPTCHA_VERIFICATION_FAILED':

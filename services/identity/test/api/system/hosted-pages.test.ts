@@ -188,7 +188,7 @@ describe('mailed links without a callback lead to the hosted pages', () => {
   }, 60_000);
   afterAll(() => t?.close());
 
-  it('reset: /auth/reset-password; verification: /auth/email-verified; deletion: /auth/account-deleted; a given callback still wins', async () => {
+  it('reset, verification, deletion and invitation mails lead to their pages; a given callback still wins', async () => {
     const u = await signUp(t.app);
     await post(t.app, '/request-password-reset', { email: u.email });
     expect(t.linkIn(await t.mailTo(u.email)).searchParams.get('callbackURL')).toBe('/auth/reset-password');
@@ -206,6 +206,25 @@ describe('mailed links without a callback lead to the hosted pages', () => {
       '/api/auth/delete-user/callback',
       '/auth/account-deleted',
     ]);
+    t.sink.clear();
+    const owner = await signUp(t.app);
+    const org = await post(
+      t.app,
+      '/organization/create',
+      { name: 'Orbit', slug: `orbit-${Date.now()}` },
+      { jar: owner.jar },
+    );
+    expect(org.statusCode).toBe(200);
+    const invitee = `invitee-${Date.now()}@example.com`;
+    const invited = await post(
+      t.app,
+      '/organization/invite-member',
+      { email: invitee, role: 'member' },
+      { jar: owner.jar },
+    );
+    expect(invited.statusCode).toBe(200);
+    const invitation = t.linkIn(await t.mailTo(invitee));
+    expect(invitation.pathname).toBe(`/auth/invitation/${invited.json().id}`);
     t.sink.clear();
     await post(t.app, '/request-password-reset', { email: u.email, redirectTo: `${TRUSTED_ORIGIN}/reset` });
     expect(t.linkIn(await t.mailTo(u.email)).searchParams.get('callbackURL')).toBe(`${TRUSTED_ORIGIN}/reset`);
