@@ -249,6 +249,41 @@ describe('hosted pages', () => {
     await page.context().close();
   });
 
+  it('a change of email confirmed from the mail to the old address lands on the email-changed page (Spanish)', async () => {
+    const address = await newUser('mover');
+    await world.query('UPDATE users SET email_verified = true WHERE email = $1', [address]);
+    const moved = email('moved');
+    const page = await world.newPage(undefined, { locale: 'es-ES' });
+    await page.goto(`${world.pages}/sign-in`);
+    await page.getByLabel('Correo electrónico').fill(address);
+    await page.getByLabel('Contraseña').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+    await page.getByRole('heading', { name: 'Has iniciado sesión' }).waitFor();
+    // The product asks for the change (its own settings page would); the old address gets the confirmation.
+    const asked = await page.evaluate(async (newEmail) => {
+      const r = await fetch('/api/auth/change-email', {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ newEmail }),
+      });
+      return r.status;
+    }, moved);
+    expect(asked).toBe(200);
+    // The sign-up's verification mail went to the same address: the confirmation is the link to email-changed.
+    const link = await mailLink(
+      world.outboxDir,
+      address,
+      /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/verify-email\?\S+%2Fauth%2Femail-changed/,
+    );
+    await page.goto(link);
+    await page.waitForURL(/\/auth\/email-changed$/);
+    await page.getByRole('heading', { name: 'Tu dirección de correo ha cambiado' }).waitFor();
+    await checkPage(page, 'email-changed');
+    expect(await world.query('SELECT 1 FROM users WHERE email = $1', [moved])).toEqual([{ '?column?': 1 }]);
+    await page.context().close();
+  });
+
   it('an invitation accepted as a new user (Polish): sign up from the invitation, verify, accept', async () => {
     const owner = email('owner');
     const ownerSignUp = await world.api('/sign-up/email', {
@@ -305,6 +340,7 @@ describe('hosted pages', () => {
       'forgot-password',
       'reset-password',
       'email-verified',
+      'email-changed',
       'signed-out',
       'account-deleted',
       'error',

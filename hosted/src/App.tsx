@@ -3,6 +3,7 @@ import { usePages } from './context';
 import { LANGUAGE_NAMES, LANGUAGE_TAGS, LANGUAGES, type Language } from './i18n';
 import type { Route } from './links';
 import { AccountDeleted } from './pages/AccountDeleted';
+import { EmailChanged } from './pages/EmailChanged';
 import { EmailVerified } from './pages/EmailVerified';
 import { ErrorPage } from './pages/ErrorPage';
 import { ForgotPassword } from './pages/ForgotPassword';
@@ -37,6 +38,8 @@ function page({ route, token, error, invitationId }: Arrival): ReactNode {
       return <ResetPassword token={token} linkError={error} />;
     case 'email-verified':
       return <EmailVerified linkError={error} />;
+    case 'email-changed':
+      return <EmailChanged linkError={error} />;
     case 'sign-out':
       return <SignOut />;
     case 'signed-out':

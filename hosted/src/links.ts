@@ -5,6 +5,7 @@ export const ROUTES = [
   'forgot-password',
   'reset-password',
   'email-verified',
+  'email-changed',
   'sign-out',
   'signed-out',
   'account-deleted',

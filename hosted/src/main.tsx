@@ -66,6 +66,7 @@ async function boot() {
     'forgot-password': t('forgotTitle'),
     'reset-password': t('resetTitle'),
     'email-verified': error ? t('linkExpiredTitle') : t('verifiedTitle'),
+    'email-changed': error ? t('linkExpiredTitle') : t('emailChangedTitle'),
     'sign-out': t('signedOutTitle'),
     'signed-out': t('signedOutTitle'),
     'account-deleted': t('deletedTitle'),

@@ -51,6 +51,9 @@ export const de: Catalogue = {
   invitationAccepted: 'Sie sind {organization} beigetreten.',
   invitationDeclined: 'Sie haben die Einladung zu {organization} abgelehnt.',
   notYou: 'Nicht Sie? Abmelden',
+  emailChangedTitle: 'Ihre E-Mail-Adresse wurde geändert',
+  emailChangedText:
+    'Ihr Konto verwendet jetzt die neue Adresse. Wir haben einen Link dorthin geschickt: Öffnen Sie ihn, um sie zu bestätigen.',
   signedInTitle: 'Sie sind angemeldet',
   signedInAs: 'Angemeldet als {email}.',
   signOut: 'Abmelden',

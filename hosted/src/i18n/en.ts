@@ -53,6 +53,8 @@ export const en = {
   invitationAccepted: 'You joined {organization}.',
   invitationDeclined: 'You declined the invitation to join {organization}.',
   notYou: 'Not you? Sign out',
+  emailChangedTitle: 'Your email address is changed',
+  emailChangedText: 'Your account now uses the new address. We sent a link there: follow it to verify it.',
   signedInTitle: 'You are signed in',
   signedInAs: 'Signed in as {email}.',
   signOut: 'Sign out',

@@ -50,6 +50,9 @@ export const es: Catalogue = {
   invitationAccepted: 'Te has unido a {organization}.',
   invitationDeclined: 'Has rechazado la invitación para unirte a {organization}.',
   notYou: '¿No eres tú? Cerrar sesión',
+  emailChangedTitle: 'Tu dirección de correo ha cambiado',
+  emailChangedText:
+    'Tu cuenta usa ahora la dirección nueva. Te hemos enviado un enlace a ella: ábrelo para verificarla.',
   signedInTitle: 'Has iniciado sesión',
   signedInAs: 'Sesión iniciada como {email}.',
   signOut: 'Cerrar sesión',

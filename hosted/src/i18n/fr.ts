@@ -51,6 +51,9 @@ export const fr: Catalogue = {
   invitationAccepted: 'Vous avez rejoint {organization}.',
   invitationDeclined: "Vous avez refusé l'invitation à rejoindre {organization}.",
   notYou: "Ce n'est pas vous ? Se déconnecter",
+  emailChangedTitle: 'Votre adresse e-mail a changé',
+  emailChangedText:
+    'Votre compte utilise désormais la nouvelle adresse. Nous y avons envoyé un lien : ouvrez-le pour la vérifier.',
   signedInTitle: 'Vous êtes connecté',
   signedInAs: 'Connecté en tant que {email}.',
   signOut: 'Se déconnecter',

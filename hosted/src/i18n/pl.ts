@@ -50,6 +50,9 @@ export const pl: Catalogue = {
   invitationAccepted: 'Dołączyłeś do {organization}.',
   invitationDeclined: 'Odrzuciłeś zaproszenie do {organization}.',
   notYou: 'To nie Ty? Wyloguj się',
+  emailChangedTitle: 'Adres e-mail został zmieniony',
+  emailChangedText:
+    'Twoje konto używa teraz nowego adresu. Wysłaliśmy na niego link: otwórz go, aby potwierdzić adres.',
   signedInTitle: 'Jesteś zalogowany',
   signedInAs: 'Zalogowano jako {email}.',
   signOut: 'Wyloguj się',

@@ -49,6 +49,9 @@ export const ru: Catalogue = {
   invitationAccepted: 'Вы вступили в {organization}.',
   invitationDeclined: 'Вы отклонили приглашение в {organization}.',
   notYou: 'Это не вы? Выйти',
+  emailChangedTitle: 'Адрес электронной почты изменён',
+  emailChangedText:
+    'Теперь ваша учётная запись использует новый адрес. Мы отправили на него ссылку: перейдите по ней, чтобы подтвердить адрес.',
   signedInTitle: 'Вы вошли в систему',
   signedInAs: 'Вы вошли как {email}.',
   signOut: 'Выйти',

@@ -49,6 +49,9 @@ export const tr: Catalogue = {
   invitationAccepted: '{organization} kuruluşuna katıldınız.',
   invitationDeclined: '{organization} davetini reddettiniz.',
   notYou: 'Siz değil misiniz? Çıkış yap',
+  emailChangedTitle: 'E-posta adresiniz değiştirildi',
+  emailChangedText:
+    'Hesabınız artık yeni adresi kullanıyor. Oraya bir bağlantı gönderdik: doğrulamak için bağlantıyı açın.',
   signedInTitle: 'Giriş yaptınız',
   signedInAs: '{email} olarak giriş yapıldı.',
   signOut: 'Çıkış yap',

@@ -50,6 +50,9 @@ export const uk: Catalogue = {
   invitationAccepted: 'Ви приєдналися до {organization}.',
   invitationDeclined: 'Ви відхилили запрошення до {organization}.',
   notYou: 'Це не ви? Вийти',
+  emailChangedTitle: 'Адресу електронної пошти змінено',
+  emailChangedText:
+    'Тепер ваш обліковий запис використовує нову адресу. Ми надіслали на неї посилання: перейдіть за ним, щоб підтвердити адресу.',
   signedInTitle: 'Ви увійшли в систему',
   signedInAs: 'Ви увійшли як {email}.',
   signOut: 'Вийти',

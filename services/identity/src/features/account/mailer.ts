@@ -10,6 +10,8 @@ const LANDING_PAGES: Record<string, string> = {
   '/reset-password': 'reset-password',
   '/verify-email': 'email-verified',
   '/delete-user/callback': 'account-deleted',
+  /** The change-of-email confirmation (a /verify-email link sent to the old address). */
+  'change-email': 'email-changed',
 };
 
 /** Who a mail goes to: a user's address, name and stored language. */

@@ -188,7 +188,7 @@ describe('mailed links without a callback lead to the hosted pages', () => {
   }, 60_000);
   afterAll(() => t?.close());
 
-  it('reset, verification, deletion and invitation mails lead to their pages; a given callback still wins', async () => {
+  it('reset, verification, change of email, deletion and invitation mails lead to their pages; a given callback still wins', async () => {
     const u = await signUp(t.app);
     await post(t.app, '/request-password-reset', { email: u.email });
     expect(t.linkIn(await t.mailTo(u.email)).searchParams.get('callbackURL')).toBe('/auth/reset-password');
@@ -205,6 +205,21 @@ describe('mailed links without a callback lead to the hosted pages', () => {
     expect([confirm.pathname, confirm.searchParams.get('callbackURL')]).toEqual([
       '/api/auth/delete-user/callback',
       '/auth/account-deleted',
+    ]);
+    t.sink.clear();
+    const verified = await signUp(t.app);
+    await t.ctx.sql.query('UPDATE users SET email_verified = true WHERE id = $1', [verified.userId]);
+    const moving = await post(
+      t.app,
+      '/change-email',
+      { newEmail: `moved-${Date.now()}@example.com` },
+      { jar: verified.jar },
+    );
+    expect(moving.statusCode).toBe(200);
+    const change = t.linkIn(await t.mailTo(verified.email));
+    expect([change.pathname, change.searchParams.get('callbackURL')]).toEqual([
+      '/api/auth/verify-email',
+      '/auth/email-changed',
     ]);
     t.sink.clear();
     const owner = await signUp(t.app);
