@@ -51,6 +51,14 @@ module.exports = {
       to: { path: '^services/identity/', pathNot: `${SRC}access/` },
     },
     {
+      name: 'hosted-imports-no-server-code',
+      severity: 'error',
+      comment:
+        'The hosted pages use the service only over HTTP, through the published better-auth client (their browser tests may start its loopback OpenID provider).',
+      from: { path: '^hosted/src/' },
+      to: { path: '^services/identity/' },
+    },
+    {
       name: 'console-imports-access-by-package',
       severity: 'error',
       comment: "The console names the model as '@identity/service/access', not by a relative path into the service.",

@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 NPM_CI := npm ci --no-audit --no-fund
 STAMP := node_modules/.install-stamp
-MANIFESTS := package.json package-lock.json $(wildcard services/*/package.json) console/package.json
+MANIFESTS := package.json package-lock.json $(wildcard services/*/package.json) console/package.json hosted/package.json
 
 # The project runs and is tested on Node.js 22 (package.json "engines", the images, the GitHub matrix). When the
 # machine's node is older, the targets use Node.js 22 from the npm registry's `node` package, kept under .tools/
@@ -23,7 +23,7 @@ $(STAMP): $(MANIFESTS) | $(NODE_TOOL)
 	$(NPM_CI)
 	@touch $(STAMP)
 
-.PHONY: help install build console run dev test lint format typecheck migrate worker openapi bench clean screenshots
+.PHONY: help install build console hosted run dev test lint format typecheck migrate worker openapi bench clean screenshots
 
 # The console bundle is rebuilt when any of its sources (or the access model it imports) is newer than its
 # index.html, which vite rewrites on every build: make's own timestamps are the staleness check, so a second
@@ -35,6 +35,13 @@ $(CONSOLE_BUNDLE): $(STAMP) $(CONSOLE_SOURCES)
 	npm run build -w console
 # `CONSOLE_ENABLED=true make run` serves the console at /console: build it first when missing or stale.
 CONSOLE_FOR_RUN := $(if $(filter true 1 yes on TRUE YES ON,$(CONSOLE_ENABLED)),$(CONSOLE_BUNDLE))
+# The hosted sign-in pages, the same way: `HOSTED_PAGES_ENABLED=true make run` builds them when missing or stale.
+HOSTED_SOURCES := $(shell find hosted/src hosted/public -type f 2>/dev/null) \
+  hosted/index.html hosted/vite.config.ts hosted/tsconfig.json hosted/package.json
+HOSTED_BUNDLE := hosted/dist/index.html
+$(HOSTED_BUNDLE): $(STAMP) $(HOSTED_SOURCES)
+	npm run build -w hosted
+HOSTED_FOR_RUN := $(if $(filter true 1 yes on TRUE YES ON,$(HOSTED_PAGES_ENABLED)),$(HOSTED_BUNDLE))
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -46,7 +53,9 @@ build: $(STAMP) ## Compile the service to services/identity/dist
 
 console: $(CONSOLE_BUNDLE) ## Build the admin console to console/dist (only when its sources changed)
 
-run: build $(CONSOLE_FOR_RUN) ## Run the API (embedded PostgreSQL and in-process stores when DATABASE_URL/REDIS_URL are unset)
+hosted: $(HOSTED_BUNDLE) ## Build the hosted sign-in pages to hosted/dist (only when their sources changed)
+
+run: build $(CONSOLE_FOR_RUN) $(HOSTED_FOR_RUN) ## Run the API (embedded PostgreSQL and in-process stores when DATABASE_URL/REDIS_URL are unset)
 	npm start
 
 dev: $(STAMP) ## Run the API with reload on change
@@ -56,6 +65,7 @@ test: $(STAMP) ## Lint, type-check and run the whole test suite (needs PostgreSQ
 	npm run lint
 	npm run typecheck -w services/identity
 	npm run typecheck -w console
+	npm run typecheck -w hosted
 	npm test
 
 lint: $(STAMP) ## Lint, check formatting (biome) and import boundaries (dependency-cruiser)
@@ -64,9 +74,10 @@ lint: $(STAMP) ## Lint, check formatting (biome) and import boundaries (dependen
 format: $(STAMP) ## Format the code (biome)
 	npm run format
 
-typecheck: $(STAMP) ## Type-check sources and tests (service and console)
+typecheck: $(STAMP) ## Type-check sources and tests (service, console and hosted pages)
 	npm run typecheck -w services/identity
 	npm run typecheck -w console
+	npm run typecheck -w hosted
 
 migrate: build ## Apply database migrations
 	npm run migrate
@@ -84,12 +95,18 @@ SHOTS := users-list user-show user-organizations organization-show users-list-na
   user-set-role user-edit user-set-role-narrow dashboard dashboard-narrow organizations-list organization-details \
   organization-edit user-sessions users-list-bulk users-bulk-results user-banned-narrow impersonation-banner \
   audit audit-narrow webhooks webhooks-narrow webhook-show webhook-show-narrow webhook-secret
-# E2E names the e2e files to run (all by default), e.g. for one page's pictures only:
+HOSTED_SHOTS := sign-in sign-in-error sign-up email-verified email-changed link-expired forgot-password reset-password error signed-out \
+  signed-out-dark sign-in-dark-Polish account-deleted invitation invitation-signed-out sign-in-320 sign-up-320 forgot-password-320 reset-password-320 \
+  email-verified-320 email-changed-320 signed-out-320 account-deleted-320 error-320
+# E2E names the console e2e files to run (all by default), e.g. for one page's pictures only:
 #   make screenshots E2E=e2e/webhooks.e2e.test.ts SHOTS="webhooks webhooks-narrow"
 E2E ?=
-screenshots: $(STAMP) ## Run the console e2e and copy its screenshots to console/e2e/screenshots/ (those docs/console.md shows)
+screenshots: $(STAMP) ## Run the console and hosted pages e2e and copy their screenshots to */e2e/screenshots/ (the docs show them)
 	npm run test:e2e -w console -- $(E2E)
 	for s in $(SHOTS); do cp console/e2e/output/$$s.png console/e2e/screenshots/$$s.png; done
+	npm run test:e2e -w hosted
+	mkdir -p hosted/e2e/screenshots
+	for s in $(HOSTED_SHOTS); do cp hosted/e2e/output/$$s.png hosted/e2e/screenshots/$$s.png; done
 
 clean: ## Remove build output (keeps .data/)
-	rm -rf services/*/dist services/*/dist-bench console/dist
+	rm -rf services/*/dist services/*/dist-bench console/dist hosted/dist

@@ -12,6 +12,7 @@ import { registerExpectContinue } from './http/expect-continue';
 import { registerLingeringClose } from './http/lingering-close';
 import { registerOriginCheck } from './http/origin-check';
 import { registerConsole } from './infra/console';
+import { hostedPagesCsp, registerHostedPages } from './infra/hosted-pages';
 import { loggerOptions } from './infra/logger';
 import { registerMetrics } from './infra/metrics-route';
 import { docsPath, registerOpenApi } from './infra/openapi';
@@ -88,7 +89,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerLingeringClose(app);
   registerDrainClose(app, ctx.lifecycle);
   registerExpectContinue(app);
-  registerSecurityHeaders(app, docsPath(config));
+  const pages = config.hostedPages;
+  registerSecurityHeaders(
+    app,
+    docsPath(config),
+    pages.enabled ? { path: pages.path, csp: hostedPagesCsp(config) } : undefined,
+  );
   await app.register(cookie, { secret: ctx.web.cookies.signer, hook: 'onRequest' });
   registerCors(app, ctx.web.trusted, config.basePath);
   registerOriginCheck(app, ctx.web.trusted, config.advanced.disableOriginCheck);
@@ -96,6 +102,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await registerRateLimit(app, config, ctx.redis, ctx.metrics);
   await registerOpenApi(app, config);
   await registerConsole(app, config);
+  await registerHostedPages(app, config, ctx.web.trusted);
 
   await app.register(
     async (api) => {

@@ -153,4 +153,38 @@ describe('loadConfig', () => {
     );
     expect(loadConfig({ ADMIN_USER_IDS: 'a, b' }).admin.adminUserIds).toEqual(['a', 'b']);
   });
+
+  it('hosted pages: off at /auth by default; their path, links, colours and providers are checked at start', () => {
+    expect(loadConfig({}).hostedPages).toMatchObject({
+      enabled: false,
+      path: '/auth',
+      productName: 'Identity',
+      defaultLanguage: 'ENG',
+      methods: { emailPassword: true, signUp: true },
+    });
+    const on = { HOSTED_PAGES_ENABLED: 'true' };
+    expect(
+      loadConfig({ ...on, HOSTED_PAGES_PATH: '/login/', HOSTED_PAGES_ACCENT_COLOR: '#0a7d3b' }).hostedPages,
+    ).toMatchObject({ enabled: true, path: '/login', colors: { accent: '#0a7d3b' } });
+    expect(() => loadConfig({ ...on, HOSTED_PAGES_PATH: '/api/auth/pages' })).toThrow(/HOSTED_PAGES_PATH: .*overlaps/);
+    expect(() => loadConfig({ ...on, HOSTED_PAGES_PATH: '/console' })).toThrow(/HOSTED_PAGES_PATH/);
+    // Disabled pages keep their default path out of the way of an API moved to /auth.
+    expect(loadConfig({ AUTH_BASE_PATH: '/auth' }).basePath).toBe('/auth');
+    expect(() => loadConfig({ HOSTED_PAGES_ACCENT_COLOR: 'red;}' })).toThrow(/hostedPages\.colors\.accent/);
+    expect(() => loadConfig({ HOSTED_PAGES_DEFAULT_LANGUAGE: 'KLINGON' })).toThrow(/hostedPages\.defaultLanguage/);
+    expect(() => loadConfig({ HOSTED_PAGES_SUPPORT_URL: 'javascript:alert(1)' })).toThrow(/HOSTED_PAGES_SUPPORT_URL/);
+    expect(() => loadConfig({ HOSTED_PAGES_LOGO_URL: '//evil.example/logo.png' })).toThrow(/HOSTED_PAGES_LOGO_URL/);
+    expect(() =>
+      loadConfig({
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://id.example.com',
+        DATABASE_URL: 'postgres://db/identity',
+        AUTH_SECRET: SECRET,
+        HOSTED_PAGES_TERMS_URL: 'http://acme.example/terms',
+      }),
+    ).toThrow(/HOSTED_PAGES_TERMS_URL: expected an https URL/);
+    expect(() => loadConfig({}, { hostedPages: { methods: { social: ['github'] } } })).toThrow(
+      /"github", which is not a configured social provider/,
+    );
+  });
 });

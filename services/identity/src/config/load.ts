@@ -15,6 +15,7 @@ import {
 import { parseAllowEntry } from '../shared/target-policy';
 import { DEVELOPMENT_SECRET, defaultConfig } from './defaults';
 import { ENV_SETTINGS, type EnvSetting } from './env-settings';
+import { finishHostedPages } from './hosted-pages';
 import { type Config, ConfigSchema } from './schema';
 import { finishSocial } from './social';
 
@@ -187,6 +188,7 @@ function finish(config: Config, env: Env, publicUrlSet: boolean): Config {
     ...config.admin.adminRoles.map((r) => ['adminRoles', r] as [string, string]),
   ]);
   finishSocial(config, env, bad);
+  finishHostedPages(config, bad);
   for (const entry of config.webhook.allowedTargets)
     try {
       parseAllowEntry(entry);

@@ -42,6 +42,8 @@ const SocialProvider = Type.Object(
       Type.Boolean({ description: 'users with a second factor are asked for it after this provider (default true)' }),
     ),
     prompt: Type.Optional(Type.String({ maxLength: 64 })),
+    /** The name on its button in the hosted pages (default: the provider's own name, or the id). */
+    displayName: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
   },
   strict,
 );
@@ -92,6 +94,52 @@ export const ConfigSchema = Type.Object(
       minLength: 1,
       description: 'the built console (index.html and assets/), served at /console',
     }),
+    /** The hosted sign-in pages (docs/hosted-pages.md): where they are served and how they look. */
+    hostedPages: Type.Object(
+      {
+        enabled: Type.Boolean({ description: 'serve the built pages under `path`' }),
+        path: Type.String({ pattern: '^/[A-Za-z0-9/_-]*[A-Za-z0-9_-]$', description: 'where the pages are served' }),
+        dir: Type.String({ minLength: 1, description: 'the built pages (index.html and assets/)' }),
+        productName: Type.String({ minLength: 1, maxLength: 80 }),
+        logoUrl: Type.Optional(Type.String({ minLength: 1, description: 'an https (or same-origin path) image' })),
+        colors: Type.Object(
+          {
+            accent: Type.Optional(Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'buttons and links' })),
+            accentText: Type.Optional(Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'text on the accent' })),
+          },
+          strict,
+        ),
+        links: Type.Object(
+          {
+            support: Type.Optional(Type.String({ minLength: 1 })),
+            terms: Type.Optional(Type.String({ minLength: 1 })),
+            privacy: Type.Optional(Type.String({ minLength: 1 })),
+          },
+          strict,
+        ),
+        methods: Type.Object(
+          {
+            emailPassword: Type.Boolean({ description: 'the email and password form (when the service allows it)' }),
+            signUp: Type.Boolean({ description: 'the sign-up page (when the service allows sign-up)' }),
+            /** Unset: every configured provider, in configuration order. */
+            social: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+          },
+          strict,
+        ),
+        /** spec §1 language names; the pages' language when neither the user, `?lang=` nor the browser names one. */
+        defaultLanguage: Type.Union([
+          Type.Literal('RUS'),
+          Type.Literal('UKR'),
+          Type.Literal('ENG'),
+          Type.Literal('SPA'),
+          Type.Literal('GERMAN'),
+          Type.Literal('POL'),
+          Type.Literal('FRA'),
+          Type.Literal('TURKEY'),
+        ]),
+      },
+      strict,
+    ),
     metricsEnabled: Type.Boolean({ description: 'GET /metrics (Prometheus text) and the per-request latency hook' }),
     workerMetricsPort: Type.Integer({
       minimum: 0,
@@ -342,6 +390,7 @@ export type SessionConfig = Config['session'];
 export type Argon2Config = Config['argon2'];
 export type JwtConfig = Config['jwt'];
 export type CaptchaConfig = Config['captcha'];
+export type HostedPagesConfig = Config['hostedPages'];
 export type SocialConfig = Config['social'];
 export type SocialProviderConfig = SocialConfig['providers'][string];
 export type TwoFactorConfig = Config['twoFactor'];

@@ -4,8 +4,9 @@ import { buildApp } from '../../src/app';
 import { type Config, type ConfigOverrides, loadConfig } from '../../src/config';
 import { type AppContext, createContext } from '../../src/context';
 import { loggerOptions } from '../../src/infra/logger';
+import { PUBLIC_URL } from './public-url';
 
-export const PUBLIC_URL = 'http://localhost:3000';
+export { PUBLIC_URL };
 export const TRUSTED_ORIGIN = 'https://app.example.test';
 export const TEST_SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
 

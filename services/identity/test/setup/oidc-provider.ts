@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
 import type Provider from 'oidc-provider';
-import { PUBLIC_URL } from './app';
+import { PUBLIC_URL } from './public-url';
 
 /** A user at the provider: the claims it releases (sub is the account id). */
 export interface ProviderUser {

@@ -127,7 +127,8 @@ export class EmailService {
     const target = userTarget(auth.user.id);
     if (auth.user.emailVerified) {
       const { token } = await jwt.sign(auth.user.email, config.emailVerification.expiresInSec, address);
-      const url = mailer.tokenLink('/verify-email', token, callbackURL);
+      // The confirmation's own landing page (the pages' email-changed), not the verification's.
+      const url = mailer.tokenLink('/verify-email', token, callbackURL || mailer.landing('change-email'));
       await sql.transaction(async (tx) => {
         await mailer.send(token, auth.user, lang, { kind: 'change-email', url, newEmail: address }, tx);
         await audit.record(tx, { type: 'user.email_change_requested', source, target, details: { to: address } });

@@ -5,6 +5,15 @@ import type { MailOutbox } from '../../mail/mail-outbox';
 import { idFor } from '../../mail/queue';
 import type { Sql } from '../../shared/sql';
 
+/** The hosted page each mailed link lands on by default (hosted/src/links.ts names the same pages). */
+const LANDING_PAGES: Record<string, string> = {
+  '/reset-password': 'reset-password',
+  '/verify-email': 'email-verified',
+  '/delete-user/callback': 'account-deleted',
+  /** The change-of-email confirmation (a /verify-email link sent to the old address). */
+  'change-email': 'email-changed',
+};
+
 /** Who a mail goes to: a user's address, name and stored language. */
 export interface Recipient {
   email: string;
@@ -30,10 +39,20 @@ export class AccountMailer {
 
   /**
    * A link answering with `?token&callbackURL` (verify-email, delete-user/callback): spec §2 names both values, so
-   * a request without a callbackURL gets "/" (better-auth's default), never a link without it.
+   * a request without a callbackURL gets a landing page (`landing`), never a link without it.
    */
   tokenLink(path: string, token: string, callbackURL: string | undefined): string {
-    return this.link(path, { token, callbackURL: callbackURL || '/' });
+    return this.link(path, { token, callbackURL: callbackURL || this.landing(path) });
+  }
+
+  /**
+   * Where a mailed link leads when the request named no callbackURL: the hosted page for it when the hosted pages
+   * are served (docs/hosted-pages.md), else "/" (better-auth's default).
+   */
+  landing(path: string): string {
+    const pages = this.config.hostedPages;
+    const page = LANDING_PAGES[path.startsWith('/reset-password/') ? '/reset-password' : path];
+    return pages.enabled && page ? `${pages.path}/${page}` : '/';
   }
 
   /**

@@ -15,7 +15,7 @@ export async function passwordRoutes(fastify: FastifyInstance, ctx: AccountWeb):
   for (const path of ['/request-password-reset', '/forget-password'])
     app.post(path, options, async (request) => {
       const { email, redirectTo } = request.body;
-      await ctx.passwords.requestReset(email, redirectTo ?? '/', request.headers['accept-language']);
+      await ctx.passwords.requestReset(email, redirectTo, request.headers['accept-language']);
       return { status: true, message: RESET_REQUESTED_MESSAGE };
     });
 

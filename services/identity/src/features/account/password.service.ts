@@ -44,7 +44,7 @@ export class PasswordService {
    * Same answer, same time, for known and unknown addresses: the lookup runs either way and the token and mail
    * of a known address are made after the answer, so timing reveals no account.
    */
-  async requestReset(email: string, callbackURL: string, acceptLanguage?: string): Promise<void> {
+  async requestReset(email: string, callbackURL: string | undefined, acceptLanguage?: string): Promise<void> {
     const { repo, background } = this.deps;
     this.assertEnabled();
     const user = await repo.findUserByEmail(email.toLowerCase());
@@ -52,7 +52,7 @@ export class PasswordService {
   }
 
   /** An operator's request for a user they name (admin/send-reset-password): the same mail, written now. */
-  async sendResetFor(user: UserView, callbackURL: string): Promise<void> {
+  async sendResetFor(user: UserView, callbackURL: string | undefined): Promise<void> {
     this.assertEnabled();
     await this.sendResetMail(user, callbackURL);
   }
@@ -174,12 +174,13 @@ export class PasswordService {
   }
 
   /** The token and its mail in one transaction: a committed token's mail is sent (unless the cap drops it). */
-  private async sendResetMail(user: UserView, callbackURL: string, acceptLanguage?: string): Promise<void> {
+  private async sendResetMail(user: UserView, callbackURL: string | undefined, acceptLanguage?: string): Promise<void> {
     const { sql, tokens, mailer, config, clock } = this.deps;
     const token = randomString(RESET_TOKEN_LENGTH);
     const now = clock.now();
     const expiresAt = new Date(now + config.emailAndPassword.resetPasswordTokenExpiresInSec * 1000);
-    const url = mailer.link(`/reset-password/${token}`, { callbackURL });
+    const path = `/reset-password/${token}`;
+    const url = mailer.link(path, { callbackURL: callbackURL || mailer.landing(path) });
     await sql.transaction(async (tx) => {
       await tokens.put(RESET + token, user.id, expiresAt, new Date(now), tx);
       await mailer.send(token, user, acceptLanguage, { kind: 'reset-password', url }, tx);

@@ -12,7 +12,7 @@ export class AdminUserMailService {
 
   async sendReset(auth: SessionWithUser, userId: string, redirectTo: string | undefined): Promise<void> {
     this.d.access.demand(auth, { user: ['set-password'] }, 'NOT_ALLOWED_TO_SET_USERS_PASSWORD');
-    await this.d.passwords.sendResetFor(await this.user(userId), redirectTo ?? '/');
+    await this.d.passwords.sendResetFor(await this.user(userId), redirectTo);
   }
 
   async sendVerification(auth: SessionWithUser, userId: string, callbackURL: string | undefined): Promise<void> {

@@ -8,8 +8,8 @@ import type { InvitationView, MemberView } from './views';
 
 /**
  * Invitation mail, written to the outbox in the transaction that writes the invitation. The link carries the
- * invitation id under the product frontend's accept page (organization.invitationLinkBase), else
- * PUBLIC_URL/accept-invitation. Language: the invitee's stored one when they have an account, else the inviter
+ * invitation id under the product frontend's accept page (organization.invitationLinkBase), else the hosted
+ * pages' invitation page when they are served, else PUBLIC_URL/accept-invitation. Language: the invitee's stored one when they have an account, else the inviter
  * request's Accept-Language, else ENG.
  */
 export class InvitationMailer {
@@ -20,8 +20,12 @@ export class InvitationMailer {
   ) {}
 
   link(invitationId: string): string {
+    const origin = this.config.publicUrl.replace(/\/+$/, '');
+    const pages = this.config.hostedPages;
+    // Unset: the hosted pages' invitation page when they are served (docs/hosted-pages.md), else /accept-invitation.
     const base =
-      this.config.organization.invitationLinkBase ?? `${this.config.publicUrl.replace(/\/+$/, '')}/accept-invitation`;
+      this.config.organization.invitationLinkBase ??
+      (pages.enabled ? `${origin}${pages.path}/invitation` : `${origin}/accept-invitation`);
     return `${base.replace(/\/+$/, '')}/${encodeURIComponent(invitationId)}`;
   }
 

@@ -1,0 +1,29 @@
+import { createAuthClient } from 'better-auth/client';
+
+/** The published better-auth client, as any product frontend uses it, on the API named by config.json. */
+export const makeClient = (baseURL: string) => createAuthClient({ baseURL, fetchOptions: { credentials: 'include' } });
+
+export type AuthClient = ReturnType<typeof makeClient>;
+
+/** An error answer of the API as the client hands it back: the catalogue's code and message. */
+export interface ApiFailure {
+  status?: number;
+  code?: string;
+  message?: string;
+}
+
+/** A client call's outcome: its data, or the API's refusal. */
+export interface Outcome {
+  data: unknown;
+  error: ApiFailure | null;
+}
+
+/** Runs a client call; a network failure becomes `{ error: { code: 'NETWORK' } }` rather than a throw. */
+export async function call(run: () => Promise<unknown>): Promise<Outcome> {
+  try {
+    const result = (await run()) as { data?: unknown; error?: ApiFailure | null };
+    return { data: result.data ?? null, error: result.error ?? null };
+  } catch {
+    return { data: null, error: { code: 'NETWORK' } };
+  }
+}

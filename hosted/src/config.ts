@@ -1,0 +1,52 @@
+/**
+ * What the pages are told at start, from `config.json` next to index.html. The identity service answers that file
+ * itself from its settings (docs/hosted-pages.md); a copy deployed on a CDN may instead name the service's own
+ * file in `source`, which is then read too (the service's answer wins). No inline script is ever needed.
+ */
+export interface PagesConfig {
+  /** The API's base URL: a path on this origin (`/api/auth`) or an absolute URL. */
+  api: string;
+  /** Another config.json to read and merge over this one (a CDN copy naming the service's). */
+  source?: string;
+  productName?: string;
+  logoUrl?: string | null;
+  colors?: { accent?: string; accentText?: string };
+  links?: { support?: string | null; terms?: string | null; privacy?: string | null };
+  defaultLanguage?: string;
+  methods?: { emailPassword: boolean; signUp: boolean; social: Array<{ id: string; name: string }> };
+  password?: { minLength: number; maxLength: number };
+  /** Sign-up mails a verification link. */
+  verifyOnSignUp?: boolean;
+  /** The service's verdict on the `callbackURL` this file was asked with (its trusted-origin check). */
+  callback?: 'none' | 'allowed' | 'refused';
+}
+
+export type LoadedConfig = PagesConfig & Required<Pick<PagesConfig, 'productName' | 'methods' | 'password'>>;
+
+const DEFAULTS: Omit<LoadedConfig, 'api'> = {
+  productName: 'Identity',
+  methods: { emailPassword: true, signUp: true, social: [] },
+  password: { minLength: 8, maxLength: 128 },
+};
+
+async function read(url: string, callbackURL: string | null): Promise<PagesConfig> {
+  const target = new URL(url, document.baseURI);
+  if (callbackURL !== null) target.searchParams.set('callbackURL', callbackURL);
+  const response = await fetch(target, { credentials: 'omit', cache: 'no-store' });
+  if (!response.ok) throw new Error(`config.json: ${response.status}`);
+  return (await response.json()) as PagesConfig;
+}
+
+export async function loadConfig(callbackURL: string | null): Promise<LoadedConfig> {
+  let config = await read('config.json', callbackURL);
+  if (config.source) {
+    const remote = await read(config.source, callbackURL);
+    // A relative API path in the service's file is relative to the service, not to this copy's origin.
+    const source = new URL(config.source, document.baseURI);
+    config = { ...config, ...remote, api: remote.api ? new URL(remote.api, source).toString() : config.api };
+  }
+  return { ...DEFAULTS, ...config };
+}
+
+/** The API base as an absolute URL (the better-auth client wants one). */
+export const apiBase = (config: PagesConfig): string => new URL(config.api, document.baseURI).toString();

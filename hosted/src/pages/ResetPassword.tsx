@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import { call } from '../client';
+import { usePages } from '../context';
+import { pageHref } from '../links';
+import { Field, LiveRegion, Notice, Submit, useSubmit } from '../ui';
+
+/**
+ * Choose a new password, reached from the mailed link (the API's /reset-password/<token> redirects here with
+ * `?token=`, or `?error=INVALID_TOKEN`). The token is taken out of the address at once (main.tsx).
+ */
+export function ResetPassword({ token, linkError }: { token: string | null; linkError: string | null }) {
+  const { t, config, client, carry } = usePages();
+  const [done, setDone] = useState(false);
+  const [spent, setSpent] = useState(false);
+  const { busy, error, onSubmit } = useSubmit(async (f) => {
+    const { error } = await call(() => client.resetPassword({ newPassword: f.password, token: token ?? '' }));
+    if (error?.code === 'INVALID_TOKEN') setSpent(true);
+    if (error) return error.code ?? 'UNKNOWN';
+    setDone(true);
+    return null;
+  });
+  if (done)
+    return (
+      <>
+        <h1>{t('resetTitle')}</h1>
+        <Notice kind="info">{t('resetDone')}</Notice>
+        <p>
+          <a className="button primary" href={pageHref('sign-in', carry)}>
+            {t('signInTitle')}
+          </a>
+        </p>
+      </>
+    );
+  if (!token || linkError || spent)
+    return (
+      <>
+        <h1>{t('linkExpiredTitle')}</h1>
+        <Notice kind="error">{t('e_INVALID_TOKEN')}</Notice>
+        <p>
+          <a className="button primary" href={pageHref('forgot-password', carry)}>
+            {t('askNewLink')}
+          </a>
+        </p>
+      </>
+    );
+  const { minLength, maxLength } = config.password;
+  return (
+    <>
+      <h1>{t('resetTitle')}</h1>
+      <LiveRegion error={error} />
+      <form onSubmit={onSubmit}>
+        <Field
+          label={t('newPassword')}
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={minLength}
+          maxLength={maxLength}
+          hint={t('passwordRules', { min: minLength, max: maxLength })}
+          autoFocus
+        />
+        <Submit busy={busy}>{t('resetButton')}</Submit>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { apiErrorKey, LANGUAGES, loadCatalogue, redirectErrorKey } from '../src/i18n';
+import { en } from '../src/i18n/en';
+
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+describe('the catalogue', () => {
+  it.each(LANGUAGES)(
+    '%s has every key of English, no other, each a non-empty text with the same {values}',
+    async (l) => {
+      const catalogue = await loadCatalogue(l);
+      expect(Object.keys(catalogue).sort()).toEqual(Object.keys(en).sort());
+      for (const [key, text] of Object.entries(en)) {
+        const translated = catalogue[key as keyof typeof en];
+        expect([key, typeof translated, translated.trim().length > 0]).toEqual([key, 'string', true]);
+        expect([key, placeholders(translated)]).toEqual([key, placeholders(text)]);
+      }
+    },
+  );
+
+  it('every language but English is translated, not copied', async () => {
+    for (const l of LANGUAGES.filter((l) => l !== 'ENG')) {
+      const catalogue = await loadCatalogue(l);
+      const same = Object.keys(en).filter((k) => catalogue[k as keyof typeof en] === en[k as keyof typeof en]);
+      // Product-neutral words may coincide (German "Name"); whole sentences never do.
+      expect([l, same.filter((k) => en[k as keyof typeof en].includes(' '))]).toEqual([l, []]);
+    }
+  });
+
+  it('names the API error codes and the redirect codes of docs/SPEC.md §8 in words', () => {
+    expect(apiErrorKey('INVALID_EMAIL_OR_PASSWORD')).toBe('e_INVALID_EMAIL_OR_PASSWORD');
+    expect(apiErrorKey('CAPTCHA_VERIFICATION_FAILED')).toBe('e_CAPTCHA');
+    expect(apiErrorKey('SOMETHING_NEW')).toBe('e_generic');
+    const codes = [
+      'token_expired',
+      'invalid_token',
+      'user_not_found',
+      'unauthorized',
+      'invalid_callback_request',
+      'state_not_found',
+      'please_restart_the_process',
+      'no_code',
+      'oauth_provider_not_found',
+      'invalid_code',
+      'unable_to_get_user_info',
+      'email_not_found',
+      'no_callback_url',
+      'unable_to_link_account',
+      'account_already_linked_to_different_user',
+      'internal_server_error',
+      'signup_disabled',
+      'account_not_linked',
+      'INVALID_TOKEN',
+      'INVALID_CALLBACK_URL',
+      'banned',
+    ];
+    for (const code of codes) expect([code, redirectErrorKey(code)]).not.toEqual([code, 'x_unknown']);
+    expect(redirectErrorKey('<script>')).toBe('x_unknown');
+  });
+});

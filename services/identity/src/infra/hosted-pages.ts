@@ -1,0 +1,177 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import { ApiError } from '../errors';
+import type { TrustedOrigins } from '../http/origins';
+import { isSafeRedirect } from '../http/redirects';
+
+/** The origins a bot-check provider's widget loads from and talks to (docs/social-sign-in.md, bot checks). */
+const CAPTCHA_ORIGINS: Record<string, string[]> = {
+  'cloudflare-turnstile': ['https://challenges.cloudflare.com'],
+  'google-recaptcha': ['https://www.google.com', 'https://www.gstatic.com'],
+  hcaptcha: ['https://hcaptcha.com', 'https://*.hcaptcha.com'],
+};
+
+/** The names of the named providers (spec §1) on their buttons; a generic provider shows its displayName or id. */
+const PROVIDER_NAMES: Record<string, string> = {
+  apple: 'Apple',
+  discord: 'Discord',
+  facebook: 'Facebook',
+  github: 'GitHub',
+  microsoft: 'Microsoft',
+  google: 'Google',
+  huggingface: 'Hugging Face',
+  spotify: 'Spotify',
+  twitch: 'Twitch',
+  twitter: 'X',
+  dropbox: 'Dropbox',
+  kick: 'Kick',
+  linkedin: 'LinkedIn',
+  gitlab: 'GitLab',
+  tiktok: 'TikTok',
+  reddit: 'Reddit',
+  roblox: 'Roblox',
+  vk: 'VK',
+  zoom: 'Zoom',
+};
+
+/**
+ * The pages' Content-Security-Policy: their own scripts and styles only (no inline script or style element), API
+ * calls to this origin, images from here and the configured logo's origin, no framing; the configured bot-check
+ * provider is the only third party allowed.
+ */
+export function hostedPagesCsp(config: Config): string {
+  const captcha = config.captcha.provider ? CAPTCHA_ORIGINS[config.captcha.provider] : [];
+  const logo = config.hostedPages.logoUrl;
+  const logoOrigin = logo && /^https?:\/\//i.test(logo) ? [new URL(logo).origin] : [];
+  const list = (...items: string[]) => items.join(' ');
+  return [
+    "default-src 'none'",
+    `script-src ${list("'self'", ...captcha)}`,
+    "style-src 'self'",
+    `img-src ${list("'self'", 'data:', ...logoOrigin)}`,
+    `connect-src ${list("'self'", ...captcha)}`,
+    `frame-src ${captcha.length ? list(...captcha) : "'none'"}`,
+    "font-src 'self'",
+    "manifest-src 'self'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** What config.json tells the pages (hosted/src/config.ts reads it): the API, the branding, what to offer. */
+export function hostedPagesConfig(config: Config, callback: 'none' | 'allowed' | 'refused') {
+  const pages = config.hostedPages;
+  const emailPassword = config.emailAndPassword.enabled && pages.methods.emailPassword;
+  const providers = config.social.providers;
+  const social = (pages.methods.social ?? Object.keys(providers)).map((id) => ({
+    id,
+    name: providers[id]?.displayName ?? PROVIDER_NAMES[id] ?? id,
+  }));
+  return {
+    api: config.basePath,
+    productName: pages.productName,
+    logoUrl: pages.logoUrl ?? null,
+    colors: pages.colors,
+    links: {
+      support: pages.links.support ?? null,
+      terms: pages.links.terms ?? null,
+      privacy: pages.links.privacy ?? null,
+    },
+    defaultLanguage: pages.defaultLanguage,
+    methods: {
+      emailPassword,
+      signUp: emailPassword && pages.methods.signUp && !config.emailAndPassword.disableSignUp,
+      social,
+    },
+    /** Sign-up mails a verification link (the sign-up page then says to look for it). */
+    verifyOnSignUp: config.emailVerification.sendOnSignUp || config.emailAndPassword.requireEmailVerification,
+    password: { minLength: config.password.minLength, maxLength: config.password.maxLength },
+    callback,
+  };
+}
+
+/** The built index.html with its <base> at the pages' path, so the bundle's relative URLs resolve under it. */
+export function hostedPagesIndex(html: string, path: string): string {
+  const withoutBase = html.replace(/<base\s[^>]*>/i, '');
+  if (!/<head>/i.test(withoutBase)) throw new Error('hosted pages index.html has no <head>');
+  return withoutBase.replace(/<head>/i, `<head>\n    <base href="${path}/" />`);
+}
+
+/** Hashed vite assets never change: a year, immutable. Everything else (index.html, config.json) is revalidated. */
+const cacheControl = (file: string) =>
+  /[/\\]assets[/\\]/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache';
+
+function callbackOf(request: FastifyRequest): string | undefined {
+  const value = (request.query as Record<string, unknown> | undefined)?.callbackURL;
+  return typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined;
+}
+
+/**
+ * Serves the hosted sign-in pages under `hostedPages.path` (off by default): the built files, config.json from the
+ * settings, and index.html for every page route (an SPA). A page asked with a `callbackURL` the API would refuse
+ * (spec §5: not relative and not on a trusted origin) is never shown with it: the browser goes to the error page.
+ */
+export async function registerHostedPages(app: FastifyInstance, config: Config, trusted: TrustedOrigins) {
+  const pages = config.hostedPages;
+  if (!pages.enabled) return;
+  const root = resolve(pages.dir);
+  const indexFile = join(root, 'index.html');
+  if (!existsSync(indexFile))
+    throw new Error(`HOSTED_PAGES_DIR: ${root} has no index.html (build the pages first: make hosted)`);
+  const index = hostedPagesIndex(readFileSync(indexFile, 'utf8'), pages.path);
+  const verdict = (request: FastifyRequest) => {
+    const callbackURL = callbackOf(request);
+    if (callbackURL === undefined) return 'none' as const;
+    return isSafeRedirect(callbackURL, trusted) ? ('allowed' as const) : ('refused' as const);
+  };
+  const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
+    if (verdict(request) === 'refused') {
+      const lang = (request.query as Record<string, unknown>).lang;
+      const query = new URLSearchParams({ error: 'INVALID_CALLBACK_URL' });
+      if (typeof lang === 'string' && /^[A-Za-z-]{1,16}$/.test(lang)) query.set('lang', lang);
+      return reply.redirect(`${pages.path}/error?${query}`, 303);
+    }
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
+  };
+
+  await app.register(
+    async (scope) => {
+      // "/auth" (no slash) would resolve the bundle's relative URLs against "/": send the browser to "/auth/".
+      scope.get('/', (request, reply) => {
+        const [pathname, search] = request.url.split(/\?(.*)/s);
+        return pathname === pages.path
+          ? reply.redirect(`${pages.path}/${search ? `?${search}` : ''}`, 301)
+          : sendIndex(request, reply);
+      });
+      // Public facts only (no cookie is read): any origin may read them, a CDN copy of the pages included.
+      scope.get('/config.json', (request, reply) =>
+        reply
+          .header('cache-control', 'no-store')
+          .header('access-control-allow-origin', '*')
+          .send(hostedPagesConfig(config, verdict(request))),
+      );
+      await scope.register(fastifyStatic, {
+        root,
+        prefix: '/',
+        decorateReply: false,
+        index: false,
+        cacheControl: false,
+        dotfiles: 'deny',
+        // The built config.json is for a CDN copy; here the service answers it from its settings (above).
+        allowedPath: (pathName) => pathName !== '/config.json',
+        setHeaders: (reply, file) => reply.header('cache-control', cacheControl(file)),
+      });
+      // SPA fallback: a path without a file extension is a page; a missing file is a 404.
+      scope.setNotFoundHandler((request, reply) => {
+        const last = request.url.split('?')[0].split('/').pop() ?? '';
+        if (request.method === 'GET' && !last.includes('.')) return sendIndex(request, reply);
+        throw new ApiError('NOT_FOUND');
+      });
+    },
+    { prefix: pages.path },
+  );
+}

@@ -1,0 +1,247 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestApp, type TestApp, TRUSTED_ORIGIN } from '../../setup/app';
+import { post, signUp } from '../../setup/fixtures';
+import { type MailStack, startMailStack } from '../../setup/mail-stack';
+
+/**
+ * The hosted sign-in pages (docs/hosted-pages.md): served at HOSTED_PAGES_PATH (/auth) when enabled, with headers
+ * of their own, config.json from the settings, and a callbackURL checked against the trusted origins (spec §5)
+ * before any page is shown with it.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'hosted-dist-'));
+mkdirSync(join(dir, 'assets'));
+writeFileSync(
+  join(dir, 'index.html'),
+  '<!doctype html><html><head><base href="/" /><title>Sign in</title><script type="module" src="./assets/app-9f8e.js"></script></head><body><div id="root"></div></body></html>',
+);
+writeFileSync(join(dir, 'assets', 'app-9f8e.js'), 'console.log("pages");');
+writeFileSync(join(dir, 'config.json'), '{"api":"https://elsewhere.example/api/auth"}');
+writeFileSync(join(dir, '.env'), 'SECRET=1');
+const ENABLED = { HOSTED_PAGES_ENABLED: 'true', HOSTED_PAGES_DIR: dir };
+
+let on: TestApp;
+afterAll(async () => {
+  await on?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('hosted pages serving', () => {
+  it('is off by default: /auth is not found', async () => {
+    const off = await startTestApp();
+    try {
+      const res = await off.app.inject({ method: 'GET', url: '/auth/sign-in' });
+      expect([res.statusCode, res.json().code]).toEqual([404, 'NOT_FOUND']);
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('refuses to start when the directory holds no index.html, naming the setting', async () => {
+    await expect(startTestApp({}, { ...ENABLED, HOSTED_PAGES_DIR: join(dir, 'assets') })).rejects.toThrow(
+      /HOSTED_PAGES_DIR: .*has no index\.html/,
+    );
+  });
+
+  describe('enabled', () => {
+    beforeAll(async () => {
+      on = await startTestApp(
+        {
+          hostedPages: { productName: 'Acme', links: { support: 'https://help.acme.test/' } },
+          social: { providers: { github: { clientId: 'gh-client', clientSecret: 'gh-secret' } } },
+        },
+        { ...ENABLED, PASSWORD_MIN_LENGTH: '10' },
+      );
+    });
+    const fetchPath = (url: string) => on.app.inject({ method: 'GET', url });
+
+    it('serves each page as index.html with its <base> at the pages path, under a strict CSP', async () => {
+      for (const page of ['/auth/', '/auth/sign-in', '/auth/sign-up', '/auth/reset-password', '/auth/error']) {
+        const res = await fetchPath(page);
+        expect([page, res.statusCode]).toEqual([page, 200]);
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+        expect(res.body).toContain('<base href="/auth/" />');
+        expect(res.body).not.toContain('<base href="/" />');
+        expect(res.headers['cache-control']).toBe('no-cache');
+      }
+      const res = await fetchPath('/auth/sign-in');
+      const csp = Object.fromEntries(
+        String(res.headers['content-security-policy'])
+          .split('; ')
+          .map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]),
+      );
+      expect(csp).toMatchObject({
+        'default-src': "'none'",
+        'script-src': "'self'",
+        'style-src': "'self'",
+        'connect-src': "'self'",
+        'frame-ancestors': "'none'",
+        'frame-src': "'none'",
+        'base-uri': "'self'",
+        'form-action': "'self'",
+      });
+      expect(res.headers['content-security-policy']).not.toContain('unsafe-inline');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    });
+
+    it('/auth redirects to /auth/ with its query (relative asset URLs need the slash)', async () => {
+      const res = await fetchPath('/auth?lang=de');
+      expect([res.statusCode, res.headers.location]).toEqual([301, '/auth/?lang=de']);
+    });
+
+    it('hashed assets are cached for a year; a missing file is a 404; dotfiles and parents are never served', async () => {
+      const asset = await fetchPath('/auth/assets/app-9f8e.js');
+      expect([asset.statusCode, asset.body]).toEqual([200, 'console.log("pages");']);
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      const missing = await fetchPath('/auth/assets/gone-0000.js');
+      expect([missing.statusCode, missing.json().code]).toEqual([404, 'NOT_FOUND']);
+      expect((await fetchPath('/auth/.env')).body).not.toContain('SECRET');
+      for (const url of ['/auth/../package.json', '/auth/%2e%2e/package.json', '/auth/..%2fpackage.json'])
+        expect((await fetchPath(url)).body).not.toContain('"name"');
+    });
+
+    it('config.json comes from the settings (not the built file), readable from any origin, never cached', async () => {
+      const res = await fetchPath('/auth/config.json');
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.json()).toEqual({
+        api: '/api/auth',
+        productName: 'Acme',
+        logoUrl: null,
+        colors: {},
+        links: { support: 'https://help.acme.test/', terms: null, privacy: null },
+        defaultLanguage: 'ENG',
+        methods: { emailPassword: true, signUp: true, social: [{ id: 'github', name: 'GitHub' }] },
+        verifyOnSignUp: false,
+        password: { minLength: 10, maxLength: 128 },
+        callback: 'none',
+      });
+    });
+
+    it("config.json gives the service's verdict on a callbackURL: trusted origins and plain paths only", async () => {
+      const verdict = async (callbackURL: string) =>
+        (await fetchPath(`/auth/config.json?callbackURL=${encodeURIComponent(callbackURL)}`)).json().callback;
+      expect(await verdict(`${TRUSTED_ORIGIN}/home`)).toBe('allowed');
+      expect(await verdict('/dashboard?tab=1')).toBe('allowed');
+      for (const bad of [
+        'https://evil.example/',
+        '//evil.example/x',
+        '/\\evil.example',
+        'javascript:alert(1)',
+        '/a/../b',
+      ])
+        expect([bad, await verdict(bad)]).toEqual([bad, 'refused']);
+    });
+
+    it('a page asked with an untrusted callbackURL sends the browser to the error page, never to that URL', async () => {
+      const res = await fetchPath(
+        `/auth/sign-in?callbackURL=${encodeURIComponent('https://evil.example/steal')}&lang=de`,
+      );
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toBe('/auth/error?error=INVALID_CALLBACK_URL&lang=de');
+      const root = await fetchPath(`/auth/?callbackURL=${encodeURIComponent('https://evil.example/')}`);
+      expect([root.statusCode, root.headers.location]).toEqual([303, '/auth/error?error=INVALID_CALLBACK_URL']);
+      const trusted = await fetchPath(`/auth/sign-in?callbackURL=${encodeURIComponent(`${TRUSTED_ORIGIN}/home`)}`);
+      expect(trusted.statusCode).toBe(200);
+    });
+
+    it('the API keeps its own headers', async () => {
+      const res = await fetchPath('/api/auth/ok');
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    });
+  });
+
+  it('offers sign-up only when the service allows it, and lets the configured bot check and logo through the CSP', async () => {
+    const app = await startTestApp(
+      { hostedPages: { logoUrl: 'https://cdn.acme.test/logo.svg', methods: { social: [] } } },
+      {
+        ...ENABLED,
+        SIGN_UP_DISABLED: 'true',
+        CAPTCHA_PROVIDER: 'cloudflare-turnstile',
+        CAPTCHA_SECRET_KEY: 'turnstile-secret',
+      },
+    );
+    try {
+      const config = (await app.app.inject({ method: 'GET', url: '/auth/config.json' })).json();
+      expect(config.methods).toEqual({ emailPassword: true, signUp: false, social: [] });
+      const csp = String((await app.app.inject({ method: 'GET', url: '/auth/' })).headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self' https://challenges.cloudflare.com;");
+      expect(csp).toContain('frame-src https://challenges.cloudflare.com;');
+      expect(csp).toContain("img-src 'self' data: https://cdn.acme.test;");
+      expect(csp).toContain("frame-ancestors 'none'");
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('mailed links without a callback lead to the hosted pages', () => {
+  let t: MailStack;
+  beforeAll(async () => {
+    // No session is fresh: deletion always mails its confirmation link.
+    t = await startMailStack({}, { ...ENABLED, SESSION_FRESH_AGE_SEC: '0' });
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it('reset, verification, change of email, deletion and invitation mails lead to their pages; a given callback still wins', async () => {
+    const u = await signUp(t.app);
+    await post(t.app, '/request-password-reset', { email: u.email });
+    expect(t.linkIn(await t.mailTo(u.email)).searchParams.get('callbackURL')).toBe('/auth/reset-password');
+    t.sink.clear();
+    await post(t.app, '/send-verification-email', { email: u.email });
+    const verify = t.linkIn(await t.mailTo(u.email));
+    expect(verify.pathname).toBe('/api/auth/verify-email');
+    expect(verify.searchParams.get('callbackURL')).toBe('/auth/email-verified');
+    t.sink.clear();
+    t.clock.advance(5);
+    const deletion = await post(t.app, '/delete-user', {}, { jar: u.jar });
+    expect(deletion.json()).toMatchObject({ message: 'Verification email sent' });
+    const confirm = t.linkIn(await t.mailTo(u.email));
+    expect([confirm.pathname, confirm.searchParams.get('callbackURL')]).toEqual([
+      '/api/auth/delete-user/callback',
+      '/auth/account-deleted',
+    ]);
+    t.sink.clear();
+    const verified = await signUp(t.app);
+    await t.ctx.sql.query('UPDATE users SET email_verified = true WHERE id = $1', [verified.userId]);
+    const moving = await post(
+      t.app,
+      '/change-email',
+      { newEmail: `moved-${Date.now()}@example.com` },
+      { jar: verified.jar },
+    );
+    expect(moving.statusCode).toBe(200);
+    const change = t.linkIn(await t.mailTo(verified.email));
+    expect([change.pathname, change.searchParams.get('callbackURL')]).toEqual([
+      '/api/auth/verify-email',
+      '/auth/email-changed',
+    ]);
+    t.sink.clear();
+    const owner = await signUp(t.app);
+    const org = await post(
+      t.app,
+      '/organization/create',
+      { name: 'Orbit', slug: `orbit-${Date.now()}` },
+      { jar: owner.jar },
+    );
+    expect(org.statusCode).toBe(200);
+    const invitee = `invitee-${Date.now()}@example.com`;
+    const invited = await post(
+      t.app,
+      '/organization/invite-member',
+      { email: invitee, role: 'member' },
+      { jar: owner.jar },
+    );
+    expect(invited.statusCode).toBe(200);
+    const invitation = t.linkIn(await t.mailTo(invitee));
+    expect(invitation.pathname).toBe(`/auth/invitation/${invited.json().id}`);
+    t.sink.clear();
+    await post(t.app, '/request-password-reset', { email: u.email, redirectTo: `${TRUSTED_ORIGIN}/reset` });
+    expect(t.linkIn(await t.mailTo(u.email)).searchParams.get('callbackURL')).toBe(`${TRUSTED_ORIGIN}/reset`);
+  });
+});
