@@ -298,7 +298,11 @@ describe('organizations and dashboard, as ops staff', () => {
       (await getOrg(ids.alpha)).teamMembers.some(
         (tm: { teamId: string; userId: string }) => tm.teamId === team.id && tm.userId === ids.eve,
       );
+    // The member was added through the API, behind the open console's back: the page is loaded afresh, as an
+    // operator opening it in a new tab would, rather than trusting when the cached record is fetched again.
     await openOrg('alpha', 'teams');
+    await page.reload();
+    await page.getByRole('tab', { name: 'Members' }).waitFor();
     const card = page.getByTestId(`team-${team.name}`);
     await card.getByLabel(`Remove ${people.eve.name} from the team`).click();
     let dialog = page.getByRole('dialog');
