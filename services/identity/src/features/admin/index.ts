@@ -30,7 +30,8 @@ export { pruneSearchWords } from './search-words';
  * is on. Every route needs a session whose user holds the route's permission (spec §6); impersonation
  * sessions hold none, except to stop impersonating.
  *
- * users:         create-user, get-user, update-user, set-role, list-users, remove-user, set-user-password
+ * users:         create-user, get-user, update-user, set-role, list-users, remove-user, set-user-password,
+ *                reset-two-factor
  * sessions:      list-user-sessions, revoke-user-session, revoke-user-sessions, ban-user, unban-user
  * impersonation: impersonate-user, stop-impersonating
  * permissions:   has-permission, list-organizations, list-roles
