@@ -255,6 +255,11 @@ export const EXTRA_ERRORS = {
    */
   NOT_ALLOWED_TO_RESET_USERS_TWO_FACTOR: e(403, "You are not allowed to reset users' second factor"),
   CANNOT_RESET_YOUR_OWN_TWO_FACTOR: e(400, 'You cannot reset your own second factor'),
+  /**
+   * docs/two-factor.md "Policies": TWO_FACTOR_REQUIRED_FOR_ADMINS is on and the caller's role grants the admin
+   * permission asked for, but the caller has no second factor (enrol first: the two-factor routes stay open).
+   */
+  TWO_FACTOR_REQUIRED: e(403, 'A second factor is required for this action. Enable two-factor authentication first.'),
   /** deletion "can be disabled" (better-auth answers 404 with this text). */
   ORGANIZATION_DELETION_DISABLED: e(404, 'Organization deletion is disabled'),
 } as const;

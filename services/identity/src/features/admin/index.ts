@@ -63,7 +63,7 @@ export type AdminFeature = AdminServices & FeatureRoutes;
 export function createAdminFeature(deps: AdminFeatureDeps): AdminFeature {
   const { sql } = deps;
   const repo = new AdminRepository(sql, deps.config.admin.reuseListTotals);
-  const access = new AdminAccess(deps.config.admin);
+  const access = new AdminAccess(deps.config.admin, deps.config.twoFactor.requiredForAdmins);
   const trigrams = new TrigramSample(sql, () => deps.clock.now());
   const d: AdminDeps = { ...deps, sql, repo, access, trigrams };
   const banPolicy = new BanPolicy(repo, sql, deps.clock, deps.audit);
