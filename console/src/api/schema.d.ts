@@ -2302,6 +2302,8 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             } | null;
+            /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+            requireTwoFactor: boolean;
             /** Format: date-time */
             createdAt: string;
         };
@@ -2314,6 +2316,8 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             } | null;
+            /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+            requireTwoFactor: boolean;
             /** Format: date-time */
             createdAt: string;
             members: components["schemas"]["Member"][];
@@ -5378,6 +5382,8 @@ export interface operations {
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
+                            /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+                            requireTwoFactor: boolean;
                             /** Format: date-time */
                             createdAt: string;
                             memberCount: number;
@@ -5528,6 +5534,8 @@ export interface operations {
                         metadata: {
                             [key: string]: unknown;
                         } | null;
+                        /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+                        requireTwoFactor: boolean;
                         /** Format: date-time */
                         createdAt: string;
                         members: components["schemas"]["Member"][];
@@ -5621,6 +5629,8 @@ export interface operations {
                         metadata?: {
                             [key: string]: unknown;
                         };
+                        /** @description members without a second factor cannot make it their active organization (set-active answers ORGANIZATION_REQUIRES_TWO_FACTOR) */
+                        requireTwoFactor?: boolean;
                     };
                 };
             };
@@ -6731,6 +6741,8 @@ export interface operations {
                         metadata?: {
                             [key: string]: unknown;
                         };
+                        /** @description members without a second factor cannot make it their active organization (set-active answers ORGANIZATION_REQUIRES_TWO_FACTOR) */
+                        requireTwoFactor?: boolean;
                     };
                     organizationId?: string;
                 };
@@ -6875,6 +6887,8 @@ export interface operations {
                         metadata: {
                             [key: string]: unknown;
                         } | null;
+                        /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+                        requireTwoFactor: boolean;
                         /** Format: date-time */
                         createdAt: string;
                         members: components["schemas"]["Member"][];

@@ -259,6 +259,14 @@ export const EXTRA_ERRORS = {
    * docs/two-factor.md "Policies": TWO_FACTOR_REQUIRED_FOR_ADMINS is on and the caller's role grants the admin
    * permission asked for, but the caller has no second factor (enrol first: the two-factor routes stay open).
    */
+  /**
+   * docs/two-factor.md "Policies": the organization's `requireTwoFactor` is on and the member switching to it
+   * (set-active) has no second factor.
+   */
+  ORGANIZATION_REQUIRES_TWO_FACTOR: e(
+    403,
+    'This organization requires a second factor. Enable two-factor authentication to switch to it.',
+  ),
   TWO_FACTOR_REQUIRED: e(403, 'A second factor is required for this action. Enable two-factor authentication first.'),
   /** deletion "can be disabled" (better-auth answers 404 with this text). */
   ORGANIZATION_DELETION_DISABLED: e(404, 'Organization deletion is disabled'),
