@@ -76,7 +76,12 @@ export interface World {
   stop(): Promise<void>;
 }
 
-export async function start(): Promise<World> {
+export interface StartOptions {
+  /** More settings of the service (e.g. a policy switched on for one file). */
+  env?: Record<string, string>;
+}
+
+export async function start(options: StartOptions = {}): Promise<World> {
   const id = randomBytes(4).toString('hex');
   const db = `console_e2e_${id}`;
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -133,6 +138,7 @@ export async function start(): Promise<World> {
       CONSOLE_ENABLED: 'true',
       CONSOLE_DIR: join(CONSOLE, 'dist'),
       MAIL_OUTBOX_DIR: outboxDir,
+      ...options.env,
     };
     // Runs after the service stops (cleanups run in reverse): drop this run's Redis keys.
     cleanups.push(async () => {
