@@ -54,7 +54,12 @@ export interface World {
   stop(): Promise<void>;
 }
 
-export async function start(): Promise<World> {
+export interface StartOptions {
+  /** More settings of the service (e.g. a policy switched on for one file). */
+  env?: Record<string, string>;
+}
+
+export async function start(options: StartOptions = {}): Promise<World> {
   const cleanups = new Cleanups();
   const stop = () => cleanups.run();
   try {
@@ -76,6 +81,7 @@ export async function start(): Promise<World> {
         TRUSTED_ORIGINS: `${apiOrigin},${crossOrigin}`,
         CONSOLE_ENABLED: 'true',
         CONSOLE_DIR: join(CONSOLE, 'dist'),
+        ...options.env,
       },
       beforeStart: (cli) =>
         cli(['create-admin', '--email', ADMIN.email, '--password', ADMIN.password, '--name', ADMIN.name]),

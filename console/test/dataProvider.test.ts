@@ -103,6 +103,7 @@ describe('dataProvider named admin methods', () => {
       'POST /admin/revoke-user-sessions': { body: { success: true } },
       'POST /admin/send-reset-password': { body: { status: true } },
       'POST /admin/send-verification-email': { body: { status: true } },
+      'POST /admin/reset-two-factor': { body: { user: aUser({ twoFactorEnabled: false }) } },
     });
     const dp = makeDataProvider(api.client);
     const calls: [() => Promise<unknown>, string, unknown][] = [
@@ -127,6 +128,7 @@ describe('dataProvider named admin methods', () => {
       [() => dp.revokeUserSessions('u1'), '/admin/revoke-user-sessions', { userId: 'u1' }],
       [() => dp.sendResetPassword('u1'), '/admin/send-reset-password', { userId: 'u1' }],
       [() => dp.sendVerificationEmail('u1'), '/admin/send-verification-email', { userId: 'u1' }],
+      [() => dp.resetTwoFactor('u1'), '/admin/reset-two-factor', { userId: 'u1' }],
     ];
     for (const [call, path, body] of calls) {
       await call();
@@ -135,6 +137,7 @@ describe('dataProvider named admin methods', () => {
     }
     expect(await dp.listUserSessions('u1')).toEqual([aSession()]);
     expect((await dp.banUser('u1')).banned).toBe(true);
+    expect((await dp.resetTwoFactor('u1')).twoFactorEnabled).toBe(false);
   });
 });
 

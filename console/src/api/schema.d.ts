@@ -879,6 +879,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/reset-two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a user's second factor: TOTP secret, backup codes and trusted devices (the user is mailed)
+         * @description Needs the `user: set-password` permission. Answers TWO_FACTOR_NOT_ENABLED when the user has none, CANNOT_RESET_YOUR_OWN_TWO_FACTOR for the caller (two-factor/disable, with the password, is the way).
+         */
+        post: operations["adminResetTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/list-user-sessions": {
         parameters: {
             query?: never;
@@ -2282,6 +2302,8 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             } | null;
+            /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+            requireTwoFactor: boolean;
             /** Format: date-time */
             createdAt: string;
         };
@@ -2294,6 +2316,8 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             } | null;
+            /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+            requireTwoFactor: boolean;
             /** Format: date-time */
             createdAt: string;
             members: components["schemas"]["Member"][];
@@ -4859,6 +4883,51 @@ export interface operations {
             };
         };
     };
+    adminResetTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The user id */
+                    userId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResult"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     adminListUserSessions: {
         parameters: {
             query?: never;
@@ -5313,6 +5382,8 @@ export interface operations {
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
+                            /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+                            requireTwoFactor: boolean;
                             /** Format: date-time */
                             createdAt: string;
                             memberCount: number;
@@ -5463,6 +5534,8 @@ export interface operations {
                         metadata: {
                             [key: string]: unknown;
                         } | null;
+                        /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+                        requireTwoFactor: boolean;
                         /** Format: date-time */
                         createdAt: string;
                         members: components["schemas"]["Member"][];
@@ -5556,6 +5629,8 @@ export interface operations {
                         metadata?: {
                             [key: string]: unknown;
                         };
+                        /** @description members without a second factor cannot make it their active organization (set-active answers ORGANIZATION_REQUIRES_TWO_FACTOR) */
+                        requireTwoFactor?: boolean;
                     };
                 };
             };
@@ -6666,6 +6741,8 @@ export interface operations {
                         metadata?: {
                             [key: string]: unknown;
                         };
+                        /** @description members without a second factor cannot make it their active organization (set-active answers ORGANIZATION_REQUIRES_TWO_FACTOR) */
+                        requireTwoFactor?: boolean;
                     };
                     organizationId?: string;
                 };
@@ -6810,6 +6887,8 @@ export interface operations {
                         metadata: {
                             [key: string]: unknown;
                         } | null;
+                        /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+                        requireTwoFactor: boolean;
                         /** Format: date-time */
                         createdAt: string;
                         members: components["schemas"]["Member"][];

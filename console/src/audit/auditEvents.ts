@@ -38,6 +38,7 @@ export const AUDIT_EVENT_TYPES = [
   'admin.user.banned',
   'admin.user.unbanned',
   'admin.user.password_set',
+  'admin.user.two_factor_reset',
   'admin.user.session_revoked',
   'admin.user.sessions_revoked',
   'admin.user.impersonation_started',

@@ -6,6 +6,21 @@ export const en: TranslationMessages = {
   ...englishMessages,
   console: {
     title: 'Identity console',
+    enrol: {
+      title: 'Set up a second factor',
+      intro:
+        'Administrators of this service must sign in with a second factor. Set up an authenticator app to continue.',
+      password: 'Your password',
+      continue: 'Continue',
+      scan: 'Scan this QR code with your authenticator app, or enter the secret by hand, then type the code it shows.',
+      qr_alt: 'QR code of the authenticator app setup',
+      secret: 'Secret',
+      code: 'Code from the app',
+      verify: 'Verify',
+      backup_codes:
+        'Your second factor is on. Save these backup codes somewhere safe: each signs you in once if your phone is not at hand. They are not shown again.',
+      saved: 'I have saved them',
+    },
     auth: {
       not_admin: 'This account is not an administrator: only admins can use the console.',
       second_factor: 'This account signs in with a second factor, which the console does not ask for yet.',
@@ -195,6 +210,7 @@ export const en: TranslationMessages = {
         banReason: 'Ban reason',
         banExpires: 'Ban expires',
         emailVerified: 'Email verified',
+        twoFactorEnabled: 'Second factor',
         language: 'Language',
         image: 'Image',
         createdAt: 'Created',
@@ -341,6 +357,11 @@ export const en: TranslationMessages = {
         send_reset_confirm:
           'Mail %{email} a link to choose a new password? Their password stays as it is until they use the link.',
         reset_sent: 'Password reset link sent to %{email}',
+        reset_two_factor: 'Reset second factor',
+        reset_two_factor_title: 'Reset the second factor of %{email}',
+        reset_two_factor_confirm:
+          'Remove the authenticator app, backup codes and trusted devices of %{email}? Their password alone will sign them in until they enrol again; they are mailed a notice.',
+        two_factor_reset: 'Second factor of %{email} reset',
         send_verification: 'Send verification email',
         send_verification_title: 'Send a verification email to %{email}',
         send_verification_confirm: 'Mail %{email} a link that confirms their email address?',

@@ -87,6 +87,17 @@ export interface AdminMethods {
   revokeUserSessions(userId: string): Promise<void>;
   /** Mails the user a password-reset link, as if they had asked for it. */
   sendResetPassword(userId: string): Promise<void>;
+  /**
+   * Whether the signed-in operator is held to the admin second-factor policy and has none yet (docs/two-factor.md
+   * "Policies"): an admin read answering TWO_FACTOR_REQUIRED says so.
+   */
+  secondFactorRequired(): Promise<boolean>;
+  /** The signed-in user starts enrolling: the otpauth:// URI and the backup codes. */
+  enableTwoFactor(password: string): Promise<{ totpURI: string; backupCodes: string[] }>;
+  /** The first code from the app: the second factor is on from then. */
+  verifyTotp(code: string): Promise<void>;
+  /** Removes the user's second factor (TOTP, backup codes, trusted devices); the user is mailed. */
+  resetTwoFactor(userId: string): Promise<User>;
   /** Mails a user whose email is not verified a verification link. */
   sendVerificationEmail(userId: string): Promise<void>;
   listUserAccounts(userId: string): Promise<LinkedAccount[]>;
@@ -311,6 +322,20 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
     },
     async sendResetPassword(userId) {
       unwrap(await client.POST('/admin/send-reset-password', { body: { userId } }));
+    },
+    async secondFactorRequired() {
+      const { response, error } = await client.GET('/admin/list-roles');
+      return response.status === 403 && (error as { code?: string } | undefined)?.code === 'TWO_FACTOR_REQUIRED';
+    },
+    async enableTwoFactor(password) {
+      const { totpURI, backupCodes } = unwrap(await client.POST('/two-factor/enable', { body: { password } }));
+      return { totpURI, backupCodes };
+    },
+    async verifyTotp(code) {
+      unwrap(await client.POST('/two-factor/verify-totp', { body: { code } }));
+    },
+    async resetTwoFactor(userId) {
+      return unwrap(await client.POST('/admin/reset-two-factor', { body: { userId } })).user;
     },
     async sendVerificationEmail(userId) {
       unwrap(await client.POST('/admin/send-verification-email', { body: { userId } }));

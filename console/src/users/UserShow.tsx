@@ -21,6 +21,7 @@ export function UserShow() {
           <TextField source="name" />
           <TextField source="role" />
           <BooleanField source="emailVerified" />
+          <BooleanField source="twoFactorEnabled" />
           <BanStatus label="resources.users.fields.banned" />
           <TextField source="language" emptyText="-" />
           <DateField source="createdAt" showTime />

@@ -3,6 +3,7 @@ import { BanButton } from './BanButton';
 import { EditUserButton } from './EditUserButton';
 import { ImpersonateButton } from './ImpersonateButton';
 import { RemoveUserButton } from './RemoveUserButton';
+import { ResetTwoFactorButton } from './ResetTwoFactorButton';
 import { SendResetPasswordButton } from './SendResetPasswordButton';
 import { SendVerificationButton } from './SendVerificationButton';
 import { SetPasswordButton } from './SetPasswordButton';
@@ -19,6 +20,7 @@ export function UserShowActions() {
       <UnbanButton />
       <SetPasswordButton />
       <SendResetPasswordButton />
+      <ResetTwoFactorButton />
       <SendVerificationButton />
       <ImpersonateButton />
       <RemoveUserButton />

@@ -139,6 +139,7 @@ export function createFeatures(infra: Infrastructure): Features {
         organizations,
         linkedAccounts: (userId) => social!.tokens.list(userId),
         audit: audit.events,
+        secondFactors: twoFactor.twoFactor,
       })
     : null;
   social = createSocialFeature({

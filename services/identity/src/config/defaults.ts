@@ -142,6 +142,7 @@ export function defaultConfig(): Config {
       lockoutSec: 900,
       trustDeviceDays: 30,
       backupCodeCount: 10,
+      requiredForAdmins: false,
     },
     // short-lived signed session tokens (better-auth's jwt plugin: EdDSA, 15 min).
     jwt: { alg: 'EdDSA', expiresInSec: 900, keyRefreshSec: 60, keyRotationSec: 0 },

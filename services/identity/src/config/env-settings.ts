@@ -314,6 +314,12 @@ export const ENV_SETTINGS: EnvSetting[] = [
     'A trusted device skips the second factor this many days, renewed at each sign-in; 0 = off',
   ),
   s('TWO_FACTOR_BACKUP_CODES', 'twoFactor.backupCodeCount', 'int', 'Backup codes in a set'),
+  s(
+    'TWO_FACTOR_REQUIRED_FOR_ADMINS',
+    'twoFactor.requiredForAdmins',
+    'bool',
+    'Users whose role grants admin permissions must have a second factor to use them',
+  ),
   s('TWO_FACTOR_ACCOUNT_URL', 'twoFactor.accountUrl', 'url', 'Product page the second-factor notices link to'),
   s('ADMIN_USER_IDS', 'admin.adminUserIds', 'csv', 'User ids that pass every admin check'),
   s('IMPERSONATION_TTL_SEC', 'admin.impersonationSessionDurationSec', 'int', 'Impersonation session lifetime'),

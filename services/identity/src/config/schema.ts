@@ -277,6 +277,8 @@ export const ConfigSchema = Type.Object(
         lockoutSec: Int(1, 'how long the lockout lasts'),
         trustDeviceDays: Int(0, 'a trusted device skips the second factor this long, renewed at each sign-in; 0 = off'),
         backupCodeCount: Int(1, 'backup codes in a set'),
+        /** The admin policy: admin permissions are refused (TWO_FACTOR_REQUIRED) to a user without a second factor. */
+        requiredForAdmins: Type.Boolean(),
         /** The product page the notices link to (enrolment, removal, new backup codes); unset = PUBLIC_URL. */
         accountUrl: Type.Optional(Type.String({ minLength: 1 })),
       },

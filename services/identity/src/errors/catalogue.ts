@@ -248,6 +248,26 @@ export const EXTRA_ERRORS = {
     'Too many failed verification attempts. Your account is temporarily locked. Please try again later.',
   ),
   INVALID_TWO_FACTOR_COOKIE: e(401, 'Invalid two factor cookie'),
+  /**
+   * docs/two-factor.md "For operators": admin reset-two-factor needs the admin `user: set-password` permission (it
+   * removes a credential, as setting a password replaces one); an operator removes their own second factor with
+   * the password (two-factor/disable), never through the reset.
+   */
+  NOT_ALLOWED_TO_RESET_USERS_TWO_FACTOR: e(403, "You are not allowed to reset users' second factor"),
+  CANNOT_RESET_YOUR_OWN_TWO_FACTOR: e(400, 'You cannot reset your own second factor'),
+  /**
+   * docs/two-factor.md "Policies": TWO_FACTOR_REQUIRED_FOR_ADMINS is on and the caller's role grants the admin
+   * permission asked for, but the caller has no second factor (enrol first: the two-factor routes stay open).
+   */
+  /**
+   * docs/two-factor.md "Policies": the organization's `requireTwoFactor` is on and the member switching to it
+   * (set-active) has no second factor.
+   */
+  ORGANIZATION_REQUIRES_TWO_FACTOR: e(
+    403,
+    'This organization requires a second factor. Enable two-factor authentication to switch to it.',
+  ),
+  TWO_FACTOR_REQUIRED: e(403, 'A second factor is required for this action. Enable two-factor authentication first.'),
   /** deletion "can be disabled" (better-auth answers 404 with this text). */
   ORGANIZATION_DELETION_DISABLED: e(404, 'Organization deletion is disabled'),
 } as const;

@@ -41,6 +41,8 @@ export type MailJob =
   /** Notices (docs/two-factor.md): `url` is the product's account page, never a token. */
   | (Base & { kind: 'two-factor-enabled'; url: string })
   | (Base & { kind: 'two-factor-disabled'; url: string })
+  /** An operator removed the user's second factor. */
+  | (Base & { kind: 'two-factor-reset'; url: string })
   | (Base & { kind: 'backup-codes-regenerated'; url: string })
   | (Base & {
       kind: 'invitation';

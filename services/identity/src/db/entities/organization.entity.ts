@@ -20,6 +20,10 @@ export class Organization {
   @Column('text', { nullable: true })
   metadata: string | null;
 
+  /** docs/two-factor.md "Policies": members without a second factor cannot make it their active organization. */
+  @Column('boolean', { name: 'require_two_factor', default: false })
+  requireTwoFactor: boolean;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 }

@@ -18,6 +18,7 @@ import { AuditEvents1796000000100 } from './1796000000100-audit-events';
 import { UserSearchFold1796100000100 } from './1796100000100-user-search-fold';
 import { Webhooks1796100000200 } from './1796100000200-webhooks';
 import { TwoFactor1796100000300 } from './1796100000300-two-factor';
+import { OrganizationTwoFactor1796100000400 } from './1796100000400-organization-two-factor';
 
 /** Listed explicitly (a glob would also match the compiled .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   UserSearchFold1796100000100,
   Webhooks1796100000200,
   TwoFactor1796100000300,
+  OrganizationTwoFactor1796100000400,
 ];

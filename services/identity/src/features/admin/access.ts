@@ -21,7 +21,11 @@ type AdminConfig = Config['admin'];
 export class AdminAccess {
   readonly roles: Record<string, Role>;
 
-  constructor(private readonly config: AdminConfig) {
+  constructor(
+    private readonly config: AdminConfig,
+    /** TWO_FACTOR_REQUIRED_FOR_ADMINS (docs/two-factor.md "Policies"). */
+    private readonly secondFactorRequired = false,
+  ) {
     this.roles = buildRoles(ADMIN_STATEMENTS, ADMIN_DEFAULT_ROLES, config.roles, 'admin.roles');
   }
 
@@ -31,9 +35,15 @@ export class AdminAccess {
     return authorizeRoles(user.role || this.config.defaultRole, this.roles, permissions).success;
   }
 
-  /** The caller may act: a real (not impersonation) session whose user holds the permissions. */
+  /**
+   * The caller may act: a real (not impersonation) session whose user holds the permissions. Under the admin
+   * second-factor policy, a caller who holds them but has no second factor is refused with TWO_FACTOR_REQUIRED
+   * (rather than a plain no, so a console knows to send them to enrol).
+   */
   can(auth: SessionWithUser, permissions: Permissions): boolean {
-    return !auth.session.impersonatedBy && this.allows(auth.user, permissions);
+    if (auth.session.impersonatedBy || !this.allows(auth.user, permissions)) return false;
+    if (this.secondFactorRequired && !auth.user.twoFactorEnabled) fail('TWO_FACTOR_REQUIRED');
+    return true;
   }
 
   /** Refuses with the route's own spec §8 message. */

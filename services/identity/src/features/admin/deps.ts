@@ -1,9 +1,10 @@
 import type { Static } from 'typebox';
 import type { Config } from '../../config';
 import type { Web } from '../../http/web';
-import type { AuditLog } from '../../shared/audit';
+import type { AuditLog, AuditSource } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
+import type { UserView } from '../../shared/views';
 import type { AccountService, DeletionService, EmailService, PasswordService } from '../account';
 import type { OrganizationFeature, OrganizationSummary } from '../organization';
 import type { SessionService } from '../session';
@@ -35,6 +36,13 @@ export interface AdminDeps {
   linkedAccounts: (userId: string) => Promise<LinkedAccount[]>;
   /** Every admin action is recorded in the transaction of its change (docs/audit.md). */
   audit: AuditLog;
+  /** The two-factor feature's reset (its TwoFactorService fits): removes a user's second factor. */
+  secondFactors: SecondFactorReset;
+}
+
+/** Removes a user's second factor with its audit event (given `source`) and notice; answers the user as it now is. */
+export interface SecondFactorReset {
+  reset(user: UserView, source: AuditSource, lang?: string): Promise<UserView>;
 }
 
 /** What the admin feature needs from outside: the other features' services and the infrastructure. */

@@ -30,7 +30,8 @@ export { pruneSearchWords } from './search-words';
  * is on. Every route needs a session whose user holds the route's permission (spec §6); impersonation
  * sessions hold none, except to stop impersonating.
  *
- * users:         create-user, get-user, update-user, set-role, list-users, remove-user, set-user-password
+ * users:         create-user, get-user, update-user, set-role, list-users, remove-user, set-user-password,
+ *                reset-two-factor
  * sessions:      list-user-sessions, revoke-user-session, revoke-user-sessions, ban-user, unban-user
  * impersonation: impersonate-user, stop-impersonating
  * permissions:   has-permission, list-organizations, list-roles
@@ -62,7 +63,7 @@ export type AdminFeature = AdminServices & FeatureRoutes;
 export function createAdminFeature(deps: AdminFeatureDeps): AdminFeature {
   const { sql } = deps;
   const repo = new AdminRepository(sql, deps.config.admin.reuseListTotals);
-  const access = new AdminAccess(deps.config.admin);
+  const access = new AdminAccess(deps.config.admin, deps.config.twoFactor.requiredForAdmins);
   const trigrams = new TrigramSample(sql, () => deps.clock.now());
   const d: AdminDeps = { ...deps, sql, repo, access, trigrams };
   const banPolicy = new BanPolicy(repo, sql, deps.clock, deps.audit);

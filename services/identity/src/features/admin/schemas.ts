@@ -297,6 +297,16 @@ export const SendResetPassword = {
   response: { 200: StatusSchema, ...errorResponses },
 };
 
+export const ResetTwoFactor = {
+  tags,
+  summary: "Remove a user's second factor: TOTP secret, backup codes and trusted devices (the user is mailed)",
+  description:
+    'Needs the `user: set-password` permission. Answers TWO_FACTOR_NOT_ENABLED when the user has none, ' +
+    'CANNOT_RESET_YOUR_OWN_TWO_FACTOR for the caller (two-factor/disable, with the password, is the way).',
+  body: Type.Object({ userId: UserId }, strict),
+  response: { 200: UserAnswer, ...errorResponses },
+};
+
 export const SendVerificationEmail = {
   tags,
   summary: 'Mail a user whose email is not verified a verification link',

@@ -2,7 +2,16 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { auditSource } from '../../http/audit-source';
 import type { AdminWeb } from './deps';
-import { CreateUser, GetUser, ListUsers, RemoveUser, SetRole, SetUserPassword, UpdateUser } from './schemas';
+import {
+  CreateUser,
+  GetUser,
+  ListUsers,
+  RemoveUser,
+  ResetTwoFactor,
+  SetRole,
+  SetUserPassword,
+  UpdateUser,
+} from './schemas';
 
 export async function adminUserRoutes(fastify: FastifyInstance, ctx: AdminWeb) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -38,4 +47,13 @@ export async function adminUserRoutes(fastify: FastifyInstance, ctx: AdminWeb) {
     await users.setPassword(request.auth, request.body.userId, request.body.newPassword, auditSource(request));
     return { status: true };
   });
+
+  app.post('/admin/reset-two-factor', { schema: ResetTwoFactor, preHandler: session }, async (request) => ({
+    user: await users.resetTwoFactor(
+      request.auth,
+      request.body.userId,
+      auditSource(request),
+      request.headers['accept-language'],
+    ),
+  }));
 }

@@ -143,4 +143,16 @@ export class AdminUsersService {
     if (!isId(userId) || !(await accounts.getUser(userId))) fail('FAILED_TO_FIND_USER');
     await passwords.forcePassword(userId, newPassword, source);
   }
+
+  /**
+   * Removes the user's second factor (docs/two-factor.md "For operators"): TOTP secret, backup codes, pending
+   * sign-ins and trusted devices, with the audit event and the notice, in one transaction. Answers the user.
+   */
+  async resetTwoFactor(auth: SessionWithUser, userId: string, source: AuditSource, lang?: string): Promise<UserView> {
+    const { access, accounts, secondFactors } = this.d;
+    access.demand(auth, { user: ['set-password'] }, 'NOT_ALLOWED_TO_RESET_USERS_TWO_FACTOR');
+    if (userId === auth.user.id) fail('CANNOT_RESET_YOUR_OWN_TWO_FACTOR');
+    const user = (isId(userId) && (await accounts.getUser(userId))) || fail('FAILED_TO_FIND_USER');
+    return secondFactors.reset(user, source, lang);
+  }
 }

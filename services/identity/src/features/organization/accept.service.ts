@@ -4,7 +4,7 @@ import type { SessionWithUser } from '../../shared/views';
 import { type InvitationService, teamMemberLimit } from './invitation.service';
 import { type OrganizationDeps, recordIn } from './membership';
 import type { WithSession } from './organization.service';
-import type { InvitationView, MemberView } from './views';
+import type { InvitationView, MemberView, OrganizationView } from './views';
 
 /**
  * spec §4 accept: pending and unexpired → accepted, the membership with the invited role and team, then the
@@ -26,7 +26,7 @@ export class AcceptService {
     await this.invitations.inviterOf(found);
     const { result, activated } = await this.d.sql
       .transaction(async (tx) => {
-        await this.lockOrganization(found.organizationId, tx);
+        const organization = await this.lockOrganization(found.organizationId, tx);
         const now = new Date(this.d.clock.now());
         const invitation =
           (await this.d.invitations.settle(found.id, 'accepted', now, tx, auth.user.id)) ??
@@ -45,7 +45,11 @@ export class AcceptService {
           tx,
           teamId,
         );
-        const activated = await this.d.sessions.setActiveOrganizationIn(tx, auth.session.token, member.organizationId);
+        // docs/two-factor.md "Policies": a member without a second factor joins, but the organization is not made active
+        const activated =
+          organization.requireTwoFactor && !auth.user.twoFactorEnabled
+            ? async () => undefined
+            : await this.d.sessions.setActiveOrganizationIn(tx, auth.session.token, member.organizationId);
         await this.invitations.settled(tx, auth, invitation, 'organization.invitation.accepted');
         const details = { userId: auth.user.id, role: member.role, invitationId: invitation.id, teamId };
         const target = { type: 'member', id: member.id } as const;
@@ -56,8 +60,8 @@ export class AcceptService {
     return { result, session: await activated() };
   }
 
-  private async lockOrganization(organizationId: string, tx: Sql): Promise<void> {
-    if (!(await this.d.orgs.findById(organizationId, tx, true))) fail('INVITATION_NOT_FOUND');
+  private async lockOrganization(organizationId: string, tx: Sql): Promise<OrganizationView> {
+    return (await this.d.orgs.findById(organizationId, tx, true)) ?? fail('INVITATION_NOT_FOUND');
   }
 
   /** The invited team place; returns the team's id, which the membership records (spec §3 Member teamId). */

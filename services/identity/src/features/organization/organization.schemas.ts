@@ -43,6 +43,13 @@ export const OrganizationUpdateData = Type.Object(
     slug: Type.Optional(SlugField),
     logo: Type.Optional(Nullable(ImageField)),
     metadata: Type.Optional(MetadataField),
+    requireTwoFactor: Type.Optional(
+      Type.Boolean({
+        description:
+          'members without a second factor cannot make it their active organization (set-active answers ' +
+          'ORGANIZATION_REQUIRES_TWO_FACTOR)',
+      }),
+    ),
   },
   strict,
 );

@@ -15,7 +15,13 @@ export interface CreateInput {
 }
 
 export interface UpdateInput {
-  data: { name?: string; slug?: string; logo?: string | null; metadata?: Record<string, unknown> };
+  data: {
+    name?: string;
+    slug?: string;
+    logo?: string | null;
+    metadata?: Record<string, unknown>;
+    requireTwoFactor?: boolean;
+  };
   organizationId?: string;
 }
 
@@ -149,6 +155,7 @@ export class OrganizationService {
     const member: MemberView | null = organization && (await this.d.orgs.findMember(organization.id, auth.user.id));
     // A foreign or unknown organization answers the same: nothing about it leaks.
     if (!organization || !member) return fail('USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
+    if (organization.requireTwoFactor && !auth.user.twoFactorEnabled) fail('ORGANIZATION_REQUIRES_TWO_FACTOR');
     const session = await this.d.sessions.setActiveOrganization(auth.session.token, organization.id);
     return { result: organization, session };
   }

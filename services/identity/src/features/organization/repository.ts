@@ -20,6 +20,8 @@ export interface NewOrganization {
   slug: string;
   logo: string | null;
   metadata: string | null;
+  /** Update only: organizations are created without the second-factor policy. */
+  requireTwoFactor?: boolean;
 }
 
 export interface MemberPage {
@@ -71,9 +73,18 @@ export class OrganizationRepository {
   ): Promise<OrganizationView | null> {
     const rows = await sql.query(
       `UPDATE organizations SET name = COALESCE($2, name), slug = COALESCE($3, slug),
-         logo = CASE WHEN $4::boolean THEN $5 ELSE logo END, metadata = COALESCE($6, metadata)
+         logo = CASE WHEN $4::boolean THEN $5 ELSE logo END, metadata = COALESCE($6, metadata),
+         require_two_factor = COALESCE($7, require_two_factor)
        WHERE id = $1 RETURNING *`,
-      [id, data.name ?? null, data.slug ?? null, data.logo !== undefined, data.logo ?? null, data.metadata ?? null],
+      [
+        id,
+        data.name ?? null,
+        data.slug ?? null,
+        data.logo !== undefined,
+        data.logo ?? null,
+        data.metadata ?? null,
+        data.requireTwoFactor ?? null,
+      ],
     );
     return rows[0] ? toOrganization(rows[0]) : null;
   }
@@ -263,7 +274,7 @@ export class OrganizationRepository {
     ];
     const [rows, counted] = await Promise.all([
       this.sql.query<Record<string, unknown>>(
-        `SELECT o.id, o.name, o.slug, o.logo, o.metadata, o.created_at,
+        `SELECT o.id, o.name, o.slug, o.logo, o.metadata, o.require_two_factor, o.created_at,
                 (SELECT count(*) FROM members m WHERE m.organization_id = o.id) AS member_count
          FROM organizations o ${where} ORDER BY ${order} ${direction}, o.id LIMIT $1 OFFSET $2`,
         params,

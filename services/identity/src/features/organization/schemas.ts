@@ -25,6 +25,9 @@ export const OrganizationSchema = Type.Object(
     slug: Type.String(),
     logo: Nullable(Type.String()),
     metadata: Nullable(Type.Record(Type.String(), Type.Unknown())),
+    requireTwoFactor: Type.Boolean({
+      description: 'members without a second factor cannot make it their active organization (docs/two-factor.md)',
+    }),
     createdAt: DateTime,
   },
   { $id: 'Organization', title: 'Organization' },

@@ -48,6 +48,7 @@ export const toOrganization = (r: Row): OrganizationView => ({
   slug: r.slug as string,
   logo: (r.logo as string | null) ?? null,
   metadata: parseMetadata(r.metadata),
+  requireTwoFactor: r.require_two_factor === true,
   createdAt: isoOf(r.created_at as Date),
 });
 

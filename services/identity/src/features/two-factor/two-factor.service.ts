@@ -131,6 +131,24 @@ export class TwoFactorService {
     return { ...user, twoFactorEnabled: false, updatedAt: now.toISOString() };
   }
 
+  /**
+   * An operator removes the user's second factor (admin reset-two-factor): the TOTP secret, the backup codes, the
+   * pending sign-ins and the trusted devices, in one transaction with the audit event and the notice to the user.
+   * Nothing to remove (no enrolment, not even an unconfirmed one) answers TWO_FACTOR_NOT_ENABLED. Answers the user.
+   */
+  async reset(user: UserView, source: AuditSource, lang?: string): Promise<UserView> {
+    const now = this.now();
+    const removed = await this.deps.sessions.changeUser(user.id, async (tx) => {
+      if (!(await this.deps.repo.removeAll(user.id, tx))) return false;
+      await this.deps.repo.setUserEnabled(user.id, false, now, tx);
+      await this.record(tx, 'admin.user.two_factor_reset', source, user.id, { wasEnabled: user.twoFactorEnabled });
+      await this.notify(tx, user, 'two-factor-reset', lang);
+      return true;
+    });
+    if (!removed) fail('TWO_FACTOR_NOT_ENABLED');
+    return { ...user, twoFactorEnabled: false, updatedAt: now.toISOString() };
+  }
+
   /** A new set of backup codes; the old ones stop working. */
   async regenerateBackupCodes(user: UserView, password: string, source: AuditSource, lang?: string) {
     if (!user.twoFactorEnabled) fail('TWO_FACTOR_NOT_ENABLED');
@@ -309,7 +327,7 @@ export class TwoFactorService {
     type: AuditEventType,
     source: AuditSource,
     userId: string,
-    details: Record<string, string | number>,
+    details: Record<string, string | number | boolean>,
   ) {
     return this.deps.audit.record(tx, { type, source, target: userTarget(userId), details });
   }
@@ -318,7 +336,7 @@ export class TwoFactorService {
   private notify(
     tx: Sql,
     user: UserView,
-    kind: 'two-factor-enabled' | 'two-factor-disabled' | 'backup-codes-regenerated',
+    kind: 'two-factor-enabled' | 'two-factor-disabled' | 'two-factor-reset' | 'backup-codes-regenerated',
     lang?: string,
   ): Promise<void> {
     const url = this.deps.config.accountUrl ?? this.deps.publicUrl;

@@ -3,7 +3,7 @@ import { changeEmail } from './change-email';
 import { deleteAccount } from './delete-account';
 import { invitation } from './invitation';
 import { resetPassword } from './reset-password';
-import { backupCodesRegenerated, twoFactorDisabled, twoFactorEnabled } from './two-factor';
+import { backupCodesRegenerated, twoFactorDisabled, twoFactorEnabled, twoFactorReset } from './two-factor';
 import type { Translations } from './types';
 import { verifyEmail } from './verify-email';
 
@@ -16,6 +16,7 @@ export const TEMPLATES: Readonly<Record<MailKind, Translations>> = {
   invitation,
   'two-factor-enabled': twoFactorEnabled,
   'two-factor-disabled': twoFactorDisabled,
+  'two-factor-reset': twoFactorReset,
   'backup-codes-regenerated': backupCodesRegenerated,
 };
 

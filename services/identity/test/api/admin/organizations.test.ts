@@ -72,6 +72,7 @@ describe('admin list-organizations', () => {
       slug: `meta-${tag}`,
       logo: 'https://logo.test/a.png',
       metadata: { plan: 'pro', seats: 5 },
+      requireTwoFactor: false,
       createdAt: '2101-01-01T00:00:00.000Z',
       memberCount: 0,
     });

@@ -34,6 +34,7 @@ describe('create (spec §7)', () => {
       slug,
       logo: 'https://img.example/a.png',
       metadata: { plan: 'pro' },
+      requireTwoFactor: false,
       createdAt: expect.any(String),
       members: [
         {
