@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { choose, confirmAction } from './dialogs';
 import { ADMIN, start, type World } from './harness';
 import { axeProblems, buttonProblems, offScreen, SHOTS, shot } from './pageChecks';
+import { signInAsAdmin } from './signIn';
 
 const PASSWORD = 'User-pass-123!';
 const people = {
@@ -37,14 +38,6 @@ const shownIds = (p: Page, testId = 'events') =>
     .locator('[data-testid="event-row"]')
     .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-event-id')));
 
-async function signIn(p: Page) {
-  await p.goto(`${world.origin}/#/login`);
-  await p.getByLabel(/^Email/).fill(ADMIN.email);
-  await p.getByLabel(/^Password/).fill(ADMIN.password);
-  await p.getByRole('button', { name: 'Sign in' }).click();
-  await p.getByText(`Signed in as ${ADMIN.name}`).waitFor();
-}
-
 /** Waits until the Audit table shows exactly these event ids, in this order. */
 async function expectShown(p: Page, expected: string[], testId = 'events') {
   await expect.poll(() => shownIds(p, testId), { timeout: 10_000 }).toEqual(expected);
@@ -65,7 +58,7 @@ beforeAll(async () => {
   expect(org.status, JSON.stringify(org.body)).toBe(200);
   ids.org = org.body.id;
   page = await world.newPage();
-  await signIn(page);
+  await signInAsAdmin(page, world.origin);
 }, 180_000);
 
 afterEach(async (ctx) => {
@@ -202,7 +195,7 @@ describe('the audit trail in the console', () => {
     const problems: string[] = [];
     for (const width of [1280, 400]) {
       const p = await world.newPage({ width, height: 860 });
-      await signIn(p);
+      await signInAsAdmin(p, world.origin);
       await p.goto(`${world.origin}/#/events`);
       await p.getByTestId('events').waitFor();
       await p

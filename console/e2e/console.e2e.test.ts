@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cancel, confirmAction, shownChoice } from './dialogs';
 import { ADMIN, start, type World } from './harness';
 import { axeProblems, buttonProblems, SHOTS, shot } from './pageChecks';
+import { signInInBrowser, signInOnForm } from './signIn';
 
 /**
  * The console against the real identity service in headless Chromium. The scenarios share one world and run
@@ -21,18 +22,6 @@ let world: World;
 let adminCookie: string;
 let page: Page;
 const ids: Record<string, string> = {};
-
-/** The sign-in form asks for the email (the API signs in by email, never by a user name). */
-async function signInOnForm(p: Page, email: string, password: string) {
-  await p.getByLabel(/^Email/).fill(email); // "Email *": a required field
-  await p.getByLabel(/^Password/).fill(password);
-  await p.getByRole('button', { name: 'Sign in' }).click();
-}
-
-async function signInInBrowser(p: Page, email: string, password: string) {
-  await p.goto(`${world.origin}/#/login`);
-  await signInOnForm(p, email, password);
-}
 
 async function openUser(email: string) {
   await page.goto(`${world.origin}/#/users?filter=%7B%7D&displayedFilters=%7B%7D`);
@@ -131,14 +120,14 @@ afterAll(async () => {
 describe('console e2e', () => {
   it('a plain user cannot get past the sign-in screen', async () => {
     const p = await world.newPage();
-    await signInInBrowser(p, people.plain.email, PASSWORD);
+    await signInInBrowser(p, world.origin, people.plain.email, PASSWORD);
     await p.getByText('This account is not an administrator').waitFor();
     expect(p.url()).toContain('#/login');
     await p.context().close();
   });
 
   it('admin signs in and sees the users list with its total', async () => {
-    await signInInBrowser(page, ADMIN.email, ADMIN.password);
+    await signInInBrowser(page, world.origin, ADMIN.email, ADMIN.password);
     await page.getByText(`Signed in as ${ADMIN.name}`).waitFor();
     await page.getByRole('menuitem', { name: 'Users' }).click();
     await page.getByRole('cell', { name: people.target.email }).waitFor();
@@ -398,7 +387,7 @@ describe('console e2e', () => {
 
   it('picks a role with the keyboard only, in a 400 px window', async () => {
     const p = await world.newPage({ width: 400, height: 860 });
-    await signInInBrowser(p, ADMIN.email, ADMIN.password);
+    await signInInBrowser(p, world.origin, ADMIN.email, ADMIN.password);
     await p.getByText(`Signed in as ${ADMIN.name}`).waitFor({ timeout: 10_000 });
     await p.goto(`${world.origin}/#/users/${ids.plain}/show`);
     await p.getByRole('button', { name: 'Set role' }).waitFor({ timeout: 10_000 });
@@ -466,7 +455,7 @@ describe('console e2e', () => {
     await p.route('**/api/auth/admin/list-roles', (route) =>
       route.fulfill({ status: 503, contentType: 'application/json', body: '{"code":"UNAVAILABLE","message":"x"}' }),
     );
-    await signInInBrowser(p, ADMIN.email, ADMIN.password);
+    await signInInBrowser(p, world.origin, ADMIN.email, ADMIN.password);
     await p.getByText(`Signed in as ${ADMIN.name}`).waitFor({ timeout: 10_000 });
     await p.goto(`${world.origin}/#/users/${ids.plain}/show`);
     await p.getByRole('button', { name: 'Set role' }).click({ timeout: 10_000 });
@@ -723,7 +712,7 @@ describe('console e2e', () => {
 
   it('a window resized from wide to narrow (400 px): nothing covers the page, every button fits and none overlaps', async () => {
     const p = await world.newPage({ width: 1280, height: 860 });
-    await signInInBrowser(p, ADMIN.email, ADMIN.password);
+    await signInInBrowser(p, world.origin, ADMIN.email, ADMIN.password);
     await p.getByText(`Signed in as ${ADMIN.name}`).waitFor({ timeout: 10_000 });
     const overflow = () => p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     await p.goto(`${world.origin}/#/users`);
@@ -759,7 +748,7 @@ describe('console e2e', () => {
     const problems: string[] = [];
     for (const width of [1280, 400]) {
       const p = await world.newPage({ width, height: 860 });
-      await signInInBrowser(p, ADMIN.email, ADMIN.password);
+      await signInInBrowser(p, world.origin, ADMIN.email, ADMIN.password);
       await p.getByText(`Signed in as ${ADMIN.name}`).waitFor();
       const check = async (what: string) => {
         // No transition under way: a dialog or list fading in has its text at part opacity, which axe reads as low

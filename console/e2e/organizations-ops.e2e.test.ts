@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cancel } from './dialogs';
+import { cancel, confirmAction } from './dialogs';
 import { ADMIN, start, type World } from './harness';
 import { axeProblems, buttonProblems, offScreen, SHOTS, shot } from './pageChecks';
+import { signInAsAdmin } from './signIn';
 
 const PASSWORD = 'User-pass-123!';
 const people = {
@@ -29,24 +30,9 @@ const ids: Record<string, string> = {};
 const api = (path: string, body?: unknown) => world.api(path, { body, cookie: adminCookie });
 const getOrg = async (id: string) => (await api(`/admin/organization/get?organizationId=${id}`)).body;
 
-async function signIn(p: Page) {
-  await p.goto(`${world.origin}/#/login`);
-  await p.getByLabel(/^Email/).fill(ADMIN.email);
-  await p.getByLabel(/^Password/).fill(ADMIN.password);
-  await p.getByRole('button', { name: 'Sign in' }).click();
-  await p.getByText(`Signed in as ${ADMIN.name}`).waitFor();
-}
-
 async function openOrg(key: string, tab = '') {
   await page.goto(`${world.origin}/#/organizations/${ids[key]}/show${tab ? `/${tab}` : ''}`);
   await page.getByRole('tab', { name: 'Members' }).waitFor();
-}
-
-async function openDialog(button: string, within: Page | Locator = page) {
-  await within.getByRole('button', { name: button, exact: true }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.waitFor();
-  return dialog;
 }
 
 /** The dashboard's five counts as the page shows them. */
@@ -78,7 +64,7 @@ beforeAll(async () => {
   // One banned user, so the banned count is not a zero that any page would show.
   expect((await api('/admin/ban-user', { userId: ids.frank })).status).toBe(200);
   page = await world.newPage();
-  await signIn(page);
+  await signInAsAdmin(page, world.origin);
 }, 180_000);
 
 afterEach(async (ctx) => {
@@ -170,7 +156,7 @@ describe('organizations and dashboard, as ops staff', () => {
 
   it('edits an organization: the dialog opens with the stored values every time, Cancel discards, bad metadata is explained', async () => {
     await openOrg('zephyr');
-    let dialog = await openDialog('Edit');
+    let dialog = await confirmAction(page, 'Edit');
     expect(await dialog.getByTestId('org-name').inputValue()).toBe(orgs.zephyr.name);
     expect(await dialog.getByTestId('org-slug').inputValue()).toBe(orgs.zephyr.slug);
     expect(await dialog.getByTestId('org-logo').inputValue()).toBe('');
@@ -179,7 +165,7 @@ describe('organizations and dashboard, as ops staff', () => {
     await dialog.getByTestId('org-name').fill('Typed Then Canceled');
     await dialog.getByTestId('org-metadata').fill('{"typed": true}');
     await cancel(dialog);
-    dialog = await openDialog('Edit');
+    dialog = await confirmAction(page, 'Edit');
     expect(await dialog.getByTestId('org-name').inputValue()).toBe(orgs.zephyr.name);
     expect(JSON.parse(await dialog.getByTestId('org-metadata').inputValue())).toEqual({});
 
@@ -211,7 +197,7 @@ describe('organizations and dashboard, as ops staff', () => {
     await page.getByTestId('org-metadata-shown').getByText('"seats": 12', { exact: false }).waitFor();
 
     // Reopened at once: the values just saved.
-    dialog = await openDialog('Edit');
+    dialog = await confirmAction(page, 'Edit');
     expect(await dialog.getByTestId('org-name').inputValue()).toBe('Zephyr Research');
     expect(await dialog.getByTestId('org-logo').inputValue()).toBe('https://cdn.example/zephyr.png');
     expect(JSON.parse(await dialog.getByTestId('org-metadata').inputValue())).toEqual({ plan: 'pro', seats: 12 });
@@ -228,7 +214,7 @@ describe('organizations and dashboard, as ops staff', () => {
 
   it('deletes an organization once its slug is typed', async () => {
     await openOrg('doomed');
-    const dialog = await openDialog('Delete');
+    const dialog = await confirmAction(page, 'Delete');
     expect(await dialog.textContent()).toContain(orgs.doomed.name);
     const confirm = dialog.getByRole('button', { name: 'Confirm' });
     expect(await confirm.isDisabled()).toBe(true);
@@ -250,7 +236,7 @@ describe('organizations and dashboard, as ops staff', () => {
 
   it('adds an existing user as a member (found by email, role picked), and member rows lead to the user', async () => {
     await openOrg('alpha', 'members');
-    const dialog = await openDialog('Add member');
+    const dialog = await confirmAction(page, 'Add member');
     const picker = dialog.getByTestId('add-member-user');
     // The owner is a member already: not offered.
     await picker.fill('dana.owner');
@@ -273,7 +259,7 @@ describe('organizations and dashboard, as ops staff', () => {
     expect(members).toHaveLength(2);
 
     // Reopened: empty user, the default role again.
-    const again = await openDialog('Add member');
+    const again = await confirmAction(page, 'Add member');
     expect(await again.getByTestId('add-member-user').inputValue()).toBe('');
     expect((await again.getByTestId('add-member-role').textContent())?.replace(/\u200b/g, '').trim()).toBe('member');
     await cancel(again);
@@ -321,7 +307,7 @@ describe('organizations and dashboard, as ops staff', () => {
 
   it('at 400 px the dashboard and an organization keep every button in the window, none over another, nothing off-screen', async () => {
     const p = await world.newPage({ width: 400, height: 860 });
-    await signIn(p);
+    await signInAsAdmin(p, world.origin);
     const check = async (what: string) => {
       expect(await buttonProblems(p), what).toEqual([]);
       expect(await offScreen(p), what).toEqual({ overflow: 0, outside: [] });
@@ -347,7 +333,7 @@ describe('organizations and dashboard, as ops staff', () => {
     const problems: string[] = [];
     for (const width of [1280, 400]) {
       const p = await world.newPage({ width, height: 860 });
-      await signIn(p);
+      await signInAsAdmin(p, world.origin);
       const pages: [string, () => Promise<void>][] = [
         ['#/', () => p.getByTestId('signups-chart').waitFor()],
         ['#/organizations', () => p.getByText(orgs.alpha.name).first().waitFor()],

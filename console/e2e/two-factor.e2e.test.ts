@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cancel, confirmAction } from './dialogs';
 import { ADMIN, start, type World } from './harness';
 import { axeProblems, buttonProblems, offscreenProblems, SHOTS, settled, shot } from './pageChecks';
+import { signInInBrowser } from './signIn';
 
 /**
  * The second factor in the console, with the service's admin policy on (TWO_FACTOR_REQUIRED_FOR_ADMINS): an admin
@@ -23,13 +24,6 @@ const ids: Record<string, string> = {};
 /** The code an authenticator app shows now, computed by otplib (SHA-1, 6 digits, 30 s). */
 const codeNow = (secret: string) => generate({ secret, algorithm: 'sha1', digits: 6, period: 30 });
 const api = (path: string, body?: unknown, cookie = adminCookie) => world.api(path, { body, cookie });
-
-async function signInInBrowser(p: Page, email: string, password: string) {
-  await p.goto(`${world.origin}/#/login`);
-  await p.getByLabel(/^Email/).fill(email);
-  await p.getByLabel(/^Password/).fill(password);
-  await p.getByRole('button', { name: 'Sign in' }).click();
-}
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -56,7 +50,7 @@ describe('admin second-factor policy in the console', () => {
   });
 
   it('sends the admin to enrol first: password, QR code, first code, backup codes; only then the menu', async () => {
-    await signInInBrowser(page, ADMIN.email, ADMIN.password);
+    await signInInBrowser(page, world.origin, ADMIN.email, ADMIN.password);
     await page.getByRole('heading', { name: 'Set up a second factor' }).waitFor();
     // No menu, no dashboard yet.
     expect(await page.getByRole('menuitem', { name: 'Users' }).count()).toBe(0);
@@ -120,7 +114,7 @@ describe('admin second-factor policy in the console', () => {
     const created = await api('/admin/create-user', { ...ada, password: PASSWORD });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const p = await world.newPage({ width: 400, height: 860 });
-    await signInInBrowser(p, ada.email, PASSWORD);
+    await signInInBrowser(p, world.origin, ada.email, PASSWORD);
     await p.getByRole('heading', { name: 'Set up a second factor' }).waitFor();
     const fits = async (what: string) => {
       await settled(p);

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cancel, choose, confirmAction, shownChoice } from './dialogs';
 import { ADMIN, PRODUCT_URL, start, type World } from './harness';
 import { axeProblems, buttonProblems, offscreenProblems, SHOTS, settled, shot } from './pageChecks';
+import { signInAsAdmin } from './signIn';
 
 const PASSWORD = 'User-pass-123!';
 const IPHONE =
@@ -54,14 +55,6 @@ async function signInFrom(email: string, userAgent: string) {
 /** The cookies of a browser page, as a Cookie header: to ask the API who that page is signed in as. */
 async function cookieOf(p: Page) {
   return (await p.context().cookies(world.origin)).map((c) => `${c.name}=${c.value}`).join('; ');
-}
-
-async function signInInBrowser(p: Page) {
-  await p.goto(`${world.origin}/#/login`);
-  await p.getByLabel(/^Email/).fill(ADMIN.email);
-  await p.getByLabel(/^Password/).fill(ADMIN.password);
-  await p.getByRole('button', { name: 'Sign in' }).click();
-  await p.getByText(`Signed in as ${ADMIN.name}`).waitFor();
 }
 
 /** A user's page, opened by its address (the tab named, else the profile), once its actions are there. */
@@ -148,7 +141,7 @@ beforeAll(async () => {
   }
   ids.admin = signedIn.body.user.id;
   page = await world.newPage();
-  await signInInBrowser(page);
+  await signInAsAdmin(page, world.origin);
 });
 
 afterEach(async (ctx) => {
@@ -436,7 +429,7 @@ describe('users: the ops staff daily work', () => {
 
   it('at 400 px the users list and a user page fit: no button overlaps another or leaves the window, nothing off-screen', async () => {
     const p = await world.newPage({ width: 400, height: 860 });
-    await signInInBrowser(p);
+    await signInAsAdmin(p, world.origin);
     const fits = async (what: string) => {
       await settled(p);
       expect(await buttonProblems(p), what).toEqual([]);
@@ -470,7 +463,7 @@ describe('users: the ops staff daily work', () => {
     const problems: string[] = [];
     for (const width of [1280, 400]) {
       const p = await world.newPage({ width, height: 860 });
-      await signInInBrowser(p);
+      await signInAsAdmin(p, world.origin);
       const check = async (what: string) => {
         await settled(p);
         problems.push(...(await axeProblems(p)).map((problem) => `${width}px ${what}: ${problem}`));

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cancel, confirmAction } from './dialogs';
 import { ADMIN, start, type World } from './harness';
 import { axeProblems, buttonProblems, offScreen, SHOTS, shot } from './pageChecks';
+import { signInAsAdmin } from './signIn';
 
 /** One request the receiver got, as sent. */
 interface Received {
@@ -60,14 +61,6 @@ const waitFor = (check: () => boolean, what: string, timeout = 20_000) =>
 /** Verifies a received message with the standardwebhooks package; throws when the signature does not check out. */
 const verify = (r: Received, secret: string) => new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
 
-async function signIn(p: Page) {
-  await p.goto(`${world.origin}/#/login`);
-  await p.getByLabel(/^Email/).fill(ADMIN.email);
-  await p.getByLabel(/^Password/).fill(ADMIN.password);
-  await p.getByRole('button', { name: 'Sign in' }).click();
-  await p.getByText(`Signed in as ${ADMIN.name}`).waitFor();
-}
-
 /** The create dialog filled in (the enabled choice left as it opens: Yes). */
 async function fillEndpoint(dialog: Locator, url: string, types: string, description = '') {
   await dialog.getByTestId('webhook-url').fill(url);
@@ -95,7 +88,7 @@ beforeAll(async () => {
   adminCookie = signedIn.cookie as string;
   page = await world.newPage();
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: world.origin });
-  await signIn(page);
+  await signInAsAdmin(page, world.origin);
 }, 180_000);
 
 afterEach(async (ctx) => {
@@ -414,7 +407,7 @@ describe('the Webhooks page', () => {
     });
     expect(user.status).toBe(200);
     const p = await world.newPage();
-    await signIn(p);
+    await signInAsAdmin(p, world.origin);
     await p.getByRole('menuitem', { name: 'Webhooks' }).waitFor();
     await p.goto(`${world.origin}/#/users/${user.body.user.id}/show`);
     const dialog = await confirmAction(p, 'Impersonate');
@@ -432,7 +425,7 @@ describe('the Webhooks page', () => {
     const problems: string[] = [];
     for (const width of [1280, 400]) {
       const p = await world.newPage({ width, height: 860 });
-      await signIn(p);
+      await signInAsAdmin(p, world.origin);
       // The boxes are checked on the pages; with a dialog open, the page behind it is covered on purpose.
       const check = async (what: string, boxes = true) => {
         if (width === 400 && boxes) {
