@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { usePages } from './context';
 import { LANGUAGE_NAMES, LANGUAGE_TAGS, LANGUAGES, type Language } from './i18n';
 import type { Route } from './links';
@@ -12,6 +12,10 @@ import { ResetPassword } from './pages/ResetPassword';
 import { SignIn } from './pages/SignIn';
 import { SignedOut, SignOut } from './pages/SignOut';
 import { SignUp } from './pages/SignUp';
+import { TwoFactor } from './pages/TwoFactor';
+
+/** The account security page (and the QR code library it loads) is a chunk of its own: the first page stays small. */
+const Security = lazy(() => import('./pages/Security').then((m) => ({ default: m.Security })));
 
 /** What the address said when the page loaded (tokens already taken out of it by main.tsx). */
 export interface Arrival {
@@ -50,7 +54,20 @@ function page({ route, token, error, invitationId }: Arrival): ReactNode {
       return <Invitation id={invitationId} />;
     case 'error':
       return <ErrorPage code={error ?? 'unknown_error'} />;
+    case 'two-factor':
+      return <TwoFactor />;
+    case 'security':
+      return (
+        <Suspense fallback={<Loading />}>
+          <Security />
+        </Suspense>
+      );
   }
+}
+
+function Loading() {
+  const { t } = usePages();
+  return <p role="status">{t('loading')}</p>;
 }
 
 function Layout({ children }: { children: ReactNode }) {

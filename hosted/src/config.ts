@@ -17,6 +17,8 @@ export interface PagesConfig {
   password?: { minLength: number; maxLength: number };
   /** Sign-up mails a verification link. */
   verifyOnSignUp?: boolean;
+  /** The second factor: how long "trust this device" lasts (0: the API ignores it, so the box is not offered). */
+  twoFactor?: { trustDeviceDays: number };
   /** The service's verdict on the `callbackURL` this file was asked with (its trusted-origin check). */
   callback?: 'none' | 'allowed' | 'refused';
 }

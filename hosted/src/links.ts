@@ -11,6 +11,8 @@ export const ROUTES = [
   'account-deleted',
   'invitation',
   'error',
+  'two-factor',
+  'security',
 ] as const;
 export type Route = (typeof ROUTES)[number];
 

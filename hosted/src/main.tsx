@@ -5,7 +5,7 @@ import { call, makeClient } from './client';
 import { apiBase, loadConfig } from './config';
 import { type Pages, PagesContext } from './context';
 import { chooseLanguage, LANGUAGE_TAGS, loadCatalogue, translator } from './i18n';
-import { pageHref, routeOf, withoutParams } from './links';
+import { pageHref, pageTarget, routeOf, withoutParams } from './links';
 import './styles.css';
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
@@ -45,6 +45,19 @@ async function boot() {
     error = 'INVALID_CALLBACK_URL';
     window.history.replaceState(null, '', pageHref('error', carry, { error }));
   }
+  // The second factor (docs/two-factor.md): a social provider's return asking for it lands on the second-factor
+  // step; a browser already signed in has nothing to confirm; the security page needs a signed-in user.
+  const asked = route;
+  if (route === 'sign-in' && !user && params.get('twoFactorRedirect') === 'true') route = 'two-factor';
+  if (route === 'two-factor' && user) route = 'sign-in';
+  if (route !== asked) window.history.replaceState(null, '', pageHref(route, carry));
+  else if (params.has('twoFactorRedirect'))
+    window.history.replaceState(null, '', withoutParams(window.location.href, ['twoFactorRedirect']));
+  if (route === 'security' && !user) {
+    const back = pageTarget('security', carry, { baseURI: document.baseURI, apiBase: base });
+    window.location.replace(pageHref('sign-in', { ...carry, callbackURL: back }));
+    return;
+  }
   // Signed in already and a product to go back to: go back at once.
   if (route === 'sign-in' && user && carry.callbackURL) {
     window.location.replace(carry.callbackURL);
@@ -72,6 +85,8 @@ async function boot() {
     'account-deleted': t('deletedTitle'),
     invitation: t('invitationTitle'),
     error: t('errorTitle'),
+    'two-factor': t('twoFactorTitle'),
+    security: t('securityTitle'),
   } as const;
   document.title = `${titles[route]} · ${config.productName}`;
   createRoot(document.getElementById('root')!).render(

@@ -9,7 +9,7 @@ export function SignIn() {
   const { t, config, client, carry, user, apiBase } = pages;
   const where = { baseURI: document.baseURI, apiBase };
   const { busy, error, onSubmit } = useSubmit(async (f) => {
-    const { error } = await call(() =>
+    const { data, error } = await call(() =>
       client.signIn.email({
         email: f.email,
         password: f.password,
@@ -18,14 +18,20 @@ export function SignIn() {
         callbackURL: carry.callbackURL ?? pageTarget('sign-in', carry, where),
       }),
     );
-    // On success the client follows the answer's url (its redirect plugin): nothing more to do here.
+    // A second factor is asked for (no session yet): its step, which then returns as this page would.
+    if ((data as { twoFactorRedirect?: boolean } | null)?.twoFactorRedirect)
+      window.location.assign(pageHref('two-factor', carry));
+    // Otherwise on success the client follows the answer's url (its redirect plugin): nothing more to do here.
     return error ? (error.code ?? 'UNKNOWN') : null;
   });
   const social = useSubmit(async (f) => {
     const { error } = await call(() =>
       client.signIn.social({
         provider: f.provider,
-        callbackURL: carry.callbackURL ?? pageTarget('sign-in', carry, where),
+        // The provider's return comes to this page (carrying the product's callback), never straight to the
+        // product: signed in, it goes on at once; asked for a second factor (`twoFactorRedirect=true`), main.tsx
+        // opens that step, so the product never gets a browser that is only half signed in.
+        callbackURL: pageTarget('sign-in', carry, where),
         errorCallbackURL: pageTarget('error', carry, where),
       }),
     );
@@ -87,6 +93,9 @@ function SignedIn({ email }: { email: string }) {
         <a className="button secondary" href={pageHref('sign-out', carry)}>
           {t('signOut')}
         </a>
+      </p>
+      <p className="aside">
+        <a href={pageHref('security', carry)}>{t('securityTitle')}</a>
       </p>
     </>
   );

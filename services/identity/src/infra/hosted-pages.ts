@@ -90,6 +90,8 @@ export function hostedPagesConfig(config: Config, callback: 'none' | 'allowed' |
     /** Sign-up mails a verification link (the sign-up page then says to look for it). */
     verifyOnSignUp: config.emailVerification.sendOnSignUp || config.emailAndPassword.requireEmailVerification,
     password: { minLength: config.password.minLength, maxLength: config.password.maxLength },
+    /** The second-factor step offers "trust this device" for this many days (0: not offered). */
+    twoFactor: { trustDeviceDays: config.twoFactor.trustDeviceDays },
     callback,
   };
 }

@@ -118,6 +118,7 @@ describe('hosted pages serving', () => {
         methods: { emailPassword: true, signUp: true, social: [{ id: 'github', name: 'GitHub' }] },
         verifyOnSignUp: false,
         password: { minLength: 10, maxLength: 128 },
+        twoFactor: { trustDeviceDays: 30 },
         callback: 'none',
       });
     });
@@ -156,7 +157,7 @@ describe('hosted pages serving', () => {
     });
   });
 
-  it('offers sign-up only when the service allows it, and lets the configured bot check and logo through the CSP', async () => {
+  it('offers sign-up and trusted devices only when the service allows them, and lets the bot check and logo through the CSP', async () => {
     const app = await startTestApp(
       { hostedPages: { logoUrl: 'https://cdn.acme.test/logo.svg', methods: { social: [] } } },
       {
@@ -164,11 +165,14 @@ describe('hosted pages serving', () => {
         SIGN_UP_DISABLED: 'true',
         CAPTCHA_PROVIDER: 'cloudflare-turnstile',
         CAPTCHA_SECRET_KEY: 'turnstile-secret',
+        TWO_FACTOR_TRUST_DEVICE_DAYS: '0',
       },
     );
     try {
       const config = (await app.app.inject({ method: 'GET', url: '/auth/config.json' })).json();
       expect(config.methods).toEqual({ emailPassword: true, signUp: false, social: [] });
+      // No trusted devices: the second-factor step offers no "trust this device".
+      expect(config.twoFactor).toEqual({ trustDeviceDays: 0 });
       const csp = String((await app.app.inject({ method: 'GET', url: '/auth/' })).headers['content-security-policy']);
       expect(csp).toContain("script-src 'self' https://challenges.cloudflare.com;");
       expect(csp).toContain('frame-src https://challenges.cloudflare.com;');
