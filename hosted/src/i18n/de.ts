@@ -104,4 +104,15 @@ export const de: Catalogue = {
     'Die Seite, von der Sie kommen, darf Ihre Anmeldung nicht empfangen. Deshalb wurden Sie nicht dorthin zurückgeschickt.',
   x_banned: 'Dieses Konto ist gesperrt. Wenden Sie sich bitte an den Support, wenn Sie das für einen Fehler halten.',
   x_unknown: 'Die Anfrage konnte nicht ausgeführt werden.',
+  // The bot check's widget and the deletion page that asks first.
+  captchaFirst: 'Bestätigen Sie zuerst, dass Sie kein Roboter sind.',
+  captchaLoadFailed:
+    'Die Prüfung, dass Sie kein Roboter sind, konnte nicht geladen werden. Laden Sie die Seite neu oder versuchen Sie es später.',
+  deleteTitle: 'Konto löschen?',
+  deleteText:
+    'Ihr Konto bei {product} ({email}) wird endgültig gelöscht, mit seinen Sitzungen und Anmeldemöglichkeiten. Das lässt sich nicht rückgängig machen.',
+  deleteButton: 'Mein Konto löschen',
+  deleteKeep: 'Konto behalten',
+  deleteSignIn:
+    'Melden Sie sich mit dem Konto an, an das dieser Link geschickt wurde. Danach können Sie die Löschung hier bestätigen.',
 };

@@ -99,6 +99,15 @@ export const en = {
   x_untrusted: 'The page that sent you here is not allowed to receive your sign-in, so you were not sent back to it.',
   x_banned: 'This account is banned. Please contact support if you believe this is an error.',
   x_unknown: 'The request could not be completed.',
+  // The bot check's widget and the deletion page that asks first.
+  captchaFirst: 'Complete the check that you are not a robot first.',
+  captchaLoadFailed: 'The check that you are not a robot could not be loaded. Reload the page, or try again later.',
+  deleteTitle: 'Delete your account?',
+  deleteText:
+    'Your {product} account {email} will be deleted for good, with its sessions and its ways to sign in. This cannot be undone.',
+  deleteButton: 'Delete my account',
+  deleteKeep: 'Keep my account',
+  deleteSignIn: 'Sign in with the account this link was sent to. You can then confirm the deletion here.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -101,4 +101,15 @@ export const es: Catalogue = {
     'La página desde la que llegaste no tiene permiso para recibir tu inicio de sesión, así que no se te ha devuelto a ella.',
   x_banned: 'Esta cuenta está bloqueada. Si crees que es un error, ponte en contacto con el soporte.',
   x_unknown: 'No se ha podido completar la solicitud.',
+  // The bot check's widget and the deletion page that asks first.
+  captchaFirst: 'Completa primero la comprobación de que no eres un robot.',
+  captchaLoadFailed:
+    'No se ha podido cargar la comprobación de que no eres un robot. Recarga la página o inténtalo más tarde.',
+  deleteTitle: '¿Eliminar tu cuenta?',
+  deleteText:
+    'Tu cuenta de {product} {email} se eliminará para siempre, con sus sesiones y sus formas de iniciar sesión. No se puede deshacer.',
+  deleteButton: 'Eliminar mi cuenta',
+  deleteKeep: 'Conservar mi cuenta',
+  deleteSignIn:
+    'Inicia sesión con la cuenta a la que se envió este enlace. Después podrás confirmar aquí la eliminación.',
 };

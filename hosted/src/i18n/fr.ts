@@ -103,4 +103,14 @@ export const fr: Catalogue = {
     "La page d'où vous venez n'est pas autorisée à recevoir votre connexion : vous n'y avez donc pas été renvoyé.",
   x_banned: "Ce compte est bloqué. Contactez l'assistance si vous pensez qu'il s'agit d'une erreur.",
   x_unknown: "La demande n'a pas pu aboutir.",
+  // The bot check's widget and the deletion page that asks first.
+  captchaFirst: "Effectuez d'abord la vérification anti-robot.",
+  captchaLoadFailed: "La vérification anti-robot n'a pas pu être chargée. Rechargez la page ou réessayez plus tard.",
+  deleteTitle: 'Supprimer votre compte ?',
+  deleteText:
+    'Votre compte {product} {email} sera supprimé définitivement, avec ses sessions et ses moyens de connexion. Cette action est irréversible.',
+  deleteButton: 'Supprimer mon compte',
+  deleteKeep: 'Garder mon compte',
+  deleteSignIn:
+    'Connectez-vous avec le compte auquel ce lien a été envoyé. Vous pourrez ensuite confirmer la suppression ici.',
 };

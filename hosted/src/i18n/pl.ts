@@ -99,4 +99,13 @@ export const pl: Catalogue = {
     'Strona, z której przychodzisz, nie ma uprawnień do odebrania Twojego logowania, więc nie wrócono na nią.',
   x_banned: 'To konto jest zablokowane. Jeśli uważasz, że to pomyłka, skontaktuj się z pomocą techniczną.',
   x_unknown: 'Nie udało się wykonać żądania.',
+  // The bot check's widget and the deletion page that asks first.
+  captchaFirst: 'Najpierw potwierdź, że nie jesteś robotem.',
+  captchaLoadFailed: 'Nie udało się wczytać weryfikacji, że nie jesteś robotem. Odśwież stronę lub spróbuj później.',
+  deleteTitle: 'Usunąć konto?',
+  deleteText:
+    'Twoje konto w {product} ({email}) zostanie trwale usunięte razem z sesjami i sposobami logowania. Tej operacji nie można cofnąć.',
+  deleteButton: 'Usuń moje konto',
+  deleteKeep: 'Zachowaj konto',
+  deleteSignIn: 'Zaloguj się na konto, na które wysłano ten link. Potem potwierdzisz tutaj usunięcie.',
 };

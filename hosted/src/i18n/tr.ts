@@ -96,4 +96,13 @@ export const tr: Catalogue = {
   x_untrusted: 'Geldiğiniz sayfanın girişinizi almasına izin verilmediği için oraya geri gönderilmediniz.',
   x_banned: 'Bu hesap engellendi. Bunun bir hata olduğunu düşünüyorsanız destekle iletişime geçin.',
   x_unknown: 'İstek tamamlanamadı.',
+  // The bot check's widget and the deletion page that asks first.
+  captchaFirst: 'Önce robot olmadığınızı doğrulayın.',
+  captchaLoadFailed: 'Robot doğrulaması yüklenemedi. Sayfayı yenileyin veya daha sonra yeniden deneyin.',
+  deleteTitle: 'Hesabınız silinsin mi?',
+  deleteText:
+    '{product} hesabınız ({email}) oturumları ve giriş yöntemleriyle birlikte kalıcı olarak silinecek. Bu işlem geri alınamaz.',
+  deleteButton: 'Hesabımı sil',
+  deleteKeep: 'Hesabımı koru',
+  deleteSignIn: 'Bu bağlantının gönderildiği hesapla giriş yapın. Ardından silme işlemini burada onaylayabilirsiniz.',
 };
