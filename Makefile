@@ -97,7 +97,9 @@ SHOTS := users-list user-show user-organizations organization-show users-list-na
   audit audit-narrow webhooks webhooks-narrow webhook-show webhook-show-narrow webhook-secret
 HOSTED_SHOTS := sign-in sign-in-error sign-up email-verified email-changed link-expired forgot-password reset-password error signed-out \
   signed-out-dark sign-in-dark-Polish account-deleted invitation invitation-signed-out sign-in-320 sign-up-320 forgot-password-320 reset-password-320 \
-  email-verified-320 email-changed-320 signed-out-320 account-deleted-320 error-320
+  email-verified-320 email-changed-320 signed-out-320 account-deleted-320 error-320 \
+  delete-account delete-account-dark-320 delete-account-320 delete-account-signed-out-320 sign-in-captcha \
+  sign-in-captcha-refused
 # E2E names the console e2e files to run (all by default), e.g. for one page's pictures only:
 #   make screenshots E2E=e2e/webhooks.e2e.test.ts SHOTS="webhooks webhooks-narrow"
 E2E ?=
