@@ -99,7 +99,9 @@ HOSTED_SHOTS := sign-in sign-in-error sign-up email-verified email-changed link-
   signed-out-dark sign-in-dark-Polish account-deleted invitation invitation-signed-out sign-in-320 sign-up-320 forgot-password-320 reset-password-320 \
   email-verified-320 email-changed-320 signed-out-320 account-deleted-320 error-320 \
   two-factor two-factor-wrong-code two-factor-backup-German two-factor-locked two-factor-320 security-off security-scan \
-  security-codes security-on security-dark security-stale security-320 security-scan-320 security-codes-320
+  security-codes security-on security-dark security-stale security-320 security-scan-320 security-codes-320 \
+  delete-account delete-account-dark-320 delete-account-320 delete-account-signed-out-320 sign-in-captcha \
+  sign-in-captcha-refused
 # E2E names the console e2e files to run (all by default), e.g. for one page's pictures only:
 #   make screenshots E2E=e2e/webhooks.e2e.test.ts SHOTS="webhooks webhooks-narrow"
 E2E ?=

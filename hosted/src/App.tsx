@@ -3,6 +3,7 @@ import { usePages } from './context';
 import { LANGUAGE_NAMES, LANGUAGE_TAGS, LANGUAGES, type Language } from './i18n';
 import type { Route } from './links';
 import { AccountDeleted } from './pages/AccountDeleted';
+import { DeleteAccount } from './pages/DeleteAccount';
 import { EmailChanged } from './pages/EmailChanged';
 import { EmailVerified } from './pages/EmailVerified';
 import { ErrorPage } from './pages/ErrorPage';
@@ -50,6 +51,8 @@ function page({ route, token, error, invitationId }: Arrival): ReactNode {
       return <SignedOut />;
     case 'account-deleted':
       return <AccountDeleted />;
+    case 'delete-account':
+      return <DeleteAccount token={token} />;
     case 'invitation':
       return <Invitation id={invitationId} />;
     case 'error':

@@ -9,6 +9,7 @@ export const ROUTES = [
   'sign-out',
   'signed-out',
   'account-deleted',
+  'delete-account',
   'invitation',
   'error',
   'two-factor',

@@ -7,6 +7,7 @@ import { type Pages, PagesContext } from './context';
 import { chooseLanguage, LANGUAGE_TAGS, loadCatalogue, translator } from './i18n';
 import { pageHref, pageTarget, routeOf, withoutParams } from './links';
 import './styles.css';
+import { arrivalToken } from './tokens';
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 
@@ -17,9 +18,10 @@ async function boot() {
   const basePath = new URL(document.baseURI).pathname;
   let route = routeOf(here.pathname, basePath) ?? 'error';
   let error = params.get('error') ?? (routeOf(here.pathname, basePath) ? null : 'not_found');
-  // A token is read once and taken out of the address and the history entry before anything is shown.
-  const token = params.get('token');
-  if (token) window.history.replaceState(null, '', withoutParams(here.href, ['token']));
+  // A token is read once and taken out of the address and the history entry before anything is shown; the pages
+  // that need it after a reload keep it in this tab (tokens.ts).
+  const token = arrivalToken(route, params.get('token'), error);
+  if (params.has('token')) window.history.replaceState(null, '', withoutParams(here.href, ['token']));
 
   const config = await loadConfig(callbackURL);
   const base = apiBase(config);
@@ -83,6 +85,7 @@ async function boot() {
     'sign-out': t('signedOutTitle'),
     'signed-out': t('signedOutTitle'),
     'account-deleted': t('deletedTitle'),
+    'delete-account': t('deleteTitle'),
     invitation: t('invitationTitle'),
     error: t('errorTitle'),
     'two-factor': t('twoFactorTitle'),

@@ -405,7 +405,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The mailed deletion link (needs the same user session) */
+        /** The mailed deletion link (needs the same user session); with the hosted pages' confirmation page as callbackURL, it leads there and deletes nothing */
         get: operations["deleteUserCallback"];
         put?: never;
         post?: never;
@@ -3524,6 +3524,13 @@ export interface operations {
             };
             /** @description Redirect to callbackURL (with ?token= or ?error=) */
             302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description To the hosted confirmation page with ?token= (docs/hosted-pages.md): it asks before deleting */
+            303: {
                 headers: {
                     [name: string]: unknown;
                 };

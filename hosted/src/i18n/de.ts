@@ -165,4 +165,15 @@ export const de: Catalogue = {
     'Zu Ihrer Sicherheit ist dafür eine frische Anmeldung nötig. Melden Sie sich erneut an und versuchen Sie es dann noch einmal.',
   e_TOTP_ALREADY_ENABLED: 'Die Zwei-Faktor-Authentifizierung ist bereits aktiviert.',
   e_TWO_FACTOR_NOT_ENABLED: 'Die Zwei-Faktor-Authentifizierung ist nicht aktiviert.',
+  // The bot check's widget and the deletion page that asks first.
+  captchaFirst: 'Bestätigen Sie zuerst, dass Sie kein Roboter sind.',
+  captchaLoadFailed:
+    'Die Prüfung, dass Sie kein Roboter sind, konnte nicht geladen werden. Laden Sie die Seite neu oder versuchen Sie es später.',
+  deleteTitle: 'Konto löschen?',
+  deleteText:
+    'Ihr Konto bei {product} ({email}) wird endgültig gelöscht, mit seinen Sitzungen und Anmeldemöglichkeiten. Das lässt sich nicht rückgängig machen.',
+  deleteButton: 'Mein Konto löschen',
+  deleteKeep: 'Konto behalten',
+  deleteSignIn:
+    'Melden Sie sich mit dem Konto an, an das dieser Link geschickt wurde. Danach können Sie die Löschung hier bestätigen.',
 };

@@ -156,6 +156,15 @@ export const en = {
   e_SESSION_NOT_FRESH: 'For your safety, this needs a recent sign-in. Sign in again, then try once more.',
   e_TOTP_ALREADY_ENABLED: 'Two-factor authentication is already on.',
   e_TWO_FACTOR_NOT_ENABLED: 'Two-factor authentication is not on.',
+  // The bot check's widget and the deletion page that asks first.
+  captchaFirst: 'Complete the check that you are not a robot first.',
+  captchaLoadFailed: 'The check that you are not a robot could not be loaded. Reload the page, or try again later.',
+  deleteTitle: 'Delete your account?',
+  deleteText:
+    'Your {product} account {email} will be deleted for good, with its sessions and its ways to sign in. This cannot be undone.',
+  deleteButton: 'Delete my account',
+  deleteKeep: 'Keep my account',
+  deleteSignIn: 'Sign in with the account this link was sent to. You can then confirm the deletion here.',
 } as const;
 
 export type MessageKey = keyof typeof en;

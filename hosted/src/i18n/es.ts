@@ -163,4 +163,15 @@ export const es: Catalogue = {
     'Por tu seguridad, esto requiere un inicio de sesión reciente. Vuelve a iniciar sesión y después inténtalo de nuevo.',
   e_TOTP_ALREADY_ENABLED: 'La verificación en dos pasos ya está activada.',
   e_TWO_FACTOR_NOT_ENABLED: 'La verificación en dos pasos no está activada.',
+  // The bot check's widget and the deletion page that asks first.
+  captchaFirst: 'Completa primero la comprobación de que no eres un robot.',
+  captchaLoadFailed:
+    'No se ha podido cargar la comprobación de que no eres un robot. Recarga la página o inténtalo más tarde.',
+  deleteTitle: '¿Eliminar tu cuenta?',
+  deleteText:
+    'Tu cuenta de {product} {email} se eliminará para siempre, con sus sesiones y sus formas de iniciar sesión. No se puede deshacer.',
+  deleteButton: 'Eliminar mi cuenta',
+  deleteKeep: 'Conservar mi cuenta',
+  deleteSignIn:
+    'Inicia sesión con la cuenta a la que se envió este enlace. Después podrás confirmar aquí la eliminación.',
 };

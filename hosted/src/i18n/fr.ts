@@ -165,4 +165,14 @@ export const fr: Catalogue = {
     'Pour votre sécurité, cette action demande une connexion récente. Reconnectez-vous, puis réessayez.',
   e_TOTP_ALREADY_ENABLED: 'La double authentification est déjà activée.',
   e_TWO_FACTOR_NOT_ENABLED: "La double authentification n'est pas activée.",
+  // The bot check's widget and the deletion page that asks first.
+  captchaFirst: "Effectuez d'abord la vérification anti-robot.",
+  captchaLoadFailed: "La vérification anti-robot n'a pas pu être chargée. Rechargez la page ou réessayez plus tard.",
+  deleteTitle: 'Supprimer votre compte ?',
+  deleteText:
+    'Votre compte {product} {email} sera supprimé définitivement, avec ses sessions et ses moyens de connexion. Cette action est irréversible.',
+  deleteButton: 'Supprimer mon compte',
+  deleteKeep: 'Garder mon compte',
+  deleteSignIn:
+    'Connectez-vous avec le compte auquel ce lien a été envoyé. Vous pourrez ensuite confirmer la suppression ici.',
 };

@@ -113,6 +113,9 @@ export function apiErrorKey(code: string | undefined): MessageKey {
     case 'CAPTCHA_VERIFICATION_FAILED':
     case 'CAPTCHA_UNAVAILABLE':
       return 'e_CAPTCHA';
+    // The pages' own: the widget has not handed over a token yet (captcha.tsx).
+    case 'CAPTCHA_REQUIRED':
+      return 'captchaFirst';
     case 'NETWORK':
       return 'e_network';
     default:

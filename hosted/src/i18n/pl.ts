@@ -157,4 +157,13 @@ export const pl: Catalogue = {
     'Ze względów bezpieczeństwa to wymaga niedawnego logowania. Zaloguj się ponownie i spróbuj jeszcze raz.',
   e_TOTP_ALREADY_ENABLED: 'Uwierzytelnianie dwuskładnikowe jest już włączone.',
   e_TWO_FACTOR_NOT_ENABLED: 'Uwierzytelnianie dwuskładnikowe nie jest włączone.',
+  // The bot check's widget and the deletion page that asks first.
+  captchaFirst: 'Najpierw potwierdź, że nie jesteś robotem.',
+  captchaLoadFailed: 'Nie udało się wczytać weryfikacji, że nie jesteś robotem. Odśwież stronę lub spróbuj później.',
+  deleteTitle: 'Usunąć konto?',
+  deleteText:
+    'Twoje konto w {product} ({email}) zostanie trwale usunięte razem z sesjami i sposobami logowania. Tej operacji nie można cofnąć.',
+  deleteButton: 'Usuń moje konto',
+  deleteKeep: 'Zachowaj konto',
+  deleteSignIn: 'Zaloguj się na konto, na które wysłano ten link. Potem potwierdzisz tutaj usunięcie.',
 };

@@ -155,4 +155,13 @@ export const tr: Catalogue = {
     'Güvenliğiniz için bu işlem yakın zamanda oturum açmış olmayı gerektirir. Yeniden giriş yapın, sonra tekrar deneyin.',
   e_TOTP_ALREADY_ENABLED: 'İki adımlı doğrulama zaten açık.',
   e_TWO_FACTOR_NOT_ENABLED: 'İki adımlı doğrulama açık değil.',
+  // The bot check's widget and the deletion page that asks first.
+  captchaFirst: 'Önce robot olmadığınızı doğrulayın.',
+  captchaLoadFailed: 'Robot doğrulaması yüklenemedi. Sayfayı yenileyin veya daha sonra yeniden deneyin.',
+  deleteTitle: 'Hesabınız silinsin mi?',
+  deleteText:
+    '{product} hesabınız ({email}) oturumları ve giriş yöntemleriyle birlikte kalıcı olarak silinecek. Bu işlem geri alınamaz.',
+  deleteButton: 'Hesabımı sil',
+  deleteKeep: 'Hesabımı koru',
+  deleteSignIn: 'Bu bağlantının gönderildiği hesapla giriş yapın. Ardından silme işlemini burada onaylayabilirsiniz.',
 };

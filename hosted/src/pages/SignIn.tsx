@@ -1,3 +1,4 @@
+import { useCaptcha } from '../captcha';
 import { call } from '../client';
 import { usePages } from '../context';
 import { pageHref, pageTarget } from '../links';
@@ -8,7 +9,10 @@ export function SignIn() {
   const pages = usePages();
   const { t, config, client, carry, user, apiBase } = pages;
   const where = { baseURI: document.baseURI, apiBase };
+  const captcha = useCaptcha('/sign-in/email');
   const { busy, error, onSubmit } = useSubmit(async (f) => {
+    const missing = captcha.missing();
+    if (missing) return missing;
     const { data, error } = await call(() =>
       client.signIn.email({
         email: f.email,
@@ -16,8 +20,10 @@ export function SignIn() {
         rememberMe: f.rememberMe === 'on',
         // Without a callback of the product's, the browser comes back here, signed in.
         callbackURL: carry.callbackURL ?? pageTarget('sign-in', carry, where),
+        fetchOptions: captcha.fetchOptions(),
       }),
     );
+    if (error) captcha.reset();
     // A second factor is asked for (no session yet): its step, which then returns as this page would.
     if ((data as { twoFactorRedirect?: boolean } | null)?.twoFactorRedirect)
       window.location.assign(pageHref('two-factor', carry));
@@ -52,6 +58,7 @@ export function SignIn() {
             <input id="remember-me" name="rememberMe" type="checkbox" defaultChecked />
             <label htmlFor="remember-me">{t('rememberMe')}</label>
           </div>
+          {captcha.widget}
           <Submit busy={busy}>{t('signInButton')}</Submit>
           <p className="aside">
             <a href={pageHref('forgot-password', carry)}>{t('forgotPassword')}</a>
