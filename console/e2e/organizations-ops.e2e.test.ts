@@ -201,14 +201,27 @@ describe('organizations and dashboard, as ops staff', () => {
     expect(await dialog.getByTestId('org-name').inputValue()).toBe('Zephyr Research');
     expect(await dialog.getByTestId('org-logo').inputValue()).toBe('https://cdn.example/zephyr.png');
     expect(JSON.parse(await dialog.getByTestId('org-metadata').inputValue())).toEqual({ plan: 'pro', seats: 12 });
-    // A slug another organization holds: the catalogue's message, the dialog stays, nothing changes.
-    await dialog.getByTestId('org-slug').fill(orgs.alpha.slug);
+    // A slug another organization holds: the catalogue's message under the slug field (no notification), which
+    // takes the focus; the dialog stays with what was typed, and nothing changes.
+    const slug = dialog.getByTestId('org-slug');
+    await slug.fill(orgs.alpha.slug);
     await confirm.click();
-    await page.getByText('Organization already exists').waitFor();
+    await expect.poll(() => slug.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = await slug.getAttribute('aria-describedby');
+    expect(await dialog.locator(`[id="${describedBy}"]`).textContent()).toBe('Organization already exists');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('org-slug');
+    expect(await page.locator('.MuiSnackbar-root').getByText('Organization already exists').count()).toBe(0);
+    expect(await slug.inputValue()).toBe(orgs.alpha.slug);
     expect(await dialog.isVisible()).toBe(true);
     await shot(page, 'organization-edit');
     await cancel(dialog);
     expect((await getOrg(ids.zephyr)).slug).toBe('zephyr-research');
+    // Reopened: the stored slug, and the message is gone.
+    dialog = await confirmAction(page, 'Edit');
+    expect(await dialog.getByTestId('org-slug').inputValue()).toBe('zephyr-research');
+    expect(await dialog.getByTestId('org-slug').getAttribute('aria-invalid')).toBe('false');
+    expect(await dialog.getByText('Organization already exists').count()).toBe(0);
+    await cancel(dialog);
     await shot(page, 'organization-details');
   }, 60_000);
 
