@@ -565,6 +565,8 @@ describe('console e2e', () => {
     const banner = page.getByTestId('impersonation-banner');
     await banner.waitFor();
     expect(await banner.textContent()).toContain(`Impersonating ${people.target.name}`);
+    // The dashboard says the session acts as the user (no admin page), not what an admin may do.
+    expect(await page.getByTestId('dashboard-intro').textContent()).toMatch(/^You are impersonating this user/);
     await banner.getByRole('button', { name: 'Stop impersonating' }).click();
     await expect.poll(() => page.url()).toContain(`/users/${ids.target}/show`); // back on the user's page
     await page.getByRole('button', { name: 'Set role' }).waitFor();

@@ -80,6 +80,10 @@ describe('organizations and dashboard, as ops staff', () => {
   it('the dashboard shows the counts and daily sign-ups that admin/stats answers', async () => {
     await page.goto(`${world.origin}/#/`);
     await page.getByTestId('signups-chart').waitFor();
+    // The intro says what the admin role opens, area by area of the menu.
+    expect(await page.getByTestId('dashboard-intro').textContent()).toBe(
+      'From the menu you may manage users, manage organizations, read the audit trail, and manage webhook endpoints.',
+    );
     const stats = (await api('/admin/stats?days=30')).body;
     expect(stats.users).toBeGreaterThanOrEqual(4);
     expect(stats.bannedUsers).toBe(1);

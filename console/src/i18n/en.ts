@@ -28,7 +28,19 @@ export const en: TranslationMessages = {
     },
     dashboard: {
       welcome: 'Signed in as %{name}',
-      intro: 'Manage users and organizations from the menu.',
+      intro: 'From the menu you may %{areas}.',
+      intro_nothing: 'Your role opens no page of this console.',
+      intro_impersonating:
+        'You are impersonating this user: the session acts as them, so the console shows no admin page. Stop impersonating (in the banner above) to get your own session back.',
+      can: {
+        manage_users: 'manage users',
+        see_users: 'look up users',
+        manage_organizations: 'manage organizations',
+        see_organizations: 'look up organizations',
+        read_audit: 'read the audit trail',
+        manage_webhooks: 'manage webhook endpoints',
+        see_webhooks: 'see webhook endpoints',
+      },
       counts: 'Counts',
       stats: {
         users: 'Users',
