@@ -5,7 +5,7 @@ import { TwoFactorRepository } from './repository';
 import { twoFactorRoutes } from './two-factor.routes';
 import { TwoFactorService } from './two-factor.service';
 
-export type { TwoFactorFeatureDeps } from './deps';
+export type { OrganizationPolicy, TwoFactorFeatureDeps } from './deps';
 export type { TwoFactorService, TwoFactorStatus } from './two-factor.service';
 
 /**
@@ -31,6 +31,7 @@ export function createTwoFactorFeature(deps: TwoFactorFeatureDeps): TwoFactorFea
     repo,
     passwords: deps.accounts,
     sessions: deps.sessions,
+    organizations: deps.organizations,
     sealer: deps.sealer,
     codeKeys: deps.codeKeys,
     mail: deps.mail,

@@ -12,7 +12,7 @@ import type { Sql } from '../../shared/sql';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { CookieGrant, SecondFactorGate } from '../account';
 import type { SessionService } from '../session';
-import type { PasswordCheck, TwoFactorAudit } from './deps';
+import type { OrganizationPolicy, PasswordCheck, TwoFactorAudit } from './deps';
 import type { TwoFactorRepository, TwoFactorRow } from './repository';
 
 /** The factors a code can be: an authenticator app's TOTP code, or one of the backup codes. */
@@ -46,6 +46,7 @@ export class TwoFactorService {
       repo: TwoFactorRepository;
       passwords: PasswordCheck;
       sessions: SessionService;
+      organizations: OrganizationPolicy;
       sealer: Sealer;
       /** HMAC keys of the backup codes: the current secret's first (it hashes new codes), then the previous ones'. */
       codeKeys: readonly Buffer[];
@@ -116,36 +117,51 @@ export class TwoFactorService {
     if ((await this.useBackupCode(user.id, code)) === null) fail('INVALID_BACKUP_CODE');
   }
 
-  /** Removes the second factor, its backup codes, pending sign-ins and trusted devices. Answers the user. */
-  async disable(user: UserView, password: string, source: AuditSource, lang?: string): Promise<UserView> {
+  /**
+   * Removes the second factor, its backup codes, pending sign-ins and trusted devices; organizations that require
+   * one stop being active in the user's sessions (docs/two-factor.md "Policies"), in the same transaction. Answers
+   * the user and those organizations.
+   */
+  async disable(
+    user: UserView,
+    password: string,
+    source: AuditSource,
+    lang?: string,
+  ): Promise<{ user: UserView; organizationsCleared: string[] }> {
     await this.assertPassword(user.id, password);
     const now = this.now();
-    const removed = await this.deps.sessions.changeUser(user.id, async (tx) => {
-      if (!(await this.deps.repo.removeAll(user.id, tx))) return false;
+    const cleared = await this.deps.sessions.changeUser(user.id, async (tx) => {
+      if (!(await this.deps.repo.removeAll(user.id, tx))) return null;
       await this.deps.repo.setUserEnabled(user.id, false, now, tx);
       await this.record(tx, 'user.two_factor_disabled', source, user.id, { factor: 'totp' });
       if (user.twoFactorEnabled) await this.notify(tx, user, 'two-factor-disabled', lang);
-      return true;
+      return this.deps.organizations.secondFactorLostIn(tx, user.id);
     });
-    if (!removed) fail('TWO_FACTOR_NOT_ENABLED');
-    return { ...user, twoFactorEnabled: false, updatedAt: now.toISOString() };
+    if (!cleared) return fail('TWO_FACTOR_NOT_ENABLED');
+    await cleared.after();
+    return {
+      user: { ...user, twoFactorEnabled: false, updatedAt: now.toISOString() },
+      organizationsCleared: cleared.organizationIds,
+    };
   }
 
   /**
    * An operator removes the user's second factor (admin reset-two-factor): the TOTP secret, the backup codes, the
-   * pending sign-ins and the trusted devices, in one transaction with the audit event and the notice to the user.
-   * Nothing to remove (no enrolment, not even an unconfirmed one) answers TWO_FACTOR_NOT_ENABLED. Answers the user.
+   * pending sign-ins and the trusted devices, in one transaction with the audit event and the notice to the user;
+   * organizations that require a second factor stop being active in the user's sessions. Nothing to remove (no
+   * enrolment, not even an unconfirmed one) answers TWO_FACTOR_NOT_ENABLED. Answers the user.
    */
   async reset(user: UserView, source: AuditSource, lang?: string): Promise<UserView> {
     const now = this.now();
-    const removed = await this.deps.sessions.changeUser(user.id, async (tx) => {
-      if (!(await this.deps.repo.removeAll(user.id, tx))) return false;
+    const cleared = await this.deps.sessions.changeUser(user.id, async (tx) => {
+      if (!(await this.deps.repo.removeAll(user.id, tx))) return null;
       await this.deps.repo.setUserEnabled(user.id, false, now, tx);
       await this.record(tx, 'admin.user.two_factor_reset', source, user.id, { wasEnabled: user.twoFactorEnabled });
       await this.notify(tx, user, 'two-factor-reset', lang);
-      return true;
+      return this.deps.organizations.secondFactorLostIn(tx, user.id);
     });
-    if (!removed) fail('TWO_FACTOR_NOT_ENABLED');
+    if (!cleared) return fail('TWO_FACTOR_NOT_ENABLED');
+    await cleared.after();
     return { ...user, twoFactorEnabled: false, updatedAt: now.toISOString() };
   }
 
