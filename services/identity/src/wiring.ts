@@ -119,7 +119,6 @@ export function createFeatures(infra: Infrastructure): Features {
     sessions,
     organizations: organization.secondFactorPolicy,
     sealer: new Sealer(deriveKeys(config, 'two-factor-secrets')),
-    codeKeys: deriveKeys(config, 'backup-codes'),
     mail: infra.mailOutbox,
     config,
     clock,
@@ -152,6 +151,7 @@ export function createFeatures(infra: Infrastructure): Features {
     sessions,
     banCheck: admin ? (user) => admin!.banPolicy.check(user) : null,
     audit: audit.events,
+    warn: infra.warn,
   });
   const jwt = createJwtFeature({
     sql,

@@ -269,6 +269,12 @@ export const EXTRA_ERRORS = {
    * permission asked for, but the caller has no second factor (enrol first: the two-factor routes stay open).
    */
   TWO_FACTOR_REQUIRED: e(403, 'A second factor is required for this action. Enable two-factor authentication first.'),
+  /**
+   * docs/security.md "The secret and its rotation": a value sealed at rest (a TOTP secret, a signing key) that no
+   * configured secret opens, because the secret it was sealed under was dropped from AUTH_SECRET_PREVIOUS before
+   * `secrets:reseal` ran. 503: nothing the client sent is wrong, and the operator fixes it (the log line says how).
+   */
+  STORED_SECRET_UNREADABLE: e(503, 'A stored secret cannot be read with the configured secrets'),
   /** deletion "can be disabled" (better-auth answers 404 with this text). */
   ORGANIZATION_DELETION_DISABLED: e(404, 'Organization deletion is disabled'),
 } as const;

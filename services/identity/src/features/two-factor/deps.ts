@@ -35,10 +35,8 @@ export interface TwoFactorFeatureDeps {
   sessions: SessionService;
   /** Removing a second factor ends the user's sessions' hold on organizations that require one. */
   organizations: OrganizationPolicy;
-  /** Seals the TOTP secrets (its own key purpose). */
+  /** Seals the TOTP secrets (its own key purpose); the backup codes are keyed by the secret they come with. */
   sealer: Sealer;
-  /** HMAC keys of the backup codes: the current secret's first, then the previous ones'. */
-  codeKeys: readonly Buffer[];
   /** The notices are written in the transaction of the change they tell of. */
   mail: MailOutbox;
   config: Config;
