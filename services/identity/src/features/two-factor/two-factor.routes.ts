@@ -83,7 +83,11 @@ export async function twoFactorRoutes(fastify: FastifyInstance, ctx: TwoFactorWe
     body: { code: string; trustDevice?: boolean },
   ) => {
     const challenge = ctx.cookies.readSigned(request, ctx.cookies.twoFactorName);
-    if (!challenge) fail('INVALID_TWO_FACTOR_COOKIE');
+    if (!challenge) {
+      // answered as for a pending sign-in that expired or was given up: nothing tells a forged cookie apart
+      ctx.cookies.clearNamed(reply, ctx.cookies.twoFactorName);
+      fail('INVALID_TWO_FACTOR_COOKIE');
+    }
     let done: CompletedSignIn;
     try {
       done = await ctx.twoFactor.completeSignIn(
