@@ -2302,7 +2302,7 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             } | null;
-            /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+            /** @description members without a second factor cannot act in it or keep it active (docs/two-factor.md) */
             requireTwoFactor: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -2316,7 +2316,7 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             } | null;
-            /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+            /** @description members without a second factor cannot act in it or keep it active (docs/two-factor.md) */
             requireTwoFactor: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -5389,7 +5389,7 @@ export interface operations {
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
-                            /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+                            /** @description members without a second factor cannot act in it or keep it active (docs/two-factor.md) */
                             requireTwoFactor: boolean;
                             /** Format: date-time */
                             createdAt: string;
@@ -5541,7 +5541,7 @@ export interface operations {
                         metadata: {
                             [key: string]: unknown;
                         } | null;
-                        /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+                        /** @description members without a second factor cannot act in it or keep it active (docs/two-factor.md) */
                         requireTwoFactor: boolean;
                         /** Format: date-time */
                         createdAt: string;
@@ -5636,7 +5636,7 @@ export interface operations {
                         metadata?: {
                             [key: string]: unknown;
                         };
-                        /** @description members without a second factor cannot make it their active organization (set-active answers ORGANIZATION_REQUIRES_TWO_FACTOR) */
+                        /** @description members without a second factor cannot act in it (its routes answer ORGANIZATION_REQUIRES_TWO_FACTOR) and it is cleared from their sessions; turning it on needs a second factor of the caller */
                         requireTwoFactor?: boolean;
                     };
                 };
@@ -6748,7 +6748,7 @@ export interface operations {
                         metadata?: {
                             [key: string]: unknown;
                         };
-                        /** @description members without a second factor cannot make it their active organization (set-active answers ORGANIZATION_REQUIRES_TWO_FACTOR) */
+                        /** @description members without a second factor cannot act in it (its routes answer ORGANIZATION_REQUIRES_TWO_FACTOR) and it is cleared from their sessions; turning it on needs a second factor of the caller */
                         requireTwoFactor?: boolean;
                     };
                     organizationId?: string;
@@ -6894,7 +6894,7 @@ export interface operations {
                         metadata: {
                             [key: string]: unknown;
                         } | null;
-                        /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+                        /** @description members without a second factor cannot act in it or keep it active (docs/two-factor.md) */
                         requireTwoFactor: boolean;
                         /** Format: date-time */
                         createdAt: string;
