@@ -1,17 +1,20 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { type SinkMessage, type SmtpSink, startSmtpSink } from '../services/identity/test/setup/smtp-sink';
+
+export type { SinkMessage, SmtpSink };
 
 /**
  * What the browser tests of the console and of the hosted pages share: a REAL identity service (built from
- * services/identity, on a fresh PostgreSQL database and a Redis prefix of its own), its mail worker, and headless
- * Debian Chromium. Each piece registers its own teardown on a `Cleanups` stack, run in reverse by stop().
+ * services/identity, on a fresh PostgreSQL database and a Redis prefix of its own), its mail worker sending over real
+ * SMTP to a sink on loopback (the service tests' own, services/identity/test/setup/smtp-sink.ts), and headless Debian
+ * Chromium. Each piece registers its own teardown on a `Cleanups` stack, run in reverse by stop().
  */
 export const ROOT = resolve(import.meta.dirname, '..');
 export const SERVICE = join(ROOT, 'services/identity');
@@ -52,11 +55,14 @@ export interface Service {
   apiOrigin: string;
   /** The environment it runs with (the CLI and the worker get the same). */
   env: Record<string, string | undefined>;
-  /** Where the service writes its mails (.eml files), once the mail worker runs (startMailWorker). */
-  outboxDir: string;
+  /**
+   * The SMTP server the service sends its mail to (SMTP_URL): a sink on loopback keeping every message it receives,
+   * once the mail worker runs (startMailWorker). Read it with mailLink / mailMatch.
+   */
+  mailSink: SmtpSink;
   /** Runs `node dist/cli.js <args>` against this service's database. */
   cli(args: string[]): void;
-  /** Starts the mail worker (the service only queues mail): from then on queued mails reach outboxDir. */
+  /** Starts the mail worker (the service only queues mail): from then on queued mails reach mailSink over SMTP. */
   startMailWorker(): void;
   /** One SQL statement on the run's database (test set-up only, e.g. marking an email verified). */
   query(text: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
@@ -99,8 +105,9 @@ export async function startService(cleanups: Cleanups, options: ServiceOptions):
     await c.end();
   });
   const databaseUrl = PG_ADMIN.replace(/\/[^/]*$/, `/${db}`);
-  const outboxDir = mkdtempSync(join(tmpdir(), `${options.name}-outbox-`));
-  cleanups.add(() => rmSync(outboxDir, { recursive: true, force: true }));
+  // Stopped after the service and its worker (cleanups run in reverse), so no mail in flight meets a closed port.
+  const mailSink = await startSmtpSink();
+  cleanups.add(() => mailSink.stop());
   const apiOrigin = `http://127.0.0.1:${options.apiPort}`;
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -114,7 +121,8 @@ export async function startService(cleanups: Cleanups, options: ServiceOptions):
     NODE_ENV: 'test',
     RATE_LIMIT_ENABLED: 'false',
     LOG_LEVEL: 'warn',
-    MAIL_OUTBOX_DIR: outboxDir,
+    // Real SMTP (docs/mail.md), never the dev outbox: the API and the worker send to the sink on loopback.
+    SMTP_URL: mailSink.url,
     ...options.env,
   };
   // Runs after the service stops (cleanups run in reverse): drop this run's Redis keys.
@@ -195,7 +203,7 @@ export async function startService(cleanups: Cleanups, options: ServiceOptions):
       .join('; ');
     return { status: res.status, body: text ? JSON.parse(text) : null, cookie: cookie || undefined };
   };
-  return { apiPort: options.apiPort, apiOrigin, env, outboxDir, cli, startMailWorker, query, api };
+  return { apiPort: options.apiPort, apiOrigin, env, mailSink, cli, startMailWorker, query, api };
 }
 
 export interface Chromium {
@@ -252,22 +260,38 @@ export async function launchChromium(cleanups: Cleanups): Promise<Chromium> {
   };
 }
 
-/** Quoted-printable undone: the soft line breaks and the =XX escapes (a mail's links are written so). */
-const unquote = (raw: string) =>
-  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)));
+const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-/** Waits for a mail to `to` in the dev outbox whose text holds a link matching `link`, and answers that link. */
-export async function mailLink(outboxDir: string, to: string, link: RegExp): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    for (const file of readdirSync(outboxDir).filter((f) => f.endsWith('.eml'))) {
-      const mail = unquote(readFileSync(join(outboxDir, file), 'utf8'));
-      const found = mail.includes(`To: ${to}`) ? link.exec(mail) : null;
-      if (found) return found[0].replaceAll('&amp;', '&');
+/**
+ * Waits for a mail the sink received for `to` (SMTP envelope and To header) whose text holds a match of `link`,
+ * and answers the match. The sink gives the message parsed (mailparser): quoted-printable is already undone, so a
+ * link the mail wrapped over soft line breaks comes back whole. The plain-text part carries every mail's link
+ * (docs/mail.md); the HTML part is read too, its `&amp;` undone.
+ */
+export async function mailMatch(
+  sink: SmtpSink,
+  to: string,
+  link: RegExp,
+  timeoutMs = 20_000,
+): Promise<RegExpExecArray> {
+  const matchOf = (message: SinkMessage) => {
+    if (!message.envelope.to.some((a) => sameAddress(a, to)) || !message.to.some((a) => sameAddress(a, to)))
+      return null;
+    for (const body of [message.text, message.html.replaceAll('&amp;', '&')]) {
+      const found = new RegExp(link.source, link.flags.replace('g', '')).exec(body);
+      if (found) return found;
     }
-    await new Promise((r) => setTimeout(r, 100));
+    return null;
+  };
+  try {
+    const message = await sink.waitFor((m) => matchOf(m) !== null, timeoutMs);
+    return matchOf(message) as RegExpExecArray;
+  } catch (error) {
+    throw new Error(`no mail to ${to} matching ${link}: ${(error as Error).message}`);
   }
-  const seen = readdirSync(outboxDir).map((f) =>
-    readFileSync(join(outboxDir, f), 'utf8').match(/^(To|Subject): .*$/gm),
-  );
-  throw new Error(`no mail to ${to} matching ${link} (the outbox holds ${JSON.stringify(seen)})`);
+}
+
+/** Waits for a mail to `to` whose text holds a link matching `link` (see mailMatch), and answers that link. */
+export async function mailLink(sink: SmtpSink, to: string, link: RegExp): Promise<string> {
+  return (await mailMatch(sink, to, link))[0];
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { build, type PreviewServer, preview } from 'vite';
-import { type ApiReply, Cleanups, freePort, launchChromium, ROOT, startService } from '../../e2e/world';
+import { type ApiReply, Cleanups, freePort, launchChromium, ROOT, type SmtpSink, startService } from '../../e2e/world';
 
 export type { ApiReply };
 
@@ -34,9 +34,9 @@ export interface World {
   api(path: string, init?: { method?: string; body?: unknown; cookie?: string }): Promise<ApiReply>;
   signIn(email: string, password: string): Promise<ApiReply>;
   newPage(viewport?: { width: number; height: number }): Promise<Page>;
-  /** Where the service writes its mails (.eml files), once the mail worker runs (startMailWorker). */
-  outboxDir: string;
-  /** Starts the mail worker (the service only queues mail): from then on queued mails reach outboxDir. */
+  /** The SMTP sink on loopback the service sends its mail to, once the mail worker runs (startMailWorker). */
+  mailSink: SmtpSink;
+  /** Starts the mail worker (the service only queues mail): from then on queued mails reach mailSink over SMTP. */
   startMailWorker(): void;
   /**
    * Starts the worker, which also delivers webhooks (with Redis the API only queues them, docs/webhooks.md). The
@@ -127,7 +127,7 @@ export async function start(options: StartOptions = {}): Promise<World> {
       apiOrigin,
       crossOrigin,
       apiPort,
-      outboxDir: service.outboxDir,
+      mailSink: service.mailSink,
       startMailWorker: service.startMailWorker,
       startWorker: service.startMailWorker,
       query: service.query,

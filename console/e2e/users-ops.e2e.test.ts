@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mailMatch } from '../../e2e/world';
 import { cancel, choose, confirmAction, shownChoice } from './dialogs';
 import { ADMIN, PRODUCT_URL, start, type World } from './harness';
 import { axeProblems, buttonProblems, offscreenProblems, SHOTS, settled, shot } from './pageChecks';
@@ -63,22 +64,8 @@ async function openUser(id: string, tab = '', p: Page = page) {
   await p.getByRole('button', { name: 'Set role' }).waitFor();
 }
 
-/** Quoted-printable undone: the soft line breaks and the =XX escapes (a mail's links are written so). */
-const unquote = (raw: string) =>
-  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)));
-
-/** Waits for a mail to `to` in the outbox whose text matches `link`, and answers the match. */
-async function mailLink(to: string, link: RegExp): Promise<RegExpExecArray> {
-  for (let i = 0; i < 200; i++) {
-    for (const file of readdirSync(world.outboxDir).filter((f) => f.endsWith('.eml'))) {
-      const mail = unquote(readFileSync(join(world.outboxDir, file), 'utf8'));
-      const found = mail.includes(`To: ${to}`) ? link.exec(mail) : null;
-      if (found) return found;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no mail to ${to} matching ${link}`);
-}
+/** Waits for a mail to `to` that the SMTP sink received, whose text matches `link`, and answers the match. */
+const mailLink = (to: string, link: RegExp) => mailMatch(world.mailSink, to, link);
 
 /** A ban's end as its badge writes it. */
 const badgeTime = (iso: string) =>

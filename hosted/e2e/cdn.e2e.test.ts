@@ -123,7 +123,7 @@ describe('a static copy of the pages on another origin', () => {
     await page.getByLabel('Email').fill(address);
     await page.getByRole('button', { name: 'Send the link' }).click();
     await page.getByText('If this email exists in our system').waitFor();
-    const link = await mailLink(world.outboxDir, address, /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/reset-password\/\S+/);
+    const link = await mailLink(world.mailSink, address, /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/reset-password\/\S+/);
     expect(new URL(link).searchParams.get('callbackURL')).toBe(`${cdnOrigin}/reset-password`);
     await page.goto(link);
     await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();

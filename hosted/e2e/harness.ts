@@ -8,8 +8,9 @@ import { type LoopbackOidc, startOidcProvider } from '../../services/identity/te
 
 /**
  * The hosted pages' e2e world (e2e/world.ts, shared with the console's): the REAL identity service serving the
- * built pages at /auth, its mail worker writing to the dev outbox, the service tests' loopback OpenID provider
- * configured as the social provider `corp`, a product page on another trusted origin, and headless Chromium.
+ * built pages at /auth, its mail worker sending over SMTP to the sink on loopback that e2e/world.ts starts, the
+ * service tests' loopback OpenID provider configured as the social provider `corp`, a product page on another
+ * trusted origin, and headless Chromium.
  */
 const HOSTED = join(ROOT, 'hosted');
 

@@ -134,7 +134,7 @@ describe('hosted pages', () => {
     await page.getByLabel('Passwort').fill(PASSWORD);
     await page.getByRole('button', { name: 'Konto erstellen' }).click();
     await page.getByRole('heading', { name: 'Sehen Sie in Ihr Postfach' }).waitFor();
-    const link = await mailLink(world.outboxDir, address, /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/verify-email\?\S+/);
+    const link = await mailLink(world.mailSink, address, /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/verify-email\?\S+/);
     await page.goto(link);
     await page.waitForURL(/\/auth\/email-verified/);
     await page.getByRole('heading', { name: 'E-Mail-Adresse bestätigt' }).waitFor();
@@ -163,7 +163,7 @@ describe('hosted pages', () => {
     await page.getByLabel('Adresse e-mail').fill(address);
     await page.getByRole('button', { name: 'Envoyer le lien' }).click();
     await page.getByText('Si cette adresse existe dans notre système').waitFor();
-    const link = await mailLink(world.outboxDir, address, /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/reset-password\/\S+/);
+    const link = await mailLink(world.mailSink, address, /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/reset-password\/\S+/);
     await page.goto(link);
     await page.getByRole('heading', { name: 'Choisissez un nouveau mot de passe' }).waitFor();
     expect(page.url()).toMatch(/\/auth\/reset-password\?lang=fr$/);
@@ -244,7 +244,7 @@ describe('hosted pages', () => {
     });
     expect(asked).toMatchObject({ success: true, message: 'Verification email sent' });
     const link = await mailLink(
-      world.outboxDir,
+      world.mailSink,
       address,
       /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/delete-user\/callback\?\S+/,
     );
@@ -334,7 +334,7 @@ describe('hosted pages', () => {
     expect(asked).toBe(200);
     // The sign-up's verification mail went to the same address: the confirmation is the link to email-changed.
     const link = await mailLink(
-      world.outboxDir,
+      world.mailSink,
       address,
       /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/verify-email\?\S+%2Fauth%2Femail-changed/,
     );
@@ -360,7 +360,7 @@ describe('hosted pages', () => {
       cookie,
     });
     expect(invited.status).toBe(200);
-    const link = await mailLink(world.outboxDir, invitee, /http:\/\/127\.0\.0\.1:\d+\/auth\/invitation\/[\w-]+/);
+    const link = await mailLink(world.mailSink, invitee, /http:\/\/127\.0\.0\.1:\d+\/auth\/invitation\/[\w-]+/);
     const page = await world.newPage(undefined, { locale: 'pl-PL' });
     await page.goto(link);
     await page.getByRole('heading', { name: 'Masz zaproszenie' }).waitFor();
@@ -377,7 +377,7 @@ describe('hosted pages', () => {
     expect(new Set(world.consoleErrors.splice(0))).toEqual(
       new Set(['Failed to load resource: the server responded with a status of 403 (Forbidden)']),
     );
-    const verify = await mailLink(world.outboxDir, invitee, /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/verify-email\?\S+/);
+    const verify = await mailLink(world.mailSink, invitee, /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/verify-email\?\S+/);
     await page.goto(verify);
     await page.getByRole('heading', { name: 'Adres e-mail potwierdzony' }).waitFor();
     await page.getByRole('link', { name: 'Dalej' }).click();

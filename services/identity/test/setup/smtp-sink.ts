@@ -61,7 +61,8 @@ const addresses = (field: AddressObject | AddressObject[] | undefined): string[]
 
 /**
  * A real SMTP server on 127.0.0.1 and a random port (no auth, no TLS) that keeps what it receives, parsed by
- * mailparser: the test double for a mail server, reached through the real network path.
+ * mailparser: the test double for a mail server, reached through the real network path. The browser tests of the
+ * console and of the hosted pages use it too (e2e/world.ts points their service's SMTP_URL at one).
  */
 export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const events = new EventEmitter();
