@@ -13,6 +13,7 @@ import { type CaptchaVerifier, createCaptcha } from './features/captcha';
 import { createIntrospectionFeature, type IntrospectionFeature } from './features/introspection';
 import { createJwtFeature, type JwtFeature, type MemberRoleLookup, redisKeyEvents } from './features/jwt';
 import { createOrganizationFeature, type OrganizationFeature } from './features/organization';
+import { createPasskeyFeature, type PasskeyFeature } from './features/passkey';
 import { createSessionFeature, type SessionFeature } from './features/session';
 import { createSocialFeature, type SocialFeature } from './features/social';
 import { createSystemFeature } from './features/system';
@@ -52,6 +53,8 @@ export interface Features {
   account: AccountFeature;
   /** The second factor: plugs into the account feature's password sign-in. */
   twoFactor: TwoFactorFeature;
+  /** Passkeys: a sign-in of their own; an operator's second-factor reset removes them too. */
+  passkey: PasskeyFeature;
   jwt: JwtFeature;
   introspection: IntrospectionFeature;
   social: SocialFeature;
@@ -116,6 +119,16 @@ export function createFeatures(infra: Infrastructure): Features {
     clock,
     audit: audit.events,
   });
+  const passkey = createPasskeyFeature({
+    sql,
+    accounts: account.accounts,
+    sessions,
+    twoFactor: twoFactor.twoFactor,
+    mail: infra.mailOutbox,
+    config,
+    clock,
+    audit: audit.events,
+  });
   const organization = createOrganizationFeature({
     sql,
     sessions,
@@ -140,6 +153,7 @@ export function createFeatures(infra: Infrastructure): Features {
         linkedAccounts: (userId) => social!.tokens.list(userId),
         audit: audit.events,
         secondFactors: twoFactor.twoFactor,
+        passkeys: passkey.passkeys,
       })
     : null;
   social = createSocialFeature({
@@ -192,6 +206,7 @@ export function createFeatures(infra: Infrastructure): Features {
     session,
     account,
     twoFactor,
+    passkey,
     jwt,
     introspection,
     social,
@@ -206,6 +221,7 @@ export function createFeatures(infra: Infrastructure): Features {
     session,
     account,
     twoFactor,
+    passkey,
     jwt,
     introspection,
     social,

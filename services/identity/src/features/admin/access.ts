@@ -9,6 +9,7 @@ import {
 } from '../../access';
 import type { Config } from '../../config';
 import { type ErrorCode, fail } from '../../errors';
+import { hasSecondFactor } from '../../shared/second-factor';
 import type { SessionWithUser, UserView } from '../../shared/views';
 
 type AdminConfig = Config['admin'];
@@ -42,7 +43,7 @@ export class AdminAccess {
    */
   can(auth: SessionWithUser, permissions: Permissions): boolean {
     if (auth.session.impersonatedBy || !this.allows(auth.user, permissions)) return false;
-    if (this.secondFactorRequired && !auth.user.twoFactorEnabled) fail('TWO_FACTOR_REQUIRED');
+    if (this.secondFactorRequired && !hasSecondFactor(auth.user)) fail('TWO_FACTOR_REQUIRED');
     return true;
   }
 

@@ -1,4 +1,5 @@
 import { fail } from '../../errors';
+import { hasSecondFactor } from '../../shared/second-factor';
 import { isUniqueViolation, type Sql } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
 import { type InvitationService, teamMemberLimit } from './invitation.service';
@@ -47,7 +48,7 @@ export class AcceptService {
         );
         // docs/two-factor.md "Policies": a member without a second factor joins, but the organization is not made active
         const activated =
-          organization.requireTwoFactor && !auth.user.twoFactorEnabled
+          organization.requireTwoFactor && !hasSecondFactor(auth.user)
             ? async () => undefined
             : await this.d.sessions.setActiveOrganizationIn(tx, auth.session.token, member.organizationId);
         await this.invitations.settled(tx, auth, invitation, 'organization.invitation.accepted');

@@ -1,4 +1,5 @@
 import { fail } from '../../errors';
+import { hasSecondFactor } from '../../shared/second-factor';
 import { slugOf } from '../../shared/slug';
 import { isUniqueViolation } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
@@ -155,7 +156,7 @@ export class OrganizationService {
     const member: MemberView | null = organization && (await this.d.orgs.findMember(organization.id, auth.user.id));
     // A foreign or unknown organization answers the same: nothing about it leaks.
     if (!organization || !member) return fail('USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
-    if (organization.requireTwoFactor && !auth.user.twoFactorEnabled) fail('ORGANIZATION_REQUIRES_TWO_FACTOR');
+    if (organization.requireTwoFactor && !hasSecondFactor(auth.user)) fail('ORGANIZATION_REQUIRES_TWO_FACTOR');
     const session = await this.d.sessions.setActiveOrganization(auth.session.token, organization.id);
     return { result: organization, session };
   }
