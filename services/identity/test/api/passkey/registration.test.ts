@@ -225,6 +225,7 @@ describe('registration', () => {
 describe('list, rename, delete', () => {
   it('lists the user’s passkeys oldest first, renames and deletes one (count, event, cached user)', async () => {
     const u = await userWithPasskey(t, {}, authenticator(), 'First');
+    t.clock.advance(1); // the test clock stands still: the second one is added a second later
     const second = await register(t, u.jar, authenticator(), { name: 'Second' });
     const list = await get(t.app, '/passkey/list-user-passkeys', { jar: u.jar });
     expect(list.statusCode).toBe(200);

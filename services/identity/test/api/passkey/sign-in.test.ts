@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../setup/app';
 import { CookieJar, DATA_COOKIE, get, post, sessionOf, TOKEN_COOKIE } from '../../setup/fixtures';
 import { adminPost, expectError, signUpAdmin } from '../admin/helpers';
@@ -255,6 +256,28 @@ describe('PASSKEY_USER_VERIFICATION=preferred', () => {
     expect((await register(p, e.jar, other)).statusCode).toBe(200);
     expectError((await signInWithPasskey(p, other)).res, 400, 'AUTHENTICATION_FAILED');
     expect((await signInWithPasskey(p, other, { userVerified: true })).res.statusCode).toBe(200);
+  });
+});
+
+describe('rate limits (on by default, per client address)', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    const prefix = `${process.env.TEST_REDIS_PREFIX}pk-${randomBytes(4).toString('hex')}:`;
+    limited = await startTestApp({}, { RATE_LIMIT_ENABLED: 'true', REDIS_PREFIX: prefix });
+  });
+  afterAll(() => limited?.close());
+
+  it('verify-authentication allows 10 a minute and the sign-in options 30, then RATE_LIMITED (429)', async () => {
+    const { jar } = await startSignIn(limited);
+    const response = authenticator().get({ challenge: 'AAAA', rpId: 'localhost' });
+    const verifies = [];
+    for (let i = 0; i < 11; i++)
+      verifies.push(await post(limited.app, '/passkey/verify-authentication', { response }, { jar: jar.clone() }));
+    expect(verifies.slice(0, 10).every((r) => r.statusCode !== 429)).toBe(true);
+    expectError(verifies[10], 429, 'RATE_LIMITED');
+    const options = [];
+    for (let i = 0; i < 30; i++) options.push(await get(limited.app, '/passkey/generate-authenticate-options'));
+    expect(options.map((r) => r.statusCode)).toEqual([...Array(29).fill(200), 429]);
   });
 });
 
