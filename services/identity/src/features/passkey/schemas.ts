@@ -155,7 +155,10 @@ const AuthenticationResponse = Type.Object(
         clientDataJSON: Base64Url(8192),
         authenticatorData: Base64Url(8192),
         signature: Base64Url(2048),
-        userHandle: Type.Optional(Type.Union([Base64Url(256), Type.Null()])),
+        // empty for a credential stored without a user handle (some security keys)
+        userHandle: Type.Optional(
+          Type.Union([Type.String({ maxLength: 256, pattern: '^[A-Za-z0-9_-]*=*$' }), Type.Null()]),
+        ),
       },
       open,
     ),

@@ -78,6 +78,21 @@ describe('discoverable sign-in (no user named)', () => {
     expectError(res, 401, 'PASSKEY_NOT_FOUND', 'Passkey not found');
   });
 
+  it('an assertion without a user handle, or with an empty one (a credential stored without it), signs in', async () => {
+    const u = await userWithPasskey(t);
+    for (const userHandle of [null, '']) {
+      const { options, jar } = await startSignIn(t);
+      const response = u.device.get(options);
+      const res = await post(
+        t.app,
+        '/passkey/verify-authentication',
+        { response: { ...response, response: { ...response.response, userHandle } } },
+        { jar },
+      );
+      expect(res.statusCode).toBe(200);
+    }
+  });
+
   it('a counterless authenticator (always 0) signs in again and again', async () => {
     const u = await userWithPasskey(t, {}, authenticator({ counterless: true }));
     for (let i = 0; i < 2; i++) expect((await signInWithPasskey(t, u.device)).res.statusCode).toBe(200);
