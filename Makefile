@@ -94,10 +94,15 @@ bench: build ## Benchmark get-session, sign-in and their floors (prints a table)
 SHOTS := users-list user-show user-organizations organization-show users-list-narrow user-show-narrow organization-show-narrow \
   user-set-role user-edit user-set-role-narrow dashboard dashboard-narrow organizations-list organization-details \
   organization-edit user-sessions users-list-bulk users-bulk-results user-banned-narrow impersonation-banner \
-  audit audit-narrow webhooks webhooks-narrow webhook-show webhook-show-narrow webhook-secret
+  audit audit-narrow webhooks webhooks-narrow webhook-show webhook-show-narrow webhook-secret two-factor-sign-in \
+  two-factor-sign-in-narrow
 HOSTED_SHOTS := sign-in sign-in-error sign-up email-verified email-changed link-expired forgot-password reset-password error signed-out \
   signed-out-dark sign-in-dark-Polish account-deleted invitation invitation-signed-out sign-in-320 sign-up-320 forgot-password-320 reset-password-320 \
-  email-verified-320 email-changed-320 signed-out-320 account-deleted-320 error-320
+  email-verified-320 email-changed-320 signed-out-320 account-deleted-320 error-320 \
+  two-factor two-factor-wrong-code two-factor-backup-German two-factor-locked two-factor-320 security-off security-scan \
+  security-codes security-on security-dark security-stale security-320 security-scan-320 security-codes-320 \
+  delete-account delete-account-dark-320 delete-account-320 delete-account-signed-out-320 sign-in-captcha \
+  sign-in-captcha-refused
 # E2E names the console e2e files to run (all by default), e.g. for one page's pictures only:
 #   make screenshots E2E=e2e/webhooks.e2e.test.ts SHOTS="webhooks webhooks-narrow"
 E2E ?=

@@ -343,6 +343,37 @@ describe('console e2e', () => {
     expect((await world.signIn('new.hire@console-e2e.test', PASSWORD)).status).toBe(200);
   });
 
+  it('a taken email is refused under the Email field (no notification); the form opened again is empty', async () => {
+    const fillForm = async (email: string) => {
+      await page.locator('input[name="email"]').fill(email);
+      await page.locator('input[name="name"]').fill('Second Hire');
+      await page.locator('input[name="password"]').fill(PASSWORD);
+    };
+    await page.goto(`${world.origin}/#/users/create`);
+    await fillForm('new.hire@console-e2e.test');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const email = page.locator('input[name="email"]');
+    await expect.poll(() => email.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = await email.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe('User already exists');
+    // The field takes the focus (its message is read out); no notification, not even "the form is not valid".
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');
+    const toast = page.locator('.MuiSnackbar-root').getByText(/User already exists|The form is not valid/);
+    expect(await toast.count()).toBe(0);
+    expect(page.url()).toContain('/users/create');
+    expect(await email.inputValue()).toBe('new.hire@console-e2e.test');
+    const listed = await world.api('/admin/list-users?searchValue=new.hire&searchField=email', { cookie: adminCookie });
+    expect(listed.body.total).toBe(1);
+
+    // Left and opened again: empty fields, no message.
+    await page.goto(`${world.origin}/#/users`);
+    await page.goto(`${world.origin}/#/users/create`);
+    await page.locator('input[name="email"]').waitFor();
+    expect(await page.locator('input[name="email"]').inputValue()).toBe('');
+    expect(await page.locator('input[name="email"]').getAttribute('aria-invalid')).toBe('false');
+    expect(await page.getByText('User already exists').count()).toBe(0);
+  });
+
   it('edits a user: opens with the current values every time, Cancel discards, the change reaches the API', async () => {
     const email = 'new.hire@console-e2e.test';
     await openUser(email);
@@ -383,6 +414,31 @@ describe('console e2e', () => {
     await dialog.getByTestId('edit-image').press('Enter');
     await expect.poll(async () => (await getUser(id)).image).toBeNull();
     expect(await getUser(id)).toMatchObject({ name: 'New Hire Renamed', language: 'FRA', role: 'admin,user' });
+
+    // A name longer than the API takes: its refusal under the Name field (no notification), the dialog open with
+    // what was typed; canceled and reopened, the stored name and no message.
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    dialog = await confirmAction(page, 'Edit');
+    const name = dialog.getByTestId('edit-name');
+    await name.fill('N'.repeat(257));
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = await name.getAttribute('aria-describedby');
+    expect(await dialog.locator(`[id="${describedBy}"]`).textContent()).toMatch(/^Invalid request: .*256/);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('edit-name');
+    expect(
+      await page
+        .locator('.MuiSnackbar-root')
+        .getByText(/Invalid request/)
+        .count(),
+    ).toBe(0);
+    await cancel(dialog);
+    dialog = await confirmAction(page, 'Edit');
+    expect(await dialog.getByTestId('edit-name').inputValue()).toBe('New Hire Renamed');
+    expect(await dialog.getByTestId('edit-name').getAttribute('aria-invalid')).toBe('false');
+    expect(await dialog.getByText(/Invalid request/).count()).toBe(0);
+    await cancel(dialog);
+    expect((await getUser(id)).name).toBe('New Hire Renamed');
   });
 
   it('picks a role with the keyboard only, in a 400 px window', async () => {
@@ -510,6 +566,8 @@ describe('console e2e', () => {
     const banner = page.getByTestId('impersonation-banner');
     await banner.waitFor();
     expect(await banner.textContent()).toContain(`Impersonating ${people.target.name}`);
+    // The dashboard says the session acts as the user (no admin page), not what an admin may do.
+    expect(await page.getByTestId('dashboard-intro').textContent()).toMatch(/^You are impersonating this user/);
     await banner.getByRole('button', { name: 'Stop impersonating' }).click();
     await expect.poll(() => page.url()).toContain(`/users/${ids.target}/show`); // back on the user's page
     await page.getByRole('button', { name: 'Set role' }).waitFor();

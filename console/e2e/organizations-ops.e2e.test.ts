@@ -80,6 +80,10 @@ describe('organizations and dashboard, as ops staff', () => {
   it('the dashboard shows the counts and daily sign-ups that admin/stats answers', async () => {
     await page.goto(`${world.origin}/#/`);
     await page.getByTestId('signups-chart').waitFor();
+    // The intro says what the admin role opens, area by area of the menu.
+    expect(await page.getByTestId('dashboard-intro').textContent()).toBe(
+      'From the menu you may manage users, manage organizations, read the audit trail, and manage webhook endpoints.',
+    );
     const stats = (await api('/admin/stats?days=30')).body;
     expect(stats.users).toBeGreaterThanOrEqual(4);
     expect(stats.bannedUsers).toBe(1);
@@ -201,14 +205,27 @@ describe('organizations and dashboard, as ops staff', () => {
     expect(await dialog.getByTestId('org-name').inputValue()).toBe('Zephyr Research');
     expect(await dialog.getByTestId('org-logo').inputValue()).toBe('https://cdn.example/zephyr.png');
     expect(JSON.parse(await dialog.getByTestId('org-metadata').inputValue())).toEqual({ plan: 'pro', seats: 12 });
-    // A slug another organization holds: the catalogue's message, the dialog stays, nothing changes.
-    await dialog.getByTestId('org-slug').fill(orgs.alpha.slug);
+    // A slug another organization holds: the catalogue's message under the slug field (no notification), which
+    // takes the focus; the dialog stays with what was typed, and nothing changes.
+    const slug = dialog.getByTestId('org-slug');
+    await slug.fill(orgs.alpha.slug);
     await confirm.click();
-    await page.getByText('Organization already exists').waitFor();
+    await expect.poll(() => slug.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = await slug.getAttribute('aria-describedby');
+    expect(await dialog.locator(`[id="${describedBy}"]`).textContent()).toBe('Organization already exists');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('org-slug');
+    expect(await page.locator('.MuiSnackbar-root').getByText('Organization already exists').count()).toBe(0);
+    expect(await slug.inputValue()).toBe(orgs.alpha.slug);
     expect(await dialog.isVisible()).toBe(true);
     await shot(page, 'organization-edit');
     await cancel(dialog);
     expect((await getOrg(ids.zephyr)).slug).toBe('zephyr-research');
+    // Reopened: the stored slug, and the message is gone.
+    dialog = await confirmAction(page, 'Edit');
+    expect(await dialog.getByTestId('org-slug').inputValue()).toBe('zephyr-research');
+    expect(await dialog.getByTestId('org-slug').getAttribute('aria-invalid')).toBe('false');
+    expect(await dialog.getByText('Organization already exists').count()).toBe(0);
+    await cancel(dialog);
     await shot(page, 'organization-details');
   }, 60_000);
 

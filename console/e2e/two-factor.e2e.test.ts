@@ -10,7 +10,8 @@ import { signInInBrowser } from './signIn';
 
 /**
  * The second factor in the console, with the service's admin policy on (TWO_FACTOR_REQUIRED_FOR_ADMINS): an admin
- * without one is sent to enrol before the menu; a user's page shows their second factor and resets it.
+ * without one is sent to enrol before the menu; a user's page shows their second factor and resets it; an admin
+ * with one signs in with a code from the app or a backup code.
  */
 const PASSWORD = 'User-pass-123!';
 const tina = { email: 'tina.totp@two-factor-e2e.test', name: 'Tina Totp' };
@@ -23,11 +24,18 @@ const ids: Record<string, string> = {};
 
 /** The code an authenticator app shows now, computed by otplib (SHA-1, 6 digits, 30 s). */
 const codeNow = (secret: string) => generate({ secret, algorithm: 'sha1', digits: 6, period: 30 });
+/** The code of one 30-second time step. */
+const codeOfStep = (secret: string, step: number) =>
+  generate({ secret, algorithm: 'sha1', digits: 6, period: 30, epoch: step * 30 });
+const stepNow = () => Math.floor(Date.now() / 30_000);
 const api = (path: string, body?: unknown, cookie = adminCookie) => world.api(path, { body, cookie });
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  world = await start({ env: { TWO_FACTOR_REQUIRED_FOR_ADMINS: 'true' } });
+  // Fewer wrong codes per pending sign-in and per account than by default, so the scenarios reach both limits.
+  world = await start({
+    env: { TWO_FACTOR_REQUIRED_FOR_ADMINS: 'true', TWO_FACTOR_MAX_ATTEMPTS: '3', TWO_FACTOR_LOCKOUT_FAILURES: '5' },
+  });
   const signedIn = await world.signIn(ADMIN.email, ADMIN.password);
   expect(signedIn.status).toBe(200);
   adminCookie = signedIn.cookie as string;
@@ -128,5 +136,302 @@ describe('admin second-factor policy in the console', () => {
     await fits('code step');
     await shot(p, 'two-factor-enrol-narrow');
     expect(await axeProblems(p)).toEqual([]);
+  });
+});
+
+/** An account enrolled through the API, with what its authenticator app and its saved backup codes hold. */
+interface Enrolled {
+  id: string;
+  email: string;
+  name: string;
+  secret: string;
+  backupCodes: string[];
+  /** The last time step whose code the service accepted (it refuses that step and every earlier one). */
+  lastStep: number;
+}
+
+/** A user (an admin unless `role` says otherwise) whose second factor is on, enrolled and confirmed through the API. */
+async function enrolled(email: string, name: string, role = 'admin'): Promise<Enrolled> {
+  const created = await api('/admin/create-user', { email, name, password: PASSWORD, role });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const cookie = (await world.signIn(email, PASSWORD)).cookie as string;
+  const enabled = await api('/two-factor/enable', { password: PASSWORD }, cookie);
+  expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
+  const secret = new URL(enabled.body.totpURI).searchParams.get('secret') as string;
+  const step = stepNow();
+  expect((await api('/two-factor/verify-totp', { code: await codeOfStep(secret, step) }, cookie)).status).toBe(200);
+  return { id: created.body.user.id, email, name, secret, backupCodes: enabled.body.backupCodes, lastStep: step };
+}
+
+/**
+ * A code the service accepts now and has not accepted before: this time step's, or the next one's when this one
+ * was used (the service takes the codes of one step either side); waits when both were.
+ */
+async function nextCode(who: Enrolled): Promise<string> {
+  for (;;) {
+    const step = Math.max(stepNow(), who.lastStep + 1);
+    if (step <= stepNow() + 1) {
+      who.lastStep = step;
+      return codeOfStep(who.secret, step);
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** Six digits that are none of the codes the service would take now. */
+async function wrongCode(who: Enrolled): Promise<string> {
+  const now = stepNow();
+  const taken = await Promise.all([now - 1, now, now + 1, now + 2].map((step) => codeOfStep(who.secret, step)));
+  for (let n = 0; ; n++) {
+    const code = String(n).padStart(6, '0');
+    if (!taken.includes(code)) return code;
+  }
+}
+
+/** The cookies of a page's browser, as a Cookie header for the API. */
+const cookieOf = async (p: Page) =>
+  (await p.context().cookies(world.origin)).map((c) => `${c.name}=${c.value}`).join('; ');
+
+const codeField = (p: Page) => p.getByTestId('two-factor-code');
+const codeStep = (p: Page) => p.getByRole('heading', { name: 'Two-step verification' });
+const focusedTestId = (p: Page) => p.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null);
+
+/** Gives a code on the code step (Enter) and waits for the service's answer. */
+async function giveCode(p: Page, code: string): Promise<void> {
+  await codeField(p).fill(code);
+  await Promise.all([
+    p.waitForResponse((r) => /\/two-factor\/verify-/.test(r.url()) && r.request().method() === 'POST'),
+    codeField(p).press('Enter'),
+  ]);
+}
+
+/** Signs in with the password and waits for the code step. */
+async function toCodeStep(p: Page, who: Enrolled): Promise<void> {
+  await signInInBrowser(p, world.origin, who.email, PASSWORD);
+  await codeStep(p).waitFor();
+}
+
+/**
+ * The console is open for `who`: the greeting, and the menu in a wide window (not the enrolment page: their second
+ * factor is on); the API sees the browser signed in as them.
+ */
+async function inConsole(p: Page, who: Enrolled, wide = true): Promise<void> {
+  await p.getByText(`Signed in as ${who.name}`).waitFor();
+  if (wide) await p.getByRole('menuitem', { name: 'Users' }).waitFor();
+  else await p.getByTestId('dashboard-intro').waitFor();
+  const session = await world.api('/get-session?disableCookieCache=true', { cookie: await cookieOf(p) });
+  expect(session.body.user.email).toBe(who.email);
+}
+
+describe('signing in with a second factor', () => {
+  it('asks for the code after the password; a wrong code is said under the field, which keeps the focus; the right one opens the console', async () => {
+    const otto = await enrolled('otto.admin@two-factor-e2e.test', 'Otto Admin');
+    const p = await world.newPage();
+    await toCodeStep(p, otto);
+    expect(p.url()).toContain('#/login');
+    await p.getByText(`The password of ${otto.email} is right.`, { exact: false }).waitFor();
+    // The field an authenticator app or a phone's keyboard expects, with the focus.
+    expect(await codeField(p).getAttribute('inputmode')).toBe('numeric');
+    expect(await codeField(p).getAttribute('autocomplete')).toBe('one-time-code');
+    expect(await focusedTestId(p)).toBe('two-factor-code');
+    expect(await p.getByRole('checkbox', { name: /^Trust this device/ }).isChecked()).toBe(false);
+    expect(await axeProblems(p)).toEqual([]);
+    await shot(p, 'two-factor-sign-in');
+
+    await codeField(p).fill(await wrongCode(otto));
+    await p.getByRole('button', { name: 'Verify' }).click();
+    // The catalogue's message, as an alert (read out), describing the field, which is marked invalid and focused.
+    const alert = p.getByRole('alert');
+    await alert.getByText('Invalid code').waitFor();
+    expect(await codeField(p).getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await codeField(p).getAttribute('aria-describedby')) ?? '';
+    expect(await p.locator(`[id="${describedBy}"]`).textContent()).toBe('Invalid code');
+    await expect.poll(() => focusedTestId(p)).toBe('two-factor-code');
+    expect(await codeStep(p).isVisible()).toBe(true);
+    expect(await axeProblems(p)).toEqual([]);
+    await shot(p, 'two-factor-sign-in-wrong');
+
+    await codeField(p).fill(await nextCode(otto));
+    await p.getByRole('button', { name: 'Verify' }).click();
+    await inConsole(p, otto);
+    // Not trusted: the browser holds no trusted-device cookie.
+    expect((await p.context().cookies(world.origin)).some((c) => /trust_device$/.test(c.name))).toBe(false);
+    await p.context().close();
+  }, 90_000);
+
+  it('a backup code signs in once; trusting the device skips the code at the next sign-in', async () => {
+    const bea = await enrolled('bea.backup@two-factor-e2e.test', 'Bea Backup');
+    const p = await world.newPage();
+    await toCodeStep(p, bea);
+    await p.getByRole('button', { name: 'Use a backup code instead' }).click();
+    await p.getByLabel(/^Backup code/).waitFor();
+    expect(await focusedTestId(p)).toBe('two-factor-code');
+    expect(await codeField(p).getAttribute('inputmode')).toBeNull();
+    await codeField(p).fill('aaaaa-bbbbb');
+    await codeField(p).press('Enter');
+    await p.getByRole('alert').getByText('Invalid backup code').waitFor();
+    await codeField(p).fill(bea.backupCodes[0]);
+    await p.getByRole('checkbox', { name: /^Trust this device/ }).check();
+    await p.getByRole('button', { name: 'Verify' }).click();
+    await inConsole(p, bea);
+    const status = await world.api('/two-factor/status', { cookie: await cookieOf(p) });
+    expect(status.body).toMatchObject({ enabled: true, backupCodesRemaining: bea.backupCodes.length - 1 });
+    expect((await p.context().cookies(world.origin)).some((c) => /trust_device$/.test(c.name))).toBe(true);
+
+    // Signed out, then in again with the password alone: this browser is trusted, no code is asked.
+    await p.getByRole('button', { name: bea.name }).click();
+    await p.getByRole('menuitem', { name: 'Logout' }).click();
+    await p.getByRole('button', { name: 'Sign in' }).waitFor();
+    await signInInBrowser(p, world.origin, bea.email, PASSWORD);
+    await inConsole(p, bea);
+    await p.context().close();
+  }, 90_000);
+
+  it('Cancel goes back to the password step with the email kept; signing in again asks for the code again', async () => {
+    const cal = await enrolled('cal.cancel@two-factor-e2e.test', 'Cal Cancel');
+    const p = await world.newPage();
+    await toCodeStep(p, cal);
+    await codeField(p).fill('123');
+    await p.getByRole('button', { name: 'Cancel' }).click();
+    await p.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await codeStep(p).count()).toBe(0);
+    expect(await p.getByLabel(/^Email/).inputValue()).toBe(cal.email);
+    expect(await p.getByLabel(/^Password/).inputValue()).toBe('');
+    expect(await p.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('password');
+    // Nothing signed in meanwhile.
+    expect((await world.api('/get-session', { cookie: await cookieOf(p) })).body).toBeNull();
+
+    await p.getByLabel(/^Password/).fill(PASSWORD);
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    await codeStep(p).waitFor();
+    expect(await codeField(p).inputValue()).toBe('');
+    await codeField(p).fill(await nextCode(cal));
+    await codeField(p).press('Enter');
+    await inConsole(p, cal);
+    await p.context().close();
+  }, 90_000);
+
+  it('works with the keyboard only: the password, a wrong code, the right one', async () => {
+    const kim = await enrolled('kim.keys@two-factor-e2e.test', 'Kim Keys');
+    const p = await world.newPage();
+    await p.goto(`${world.origin}/#/login`);
+    await p.getByLabel(/^Email/).waitFor();
+    await expect.poll(() => p.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');
+    await p.keyboard.type(kim.email);
+    await p.keyboard.press('Tab');
+    await p.keyboard.type(PASSWORD);
+    await p.keyboard.press('Enter');
+    await codeStep(p).waitFor();
+    await expect.poll(() => focusedTestId(p)).toBe('two-factor-code');
+    await p.keyboard.type(await wrongCode(kim));
+    await p.keyboard.press('Enter');
+    await p.getByRole('alert').getByText('Invalid code').waitFor();
+    // Still in the field, its text selected: typing replaces it.
+    await expect.poll(() => focusedTestId(p)).toBe('two-factor-code');
+    await p.keyboard.type(await nextCode(kim));
+    expect(await codeField(p).inputValue()).toHaveLength(6);
+    // Tab reaches the device checkbox (Space ticks it), then Verify.
+    await p.keyboard.press('Tab');
+    expect(await p.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe('checkbox');
+    await p.keyboard.press('Tab');
+    expect(await p.evaluate(() => document.activeElement?.textContent)).toBe('Verify');
+    await p.keyboard.press('Enter');
+    await inConsole(p, kim);
+    await p.context().close();
+  }, 90_000);
+
+  it('an expired pending sign-in, too many wrong codes and a locked account each go back to the password step, saying why', async () => {
+    const lou = await enrolled('lou.locked@two-factor-e2e.test', 'Lou Locked');
+    const p = await world.newPage();
+    const notice = p.getByTestId('sign-in-notice');
+
+    // The pending sign-in runs out (its 5 minutes, here set in the past): even a right code cannot finish it.
+    await toCodeStep(p, lou);
+    await world.query(`UPDATE two_factor_challenges SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [
+      lou.id,
+    ]);
+    await giveCode(p, await codeNow(lou.secret));
+    await notice.getByText('This sign-in waited too long for its code', { exact: false }).waitFor();
+    expect(await p.getByLabel(/^Email/).inputValue()).toBe(lou.email);
+    expect(await axeProblems(p)).toEqual([]);
+
+    // Three wrong codes (TWO_FACTOR_MAX_ATTEMPTS here): the fourth attempt ends the pending sign-in.
+    await p.getByLabel(/^Password/).fill(PASSWORD);
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    await codeStep(p).waitFor();
+    expect(await notice.count()).toBe(0);
+    for (let i = 0; i < 3; i++) {
+      await giveCode(p, await wrongCode(lou));
+      await p.getByRole('alert').getByText('Invalid code').waitFor();
+    }
+    await giveCode(p, await wrongCode(lou));
+    await notice.getByText('Too many wrong codes for this sign-in.', { exact: false }).waitFor();
+
+    // Two more wrong codes make five in a row (TWO_FACTOR_LOCKOUT_FAILURES here): the account's second factor is
+    // locked, and the next code, even a right one, is refused.
+    await p.getByLabel(/^Password/).fill(PASSWORD);
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    await codeStep(p).waitFor();
+    for (let i = 0; i < 2; i++) {
+      await giveCode(p, await wrongCode(lou));
+      await p.getByRole('alert').getByText('Invalid code').waitFor();
+    }
+    await giveCode(p, await codeNow(lou.secret));
+    await notice.getByText('the second factor of this account is locked for a while', { exact: false }).waitFor();
+    await shot(p, 'two-factor-sign-in-locked');
+    // The API agrees: a new pending sign-in with a right code is refused while the lock runs.
+    const pending = await world.signIn(lou.email, PASSWORD);
+    expect(pending.body.twoFactorRedirect).toBe(true);
+    const refused = await api('/two-factor/verify-totp', { code: await codeNow(lou.secret) }, pending.cookie);
+    expect([refused.status, refused.body.code]).toEqual([429, 'ACCOUNT_TEMPORARILY_LOCKED']);
+    await p.context().close();
+  }, 120_000);
+
+  it('a user who is not an admin gives the right code, then is refused and signed out again', async () => {
+    const pat = await enrolled('pat.plain@two-factor-e2e.test', 'Pat Plain', 'user');
+    const p = await world.newPage();
+    await toCodeStep(p, pat);
+    await codeField(p).fill(await nextCode(pat));
+    await codeField(p).press('Enter');
+    await p.getByTestId('sign-in-notice').getByText('This account is not an administrator').waitFor();
+    expect(p.url()).toContain('#/login');
+    expect((await world.api('/get-session', { cookie: await cookieOf(p) })).body).toBeNull();
+    await p.context().close();
+  }, 90_000);
+
+  it('at 400 and 320 px the code step fits: no button overlaps another or leaves the window, nothing off-screen', async () => {
+    const nia = await enrolled('nia.narrow@two-factor-e2e.test', 'Nia Narrow');
+    const p = await world.newPage({ width: 400, height: 860 });
+    await toCodeStep(p, nia);
+    const fits = async (what: string) => {
+      await settled(p);
+      expect(await buttonProblems(p), what).toEqual([]);
+      expect(await offscreenProblems(p), what).toEqual([]);
+    };
+    await fits('code step at 400 px');
+    expect(await axeProblems(p)).toEqual([]);
+    await shot(p, 'two-factor-sign-in-narrow');
+    await codeField(p).fill(await wrongCode(nia));
+    await codeField(p).press('Enter');
+    await p.getByRole('alert').getByText('Invalid code').waitFor();
+    await fits('a wrong code at 400 px');
+    await p.getByRole('button', { name: 'Use a backup code instead' }).click();
+    await fits('backup code at 400 px');
+    await p.setViewportSize({ width: 320, height: 700 });
+    await fits('backup code at 320 px');
+    expect(await axeProblems(p)).toEqual([]);
+    await shot(p, 'two-factor-sign-in-320');
+    await p.getByRole('button', { name: 'Use the authenticator app instead' }).click();
+    await codeField(p).fill(await nextCode(nia));
+    await codeField(p).press('Enter');
+    await inConsole(p, nia, false);
+    await p.context().close();
+  }, 90_000);
+});
+
+describe('after every scenario', () => {
+  it('no page error and no request left the machine', () => {
+    expect(world.pageErrors).toEqual([]);
+    expect(world.blocked).toEqual([]);
   });
 });

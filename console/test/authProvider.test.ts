@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canAccessWithRole, isAdminRole } from '../src/providers/access';
-import { makeAuthProvider, NOT_ADMIN } from '../src/providers/authProvider';
+import { makeAuthProvider, NOT_ADMIN, SecondFactorNeeded } from '../src/providers/authProvider';
 import { aSession, aUser, fakeApi } from './fakeFetch';
 
 const sessionOf = (role: string, impersonatedBy: string | null = null) => ({
@@ -29,6 +29,62 @@ describe('authProvider', () => {
     });
     await expect(makeAuthProvider(api.client).login({ username: 'a@b.co', password: 'pw' })).rejects.toThrow(NOT_ADMIN);
     expect(api.last()).toMatchObject({ method: 'POST', path: '/sign-out' });
+  });
+
+  it('login of an account with a second factor rejects with SecondFactorNeeded and makes no session call', async () => {
+    const api = fakeApi({
+      'POST /sign-in/email': { body: { twoFactorRedirect: true, twoFactorMethods: ['totp'] } },
+    });
+    const error = await makeAuthProvider(api.client)
+      .login({ email: 'ada@example.com', password: 'secret-pw' })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(SecondFactorNeeded);
+    expect(error.methods).toEqual(['totp']);
+    expect(api.requests.map((r) => r.path)).toEqual(['/sign-in/email']);
+  });
+
+  it('the code step posts verify-totp or verify-backup-code (trustDevice as asked) and keeps an admin signed in', async () => {
+    const api = fakeApi({
+      'POST /two-factor/verify-totp': { body: { token: 't', user: aUser({ role: 'admin' }) } },
+      'POST /two-factor/verify-backup-code': { body: { token: 't', user: aUser({ role: 'admin' }) } },
+      'GET /get-session': sessionOf('admin'),
+    });
+    const auth = makeAuthProvider(api.client);
+    await auth.login({ secondFactor: 'totp', code: ' 123 456 ', trustDevice: true });
+    expect(api.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/two-factor/verify-totp',
+      body: { code: '123456', trustDevice: true },
+      credentials: 'include',
+    });
+    expect(api.last()).toMatchObject({ method: 'GET', path: '/get-session' });
+    await auth.login({ secondFactor: 'backup-code', code: 'abcde-12345' });
+    expect(api.requests[2]).toMatchObject({
+      path: '/two-factor/verify-backup-code',
+      body: { code: 'abcde-12345', trustDevice: false },
+    });
+    expect(api.requests.map((r) => r.path)).not.toContain('/sign-out');
+  });
+
+  it('the code step of a non-admin signs out again and refuses with the not-admin message', async () => {
+    const api = fakeApi({
+      'POST /two-factor/verify-totp': { body: { token: 't', user: aUser({ role: 'user' }) } },
+    });
+    await expect(makeAuthProvider(api.client).login({ secondFactor: 'totp', code: '123456' })).rejects.toThrow(
+      NOT_ADMIN,
+    );
+    expect(api.last()).toMatchObject({ method: 'POST', path: '/sign-out' });
+  });
+
+  it('a wrong code rejects with the catalogue message and its code', async () => {
+    const api = fakeApi({
+      'POST /two-factor/verify-totp': { status: 401, body: { code: 'INVALID_CODE', message: 'Invalid code' } },
+    });
+    const error = await makeAuthProvider(api.client)
+      .login({ secondFactor: 'totp', code: '000000' })
+      .catch((e) => e);
+    expect([error.message, error.status, error.body.code]).toEqual(['Invalid code', 401, 'INVALID_CODE']);
+    expect(api.requests).toHaveLength(1);
   });
 
   it('login failure surfaces the catalogue message', async () => {

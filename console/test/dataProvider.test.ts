@@ -73,6 +73,21 @@ describe('dataProvider users', () => {
     expect(api.last()).toMatchObject({ method: 'POST', path: '/admin/remove-user', body: { userId: 'u1' } });
   });
 
+  it("create's refusal about a field comes back as react-admin's form errors (the page shows it under the field)", async () => {
+    const taken = { code: 'USER_ALREADY_EXISTS', message: 'User already exists' };
+    let reply = { status: 422, body: taken as unknown };
+    const api = fakeApi({ 'POST /admin/create-user': () => reply });
+    const dp = makeDataProvider(api.client);
+    const data = { email: 'b@x.io', password: 'pw123456!', name: 'B' };
+    const error = await dp.create('users', { data }).catch((e) => e);
+    expect([error.message, error.status]).toEqual(['User already exists', 422]);
+    expect(error.body).toEqual({ ...taken, errors: { email: 'User already exists' } });
+    // A refusal about no field of the form stays a plain error (a notification).
+    reply = { status: 403, body: { code: 'NOT_ALLOWED_TO_CREATE_USERS', message: 'Not allowed' } };
+    const other = await dp.create('users', { data }).catch((e) => e);
+    expect(other.body).toEqual({ code: 'NOT_ALLOWED_TO_CREATE_USERS', message: 'Not allowed' });
+  });
+
   it('an API error surfaces the catalogue message, with the status and code kept', async () => {
     const api = fakeApi({
       'POST /admin/ban-user': {
@@ -227,6 +242,15 @@ describe('dataProvider organizations', () => {
     expect(api.last().body).toEqual({ name: 'Acme', slug: 'acme', userId: 'u9' });
     await dp.create('organizations', { data: { name: 'Acme', slug: 'acme', userId: '' } });
     expect(api.last().body).toEqual({ name: 'Acme', slug: 'acme' });
+  });
+
+  it('create: a slug another organization holds comes back as an error of the slug field', async () => {
+    const taken = { code: 'ORGANIZATION_ALREADY_EXISTS', message: 'Organization already exists' };
+    const api = fakeApi({ 'POST /admin/organization/create': { status: 400, body: taken } });
+    const error = await makeDataProvider(api.client)
+      .create('organizations', { data: { name: 'Acme', slug: 'acme' } })
+      .catch((e) => e);
+    expect(error.body.errors).toEqual({ slug: 'Organization already exists' });
   });
 
   it('each operator action calls its admin/organization route with the organization id', async () => {

@@ -5,7 +5,8 @@
 #   DATABASE_URL=postgres://postgres@127.0.0.1:5432/identity REDIS_URL=redis://127.0.0.1:6379/0 \
 #   AUTH_SECRET=$(openssl rand -base64 48) deploy/local/cluster.sh
 #
-# Optional: PORTS="3001 3002" (API ports), WORKERS=2, PUBLIC_URL (default http://localhost:<first port>), SMTP_URL.
+# Optional: PORTS="3001 3002" (API ports), WORKERS=2, PUBLIC_URL (default http://localhost:<first port>), SMTP_URL,
+# HOSTED_PAGES_ENABLED=true (every instance serves the hosted sign-in pages at /auth; built first when missing).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -21,6 +22,9 @@ export NODE_ENV=${NODE_ENV:-production} MIGRATE_ON_START=false HOST=${HOST:-127.
 
 service=services/identity
 [ -f "$service/dist/main.js" ] || npm run build
+case "${HOSTED_PAGES_ENABLED:-false}" in
+  true | 1 | yes | on | TRUE | YES | ON) [ -f hosted/dist/index.html ] || npm run build -w hosted ;;
+esac
 node "$service/dist/cli.js" migrate
 
 pids=()

@@ -13,6 +13,21 @@ import { type LoopbackOidc, startOidcProvider } from '../../services/identity/te
  */
 const HOSTED = join(ROOT, 'hosted');
 
+/**
+ * `vite build` as `npm run build -w hosted` runs it. Vitest sets NODE_ENV=test, which vite would carry into the
+ * bundle (React's development build, twice the size): the pages under test are the production ones.
+ */
+async function buildPages() {
+  const before = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ root: HOSTED, logLevel: 'warn', configFile: join(HOSTED, 'vite.config.ts') });
+  } finally {
+    if (before === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = before;
+  }
+}
+
 export interface World extends Service, Chromium {
   /** The product's origin (trusted by the service): its page at "/" sends signed-out visitors to the sign-in page. */
   productOrigin: string;
@@ -40,11 +55,15 @@ fetch(${JSON.stringify(`${apiOrigin}/api/auth/get-session`)}, { credentials: 'in
 </script></body></html>`;
 }
 
-export async function start(env: Record<string, string> = {}): Promise<World> {
+/**
+ * Starts the world; `env` adds or overrides the service's settings, `trust` adds origins to TRUSTED_ORIGINS
+ * besides the product's (a CDN copy of the pages).
+ */
+export async function start(env: Record<string, string> = {}, trust: string[] = []): Promise<World> {
   const cleanups = new Cleanups();
   const stop = () => cleanups.run();
   try {
-    await build({ root: HOSTED, logLevel: 'warn', configFile: join(HOSTED, 'vite.config.ts') });
+    await buildPages();
     const [apiPort, productPort] = [await freePort(), await freePort()];
     const apiOrigin = `http://127.0.0.1:${apiPort}`;
     const productOrigin = `http://127.0.0.1:${productPort}`;
@@ -67,7 +86,7 @@ export async function start(env: Record<string, string> = {}): Promise<World> {
       publicUrl: apiOrigin,
       apiVia: apiOrigin,
       env: {
-        TRUSTED_ORIGINS: productOrigin,
+        TRUSTED_ORIGINS: [productOrigin, ...trust].join(','),
         HOSTED_PAGES_ENABLED: 'true',
         HOSTED_PAGES_DIR: join(HOSTED, 'dist'),
         HOSTED_PAGES_PRODUCT_NAME: 'Acme',

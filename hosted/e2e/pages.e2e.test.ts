@@ -154,7 +154,7 @@ describe('hosted pages', () => {
     await other.context().close();
   });
 
-  it('forgot and reset password from the mailed link (French); the token leaves the address at once', async () => {
+  it('forgot and reset password from the mailed link (French); the token leaves the address at once, a reload keeps the form', async () => {
     const address = await newUser('reset');
     const page = await world.newPage();
     await page.goto(`${world.pages}/forgot-password?lang=fr`);
@@ -169,9 +169,17 @@ describe('hosted pages', () => {
     expect(page.url()).toMatch(/\/auth\/reset-password\?lang=fr$/);
     expect(page.url()).not.toContain('token');
     await checkPage(page, 'reset-password');
+    // A reload (the address has no token any more): this tab kept it, the form is still there and works.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Choisissez un nouveau mot de passe' }).waitFor();
+    expect(page.url()).not.toContain('token');
     await page.getByLabel('Nouveau mot de passe').fill('Another-pass-456!');
     await page.getByRole('button', { name: 'Enregistrer le mot de passe' }).click();
     await page.getByText('Votre mot de passe a été modifié').waitFor();
+    // Used: nothing is kept in the tab any more; the page asked afresh has no token.
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await page.goto(`${world.pages}/reset-password?lang=fr`);
+    await page.getByRole('heading', { name: 'Ce lien ne fonctionne plus' }).waitFor();
     const signIn = await world.api('/sign-in/email', { body: { email: address, password: 'Another-pass-456!' } });
     expect(signIn.status).toBe(200);
     // The spent link: the API sends the browser back with INVALID_TOKEN, which the page explains.
@@ -216,8 +224,8 @@ describe('hosted pages', () => {
     await page.context().close();
   });
 
-  it('account deletion from the mailed link lands on the account-deleted page (Turkish, from the browser)', async () => {
-    const address = await newUser('delete');
+  /** Signs `address` in on the pages (Turkish, from the browser's locale) and has the product ask for deletion. */
+  async function askForDeletion(address: string) {
     const page = await world.newPage(undefined, { locale: 'tr-TR' });
     await page.goto(`${world.pages}/sign-in`);
     await page.getByLabel('E-posta').fill(address);
@@ -240,13 +248,67 @@ describe('hosted pages', () => {
       address,
       /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/delete-user\/callback\?\S+/,
     );
+    // The request named no callback: the link names the page that asks first.
+    expect(new URL(link).searchParams.get('callbackURL')).toBe('/auth/delete-account');
+    return { page, link };
+  }
+  const userExists = async (address: string) =>
+    (await world.query('SELECT 1 FROM users WHERE email = $1', [address])).length === 1;
+
+  it('the mailed deletion link asks first (Turkish): nothing is deleted until the button, then the account-deleted page', async () => {
+    const address = await newUser('delete');
+    const { page, link } = await askForDeletion(address);
     await page.goto(link);
+    await page.waitForURL(/\/auth\/delete-account$/);
+    await page.getByRole('heading', { name: 'Hesabınız silinsin mi?' }).waitFor();
+    // The token left the address (and the history entry) at once; the account is still there.
+    expect(page.url()).not.toContain('token');
+    await page.getByText(`Acme hesabınız (${address})`).waitFor();
+    expect(await userExists(address)).toBe(true);
+    await checkPage(page, 'delete-account');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 320, height: 640 });
+    await checkPage(page, 'delete-account, dark, 320');
+    await page.getByRole('button', { name: 'Hesabımı sil' }).click();
     await page.waitForURL(/\/auth\/account-deleted$/);
     await page.getByRole('heading', { name: 'Hesabınız silindi' }).waitFor();
     await page.getByText('Acme hesabınız ve oturumları silindi.').waitFor();
     await checkPage(page, 'account-deleted');
-    expect(await world.query('SELECT 1 FROM users WHERE email = $1', [address])).toEqual([]);
+    expect(await userExists(address)).toBe(false);
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     await page.context().close();
+  });
+
+  it('"keep my account" keeps it; the link followed signed out asks to sign in first, then confirms', async () => {
+    const address = await newUser('keep');
+    const { page, link } = await askForDeletion(address);
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Hesabınız silinsin mi?' }).waitFor();
+    // Keyboard alone: Tab to "keep", Enter.
+    await page.getByRole('button', { name: 'Hesabımı sil' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Hesabımı koru');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Giriş yaptınız' }).waitFor();
+    expect(await userExists(address)).toBe(true);
+    await page.context().close();
+
+    // Another browser, signed out: the same link (still valid) asks to sign in with that account first; the
+    // token waits in the tab through the sign-in, and the page comes back to ask.
+    const other = await world.newPage({ width: 320, height: 700 }, { locale: 'tr-TR' });
+    await other.goto(link);
+    await other.getByRole('heading', { name: 'Hesabınız silinsin mi?' }).waitFor();
+    await other.getByText('Bu bağlantının gönderildiği hesapla giriş yapın.').waitFor();
+    await checkPage(other, 'delete-account-signed-out-320');
+    await other.getByRole('link', { name: 'Giriş yap' }).click();
+    await other.getByLabel('E-posta').fill(address);
+    await other.getByLabel('Parola').fill(PASSWORD);
+    await other.getByRole('button', { name: 'Giriş yap' }).click();
+    await other.waitForURL(/\/auth\/delete-account/);
+    await other.getByRole('button', { name: 'Hesabımı sil' }).click();
+    await other.waitForURL(/\/auth\/account-deleted$/);
+    expect(await userExists(address)).toBe(false);
+    await other.context().close();
   });
 
   it('a change of email confirmed from the mail to the old address lands on the email-changed page (Spanish)', async () => {
@@ -343,6 +405,7 @@ describe('hosted pages', () => {
       'email-changed',
       'signed-out',
       'account-deleted',
+      'delete-account',
       'error',
     ]) {
       await page.goto(`${world.pages}/${route}?lang=GERMAN`);

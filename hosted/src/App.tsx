@@ -1,8 +1,9 @@
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { usePages } from './context';
 import { LANGUAGE_NAMES, LANGUAGE_TAGS, LANGUAGES, type Language } from './i18n';
 import type { Route } from './links';
 import { AccountDeleted } from './pages/AccountDeleted';
+import { DeleteAccount } from './pages/DeleteAccount';
 import { EmailChanged } from './pages/EmailChanged';
 import { EmailVerified } from './pages/EmailVerified';
 import { ErrorPage } from './pages/ErrorPage';
@@ -12,6 +13,10 @@ import { ResetPassword } from './pages/ResetPassword';
 import { SignIn } from './pages/SignIn';
 import { SignedOut, SignOut } from './pages/SignOut';
 import { SignUp } from './pages/SignUp';
+import { TwoFactor } from './pages/TwoFactor';
+
+/** The account security page (and the QR code library it loads) is a chunk of its own: the first page stays small. */
+const Security = lazy(() => import('./pages/Security').then((m) => ({ default: m.Security })));
 
 /** What the address said when the page loaded (tokens already taken out of it by main.tsx). */
 export interface Arrival {
@@ -46,11 +51,26 @@ function page({ route, token, error, invitationId }: Arrival): ReactNode {
       return <SignedOut />;
     case 'account-deleted':
       return <AccountDeleted />;
+    case 'delete-account':
+      return <DeleteAccount token={token} />;
     case 'invitation':
       return <Invitation id={invitationId} />;
     case 'error':
       return <ErrorPage code={error ?? 'unknown_error'} />;
+    case 'two-factor':
+      return <TwoFactor />;
+    case 'security':
+      return (
+        <Suspense fallback={<Loading />}>
+          <Security />
+        </Suspense>
+      );
   }
+}
+
+function Loading() {
+  const { t } = usePages();
+  return <p role="status">{t('loading')}</p>;
 }
 
 function Layout({ children }: { children: ReactNode }) {

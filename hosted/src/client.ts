@@ -1,7 +1,13 @@
 import { createAuthClient } from 'better-auth/client';
+import { twoFactorClient } from 'better-auth/client/plugins';
 
-/** The published better-auth client, as any product frontend uses it, on the API named by config.json. */
-export const makeClient = (baseURL: string) => createAuthClient({ baseURL, fetchOptions: { credentials: 'include' } });
+/**
+ * The published better-auth client, as any product frontend uses it, on the API named by config.json, with the
+ * second factor's routes (`client.twoFactor.*`). The sign-in page reads the two-factor answer itself and goes to the
+ * second-factor step, so the plugin is given no redirect of its own.
+ */
+export const makeClient = (baseURL: string) =>
+  createAuthClient({ baseURL, fetchOptions: { credentials: 'include' }, plugins: [twoFactorClient()] });
 
 export type AuthClient = ReturnType<typeof makeClient>;
 

@@ -17,8 +17,23 @@ export interface PagesConfig {
   password?: { minLength: number; maxLength: number };
   /** Sign-up mails a verification link. */
   verifyOnSignUp?: boolean;
+  /** The second factor: how long "trust this device" lasts (0: the API ignores it, so the box is not offered). */
+  twoFactor?: { trustDeviceDays: number };
   /** The service's verdict on the `callbackURL` this file was asked with (its trusted-origin check). */
   callback?: 'none' | 'allowed' | 'refused';
+  /** The bot check, when the service demands one (captcha.tsx renders its widget). */
+  captcha?: CaptchaSettings | null;
+}
+
+/** The bot check as config.json names it: never the secret, only what the widget needs. */
+export interface CaptchaSettings {
+  provider: 'cloudflare-turnstile' | 'google-recaptcha' | 'hcaptcha';
+  /** The provider's public site key. */
+  siteKey: string;
+  /** The provider's widget script (or a stand-in the service was configured with). */
+  scriptUrl: string;
+  /** The API paths that demand a token (`/sign-in/email`, …). */
+  endpoints: string[];
 }
 
 export type LoadedConfig = PagesConfig & Required<Pick<PagesConfig, 'productName' | 'methods' | 'password'>>;

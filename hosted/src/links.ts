@@ -9,8 +9,11 @@ export const ROUTES = [
   'sign-out',
   'signed-out',
   'account-deleted',
+  'delete-account',
   'invitation',
   'error',
+  'two-factor',
+  'security',
 ] as const;
 export type Route = (typeof ROUTES)[number];
 

@@ -5,8 +5,9 @@ import { call, makeClient } from './client';
 import { apiBase, loadConfig } from './config';
 import { type Pages, PagesContext } from './context';
 import { chooseLanguage, LANGUAGE_TAGS, loadCatalogue, translator } from './i18n';
-import { pageHref, routeOf, withoutParams } from './links';
+import { pageHref, pageTarget, routeOf, withoutParams } from './links';
 import './styles.css';
+import { arrivalToken } from './tokens';
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 
@@ -17,9 +18,10 @@ async function boot() {
   const basePath = new URL(document.baseURI).pathname;
   let route = routeOf(here.pathname, basePath) ?? 'error';
   let error = params.get('error') ?? (routeOf(here.pathname, basePath) ? null : 'not_found');
-  // A token is read once and taken out of the address and the history entry before anything is shown.
-  const token = params.get('token');
-  if (token) window.history.replaceState(null, '', withoutParams(here.href, ['token']));
+  // A token is read once and taken out of the address and the history entry before anything is shown; the pages
+  // that need it after a reload keep it in this tab (tokens.ts).
+  const token = arrivalToken(route, params.get('token'), error);
+  if (params.has('token')) window.history.replaceState(null, '', withoutParams(here.href, ['token']));
 
   const config = await loadConfig(callbackURL);
   const base = apiBase(config);
@@ -44,6 +46,19 @@ async function boot() {
     route = 'error';
     error = 'INVALID_CALLBACK_URL';
     window.history.replaceState(null, '', pageHref('error', carry, { error }));
+  }
+  // The second factor (docs/two-factor.md): a social provider's return asking for it lands on the second-factor
+  // step; a browser already signed in has nothing to confirm; the security page needs a signed-in user.
+  const asked = route;
+  if (route === 'sign-in' && !user && params.get('twoFactorRedirect') === 'true') route = 'two-factor';
+  if (route === 'two-factor' && user) route = 'sign-in';
+  if (route !== asked) window.history.replaceState(null, '', pageHref(route, carry));
+  else if (params.has('twoFactorRedirect'))
+    window.history.replaceState(null, '', withoutParams(window.location.href, ['twoFactorRedirect']));
+  if (route === 'security' && !user) {
+    const back = pageTarget('security', carry, { baseURI: document.baseURI, apiBase: base });
+    window.location.replace(pageHref('sign-in', { ...carry, callbackURL: back }));
+    return;
   }
   // Signed in already and a product to go back to: go back at once.
   if (route === 'sign-in' && user && carry.callbackURL) {
@@ -70,8 +85,11 @@ async function boot() {
     'sign-out': t('signedOutTitle'),
     'signed-out': t('signedOutTitle'),
     'account-deleted': t('deletedTitle'),
+    'delete-account': t('deleteTitle'),
     invitation: t('invitationTitle'),
     error: t('errorTitle'),
+    'two-factor': t('twoFactorTitle'),
+    security: t('securityTitle'),
   } as const;
   document.title = `${titles[route]} · ${config.productName}`;
   createRoot(document.getElementById('root')!).render(

@@ -47,10 +47,13 @@ export function Notice({ kind, children }: { kind: 'error' | 'info'; children: R
   );
 }
 
-/** The announcement region is always in the page, so its first message is read out too. */
-export function LiveRegion({ error }: { error: string | null }) {
+/**
+ * The announcement region is always in the page, so its first message is read out too. `id` lets a field name it
+ * in its `aria-describedby`.
+ */
+export function LiveRegion({ error, id }: { error: string | null; id?: string }) {
   return (
-    <div className="live" role="alert">
+    <div className="live" role="alert" id={id}>
       {error && <p className="notice notice-error">{error}</p>}
     </div>
   );

@@ -31,6 +31,8 @@ describe('the catalogue', () => {
     expect(apiErrorKey('INVALID_EMAIL_OR_PASSWORD')).toBe('e_INVALID_EMAIL_OR_PASSWORD');
     expect(apiErrorKey('CAPTCHA_VERIFICATION_FAILED')).toBe('e_CAPTCHA');
     expect(apiErrorKey('SOMETHING_NEW')).toBe('e_generic');
+    for (const code of ['INVALID_CODE', 'INVALID_BACKUP_CODE', 'ACCOUNT_TEMPORARILY_LOCKED', 'SESSION_NOT_FRESH'])
+      expect(apiErrorKey(code)).toBe(`e_${code}`);
     const codes = [
       'token_expired',
       'invalid_token',

@@ -7,6 +7,8 @@ describe('page addresses', () => {
     expect(routeOf('/auth', '/auth/')).toBe('sign-in');
     expect(routeOf('/auth/reset-password', '/auth/')).toBe('reset-password');
     expect(routeOf('/auth/sign-up/', '/auth/')).toBe('sign-up');
+    expect(routeOf('/auth/two-factor', '/auth/')).toBe('two-factor');
+    expect(routeOf('/auth/security', '/auth/')).toBe('security');
     expect(routeOf('/auth/nothing', '/auth/')).toBeNull();
     expect(routeOf('/other/sign-in', '/auth/')).toBeNull();
     expect(routeOf('/sign-in', '/')).toBe('sign-in');

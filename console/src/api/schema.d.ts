@@ -405,7 +405,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The mailed deletion link (needs the same user session) */
+        /** The mailed deletion link (needs the same user session); with the hosted pages' confirmation page as callbackURL, it leads there and deletes nothing */
         get: operations["deleteUserCallback"];
         put?: never;
         post?: never;
@@ -2465,7 +2465,7 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             } | null;
-            /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+            /** @description members without a second factor cannot act in it or keep it active (docs/two-factor.md) */
             requireTwoFactor: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -2479,7 +2479,7 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             } | null;
-            /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+            /** @description members without a second factor cannot act in it or keep it active (docs/two-factor.md) */
             requireTwoFactor: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -3761,6 +3761,13 @@ export interface operations {
             };
             /** @description Redirect to callbackURL (with ?token= or ?error=) */
             302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description To the hosted confirmation page with ?token= (docs/hosted-pages.md): it asks before deleting */
+            303: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5987,7 +5994,7 @@ export interface operations {
                             metadata: {
                                 [key: string]: unknown;
                             } | null;
-                            /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+                            /** @description members without a second factor cannot act in it or keep it active (docs/two-factor.md) */
                             requireTwoFactor: boolean;
                             /** Format: date-time */
                             createdAt: string;
@@ -6139,7 +6146,7 @@ export interface operations {
                         metadata: {
                             [key: string]: unknown;
                         } | null;
-                        /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+                        /** @description members without a second factor cannot act in it or keep it active (docs/two-factor.md) */
                         requireTwoFactor: boolean;
                         /** Format: date-time */
                         createdAt: string;
@@ -6234,7 +6241,7 @@ export interface operations {
                         metadata?: {
                             [key: string]: unknown;
                         };
-                        /** @description members without a second factor cannot make it their active organization (set-active answers ORGANIZATION_REQUIRES_TWO_FACTOR) */
+                        /** @description members without a second factor cannot act in it (its routes answer ORGANIZATION_REQUIRES_TWO_FACTOR) and it is cleared from their sessions; turning it on needs a second factor of the caller */
                         requireTwoFactor?: boolean;
                     };
                 };
@@ -7346,7 +7353,7 @@ export interface operations {
                         metadata?: {
                             [key: string]: unknown;
                         };
-                        /** @description members without a second factor cannot make it their active organization (set-active answers ORGANIZATION_REQUIRES_TWO_FACTOR) */
+                        /** @description members without a second factor cannot act in it (its routes answer ORGANIZATION_REQUIRES_TWO_FACTOR) and it is cleared from their sessions; turning it on needs a second factor of the caller */
                         requireTwoFactor?: boolean;
                     };
                     organizationId?: string;
@@ -7492,7 +7499,7 @@ export interface operations {
                         metadata: {
                             [key: string]: unknown;
                         } | null;
-                        /** @description members without a second factor cannot make it their active organization (docs/two-factor.md) */
+                        /** @description members without a second factor cannot act in it or keep it active (docs/two-factor.md) */
                         requireTwoFactor: boolean;
                         /** Format: date-time */
                         createdAt: string;

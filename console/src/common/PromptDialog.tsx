@@ -16,7 +16,7 @@ import {
 import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { HttpError, useNotify, useTranslate } from 'react-admin';
 import { joinPicked, splitPicked } from './pickedValues';
-import { refusedField } from './refusal';
+import { refusalMessage, refusedField } from './refusal';
 
 /** One input of a prompt: a text field, or a choice when `options` is given. */
 export interface PromptField {
@@ -165,8 +165,7 @@ export function PromptDialog(props: PromptDialogProps) {
           body,
           shown.map((f) => f.name),
         );
-        const said = (error as Error).message;
-        setRefusal({ message: problem ? `${said}: ${problem}` : said, field });
+        setRefusal({ message: refusalMessage((error as Error).message, problem), field });
         // The field at fault takes the focus, so its message (its description) is read out.
         if (field) setTimeout(() => form.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus());
       }

@@ -23,12 +23,23 @@ export const en: TranslationMessages = {
     },
     auth: {
       not_admin: 'This account is not an administrator: only admins can use the console.',
-      second_factor: 'This account signs in with a second factor, which the console does not ask for yet.',
       signed_out: 'Your session has ended. Please sign in again.',
     },
     dashboard: {
       welcome: 'Signed in as %{name}',
-      intro: 'Manage users and organizations from the menu.',
+      intro: 'From the menu you may %{areas}.',
+      intro_nothing: 'Your role opens no page of this console.',
+      intro_impersonating:
+        'You are impersonating this user: the session acts as them, so the console shows no admin page. Stop impersonating (in the banner above) to get your own session back.',
+      can: {
+        manage_users: 'manage users',
+        see_users: 'look up users',
+        manage_organizations: 'manage organizations',
+        see_organizations: 'look up organizations',
+        read_audit: 'read the audit trail',
+        manage_webhooks: 'manage webhook endpoints',
+        see_webhooks: 'see webhook endpoints',
+      },
       counts: 'Counts',
       stats: {
         users: 'Users',
@@ -56,8 +67,27 @@ export const en: TranslationMessages = {
       started: 'Now impersonating %{name}',
     },
     actions: { confirm: 'Confirm', cancel: 'Cancel' },
-    /** The sign-in form: the API signs in by email. */
-    sign_in: { email: 'Email' },
+    /** The sign-in form: the API signs in by email; an account with a second factor then gives a code. */
+    sign_in: {
+      email: 'Email',
+      two_factor: {
+        title: 'Two-step verification',
+        intro_totp: 'The password of %{email} is right. Enter the 6-digit code your authenticator app shows.',
+        intro_backup:
+          'The password of %{email} is right. Enter one of the backup codes you saved when you set up the second factor (each works once).',
+        code: 'Authenticator code',
+        backup_code: 'Backup code',
+        trust: "Trust this device: don't ask for a code in this browser for a while",
+        verify: 'Verify',
+        use_backup: 'Use a backup code instead',
+        use_totp: 'Use the authenticator app instead',
+        expired: 'This sign-in waited too long for its code, or was ended. Sign in with your password again.',
+        too_many: 'Too many wrong codes for this sign-in. Sign in with your password again.',
+        locked:
+          'Too many wrong codes: the second factor of this account is locked for a while. Try again later, starting with your password.',
+        gone: 'This account no longer has a second factor. Sign in with your password again.',
+      },
+    },
   },
   resources: {
     webhooks: {

@@ -5,7 +5,8 @@ import { useOrgAction } from './useOrgAction';
 
 /**
  * admin/organization/update: name, slug, logo and metadata (JSON, checked as it is typed), opening with the stored
- * values every time; only what changed is sent.
+ * values every time; only what changed is sent. A refusal shows in the dialog: a slug another organization holds
+ * under the slug field.
  */
 export function EditOrganizationButton() {
   const { record, dataProvider, translate, canManage } = useOrgAction();
@@ -58,6 +59,7 @@ export function EditOrganizationButton() {
         )
       }
       success={({ name }) => translate('resources.organizations.edit.saved', { name: name.trim() })}
+      errorsInForm
     />
   );
 }

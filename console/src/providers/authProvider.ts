@@ -10,12 +10,33 @@ export type SessionInfo = components['schemas']['SessionWithUser'];
 /** i18n keys (src/i18n/en.ts) for the refusals the console adds on top of the API's own messages. */
 export const NOT_ADMIN = 'console.auth.not_admin';
 export const SIGNED_OUT = 'console.auth.signed_out';
-export const SECOND_FACTOR = 'console.auth.second_factor';
+
+/** The two kinds of code that complete a pending sign-in (docs/two-factor.md "The sign-in"). */
+export type SecondFactorMethod = 'totp' | 'backup-code';
+
+/**
+ * What `login` rejects with when the password was right and the account has a second factor: the sign-in is
+ * pending (the service keeps it in its HttpOnly cookie) until `login` is called again with a code. The sign-in page
+ * catches it and asks for the code; anything else reads the message.
+ */
+export class SecondFactorNeeded extends Error {
+  constructor(readonly methods: readonly string[]) {
+    super('console.sign_in.two_factor.title');
+    this.name = 'SecondFactorNeeded';
+  }
+}
+
+/** `login`'s parameters: the password step, or the code step of a pending sign-in. */
+export type LoginParams =
+  | { username?: string; email?: string; password: string }
+  | { secondFactor: SecondFactorMethod; code: string; trustDevice?: boolean };
 
 /**
  * Cookie-session auth against the identity service (docs/sessions.md): sign-in/email sets the session cookie,
- * get-session tells who is signed in, sign-out ends it. Only users holding an admin role get past the sign-in
- * screen; a session that impersonates someone (session.impersonatedBy) is let in so the banner can stop it.
+ * get-session tells who is signed in, sign-out ends it. An account with a second factor signs in in two steps: the
+ * password (`SecondFactorNeeded`), then a code (two-factor/verify-totp or verify-backup-code). Only users holding
+ * an admin role get past the sign-in screen; a session that impersonates someone (session.impersonatedBy) is let in
+ * so the banner can stop it.
  */
 export function makeAuthProvider(client: ApiClient): AuthProvider & { getSession(): Promise<SessionInfo | null> } {
   let current: SessionInfo | null = null;
@@ -26,25 +47,41 @@ export function makeAuthProvider(client: ApiClient): AuthProvider & { getSession
     return current;
   }
 
+  /** A new session of a user without an admin role is ended at once: only admins use the console. */
+  async function admitOnly(role: string | null | undefined) {
+    if (!isAdminRole(role)) {
+      await client.POST('/sign-out', {});
+      current = null;
+      throw new Error(NOT_ADMIN);
+    }
+    await getSession();
+  }
+
   const allowed = (info: SessionInfo | null) =>
     !!info && (isAdminRole(info.user.role) || !!info.session.impersonatedBy);
 
   return {
     getSession,
 
-    async login({ username, email, password }: { username?: string; email?: string; password: string }) {
+    async login(params: LoginParams) {
+      if ('secondFactor' in params) {
+        // The code of a pending sign-in (the same browser: its cookie names it); a right one makes the session.
+        const body = { code: params.code.replace(/\s+/g, ''), trustDevice: params.trustDevice === true };
+        const done = unwrap(
+          params.secondFactor === 'totp'
+            ? await client.POST('/two-factor/verify-totp', { body })
+            : await client.POST('/two-factor/verify-backup-code', { body }),
+        );
+        await admitOnly(done.user.role);
+        return;
+      }
+      const { username, email, password } = params;
       const signedIn = unwrap(
         await client.POST('/sign-in/email', { body: { email: email ?? username ?? '', password } }),
       );
-      // An account with a second factor gets no session from the password alone (docs/two-factor.md): the console
-      // has no second-factor step yet, and the pending sign-in is left to expire.
-      if ('twoFactorRedirect' in signedIn) throw new Error(SECOND_FACTOR);
-      if (!isAdminRole(signedIn.user.role)) {
-        await client.POST('/sign-out', {});
-        current = null;
-        throw new Error(NOT_ADMIN);
-      }
-      await getSession();
+      // An account with a second factor gets no session from the password alone (docs/two-factor.md).
+      if ('twoFactorRedirect' in signedIn) throw new SecondFactorNeeded(signedIn.twoFactorMethods);
+      await admitOnly(signedIn.user.role);
     },
 
     async logout() {

@@ -14,6 +14,7 @@ import { HttpError } from 'react-admin';
 import type { ApiClient } from '../api/client';
 import type { components, paths } from '../api/schema';
 import type { AuditEventPage, EventsQuery } from '../audit/auditEvents';
+import { asFormErrors } from '../common/refusal';
 import type {
   CreateWebhookBody,
   WebhookChanges,
@@ -159,6 +160,19 @@ export type OrganizationSummary = Ok<'/admin/list-organizations', 'get'>['organi
 export type Stats = Ok<'/admin/stats', 'get'>;
 export type Organization = Ok<'/admin/organization/update', 'post'>;
 
+/** The create pages' fields (UserCreate, OrganizationCreate): a refusal about one of them shows under it. */
+const USER_CREATE_FIELDS = ['email', 'name', 'password', 'role'] as const;
+const ORGANIZATION_CREATE_FIELDS = ['name', 'slug', 'userId'] as const;
+
+/** Runs a create call; a refusal about one of the form's `fields` rejects as react-admin's form errors. */
+async function refusalsInForm<T>(fields: readonly string[], call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw asFormErrors(error, fields);
+  }
+}
+
 function unsupported(what: string): never {
   throw new Error(`console: ${what} is not supported`);
 }
@@ -203,8 +217,10 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
     async create(params: CreateParams) {
       const { email, password, name, role } = params.data;
       const body = { email, password, name, ...(role ? { role } : {}) };
-      const data = unwrap(await client.POST('/admin/create-user', { body }));
-      return { data: data.user };
+      const created = await refusalsInForm(USER_CREATE_FIELDS, async () =>
+        unwrap(await client.POST('/admin/create-user', { body })),
+      );
+      return { data: created.user };
     },
     async update(params: UpdateParams) {
       const { name, image, language, role } = params.data;
@@ -238,7 +254,9 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
     async create(params: CreateParams) {
       const { name, slug, userId } = params.data;
       const body = { name, slug, ...(userId ? { userId } : {}) };
-      const created = unwrap(await client.POST('/admin/organization/create', { body }));
+      const created = await refusalsInForm(ORGANIZATION_CREATE_FIELDS, async () =>
+        unwrap(await client.POST('/admin/organization/create', { body })),
+      );
       // The show page may render this record before it refetches: give it the full shape.
       return { data: { ...created, invitations: [], teams: [], teamMembers: [] } };
     },

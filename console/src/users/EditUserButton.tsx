@@ -15,7 +15,8 @@ const LANGUAGES: Language[] = ['ENG', 'FRA', 'GERMAN', 'POL', 'RUS', 'SPA', 'TUR
 /**
  * update-user: what its `data` takes (name, image, mail language, role), opening with the user's current values
  * every time. Only what changed is sent (the dataProvider's update compares with the record); a language once set
- * cannot be emptied (the API takes none), so the choice offers the languages only.
+ * cannot be emptied (the API takes none), so the choice offers the languages only. A refusal shows in the dialog,
+ * under the field it is about (a name or an image address too long, a role the service does not know).
  */
 export function EditUserButton() {
   const { record, dataProvider, translate, email } = useUserAction();
@@ -60,6 +61,7 @@ export function EditUserButton() {
       initial={{ name: record.name, image: record.image ?? '', language: record.language ?? '', role: record.role }}
       onConfirm={save}
       success={() => translate('resources.users.actions.edited', { email })}
+      errorsInForm
     />
   );
 }

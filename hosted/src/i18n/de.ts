@@ -104,4 +104,76 @@ export const de: Catalogue = {
     'Die Seite, von der Sie kommen, darf Ihre Anmeldung nicht empfangen. Deshalb wurden Sie nicht dorthin zurückgeschickt.',
   x_banned: 'Dieses Konto ist gesperrt. Wenden Sie sich bitte an den Support, wenn Sie das für einen Fehler halten.',
   x_unknown: 'Die Anfrage konnte nicht ausgeführt werden.',
+  // The second factor: its sign-in step and the account security page.
+  twoFactorTitle: 'Zwei-Faktor-Authentifizierung',
+  twoFactorIntro: 'Geben Sie den 6-stelligen Code ein, den Ihre Authenticator-App für {product} anzeigt.',
+  backupIntro:
+    'Geben Sie einen der Backup-Codes ein, die Sie beim Aktivieren der Zwei-Faktor-Authentifizierung gespeichert haben. Jeder Code gilt einmal.',
+  totpCode: 'Code aus der App',
+  backupCode: 'Backup-Code',
+  backupCodeHint: 'Zehn Buchstaben und Ziffern, etwa abcde-12345.',
+  trustDevice: 'Diesem Gerät {days} Tage lang vertrauen',
+  trustDeviceAny: 'Diesem Gerät vertrauen',
+  trustDeviceHint:
+    'In diesem Browser wird so lange kein Code abgefragt. Lassen Sie das Feld auf einem gemeinsam genutzten Computer leer.',
+  verifyButton: 'Bestätigen',
+  useBackupCode: 'Stattdessen einen Backup-Code verwenden',
+  useAppCode: 'Stattdessen einen Code aus der App verwenden',
+  securityTitle: 'Kontosicherheit',
+  stateOn: 'Aktiviert.',
+  stateOff: 'Deaktiviert.',
+  twoFactorOn: 'Bei der Anmeldung wird nach dem Passwort ein Code aus Ihrer Authenticator-App abgefragt.',
+  twoFactorOff:
+    'Sie melden sich allein mit dem Passwort an. Schützen Sie Ihr Konto zusätzlich mit einem Code aus einer Authenticator-App.',
+  backupCodesLeft: 'Verbleibende Backup-Codes: {count}',
+  turnOn: 'Aktivieren',
+  turnOff: 'Deaktivieren',
+  newBackupCodes: 'Neue Backup-Codes erstellen',
+  cancel: 'Abbrechen',
+  turnOnTitle: 'Zwei-Faktor-Authentifizierung aktivieren',
+  turnOnIntro: 'Geben Sie zum Start Ihr Passwort ein. Sie brauchen eine Authenticator-App, etwa auf Ihrem Telefon.',
+  newCodesTitle: 'Neue Backup-Codes',
+  newCodesIntro: 'Geben Sie Ihr Passwort ein. Ihre bisherigen Backup-Codes werden ungültig.',
+  turnOffTitle: 'Zwei-Faktor-Authentifizierung deaktivieren',
+  turnOffIntro:
+    'Geben Sie Ihr Passwort ein. Ihre Backup-Codes und vertrauenswürdigen Geräte werden entfernt; danach genügt das Passwort zur Anmeldung.',
+  scanTitle: 'QR-Code scannen',
+  scanIntro:
+    'Scannen Sie diesen QR-Code mit Ihrer Authenticator-App und geben Sie dann den 6-stelligen Code ein, den sie anzeigt.',
+  qrAlt: 'QR-Code zum Einrichten Ihrer Authenticator-App',
+  secretIntro: 'Scannen klappt nicht? Geben Sie stattdessen diesen Schlüssel in der App ein:',
+  codesTitle: 'Backup-Codes speichern',
+  codesIntro:
+    'Falls Sie Ihr Telefon verlieren, meldet Sie jeder dieser Codes einmal an. Sie werden nur jetzt angezeigt: Kopieren oder laden Sie sie herunter und bewahren Sie sie sicher auf.',
+  copyCodes: 'Codes kopieren',
+  downloadCodes: 'Als Textdatei herunterladen',
+  copied: 'Die Codes sind kopiert.',
+  copyFailed: 'Das Kopieren hat nicht geklappt. Markieren Sie die Codes und kopieren Sie sie selbst.',
+  codesSaved: 'Ich habe sie gespeichert',
+  codesFileTitle: 'Backup-Codes für {product} ({email}). Jeder Code gilt einmal.',
+  twoFactorEnabledDone: 'Die Zwei-Faktor-Authentifizierung ist aktiviert.',
+  twoFactorDisabledDone: 'Die Zwei-Faktor-Authentifizierung ist deaktiviert.',
+  backToProduct: 'Zurück zu {product}',
+  e_INVALID_CODE: 'Ungültiger Code. Geben Sie den Code ein, den die App jetzt anzeigt.',
+  e_INVALID_BACKUP_CODE: 'Ungültiger Backup-Code. Jeder Backup-Code gilt nur einmal.',
+  e_TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: 'Zu viele falsche Codes für diese Anmeldung. Bitte melden Sie sich erneut an.',
+  e_ACCOUNT_TEMPORARILY_LOCKED:
+    'Zu viele fehlgeschlagene Bestätigungsversuche. Ihr Konto ist vorübergehend gesperrt. Versuchen Sie es später erneut.',
+  e_INVALID_TWO_FACTOR_COOKIE: 'Diese Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.',
+  e_INVALID_PASSWORD: 'Ungültiges Passwort',
+  e_SESSION_NOT_FRESH:
+    'Zu Ihrer Sicherheit ist dafür eine frische Anmeldung nötig. Melden Sie sich erneut an und versuchen Sie es dann noch einmal.',
+  e_TOTP_ALREADY_ENABLED: 'Die Zwei-Faktor-Authentifizierung ist bereits aktiviert.',
+  e_TWO_FACTOR_NOT_ENABLED: 'Die Zwei-Faktor-Authentifizierung ist nicht aktiviert.',
+  // The bot check's widget and the deletion page that asks first.
+  captchaFirst: 'Bestätigen Sie zuerst, dass Sie kein Roboter sind.',
+  captchaLoadFailed:
+    'Die Prüfung, dass Sie kein Roboter sind, konnte nicht geladen werden. Laden Sie die Seite neu oder versuchen Sie es später.',
+  deleteTitle: 'Konto löschen?',
+  deleteText:
+    'Ihr Konto bei {product} ({email}) wird endgültig gelöscht, mit seinen Sitzungen und Anmeldemöglichkeiten. Das lässt sich nicht rückgängig machen.',
+  deleteButton: 'Mein Konto löschen',
+  deleteKeep: 'Konto behalten',
+  deleteSignIn:
+    'Melden Sie sich mit dem Konto an, an das dieser Link geschickt wurde. Danach können Sie die Löschung hier bestätigen.',
 };

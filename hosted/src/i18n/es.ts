@@ -101,4 +101,77 @@ export const es: Catalogue = {
     'La página desde la que llegaste no tiene permiso para recibir tu inicio de sesión, así que no se te ha devuelto a ella.',
   x_banned: 'Esta cuenta está bloqueada. Si crees que es un error, ponte en contacto con el soporte.',
   x_unknown: 'No se ha podido completar la solicitud.',
+  // The second factor: its sign-in step and the account security page.
+  twoFactorTitle: 'Verificación en dos pasos',
+  twoFactorIntro: 'Introduce el código de 6 dígitos que muestra tu aplicación de autenticación para {product}.',
+  backupIntro:
+    'Introduce uno de los códigos de respaldo que guardaste al activar la verificación en dos pasos. Cada código sirve una vez.',
+  totpCode: 'Código de la aplicación',
+  backupCode: 'Código de respaldo',
+  backupCodeHint: 'Diez letras y cifras, por ejemplo abcde-12345.',
+  trustDevice: 'Confiar en este dispositivo durante {days} días',
+  trustDeviceAny: 'Confiar en este dispositivo',
+  trustDeviceHint: 'Mientras tanto, este navegador no pedirá ningún código. No lo marques en un ordenador compartido.',
+  verifyButton: 'Verificar',
+  useBackupCode: 'Usar un código de respaldo',
+  useAppCode: 'Usar un código de la aplicación',
+  securityTitle: 'Seguridad de la cuenta',
+  stateOn: 'Activada.',
+  stateOff: 'Desactivada.',
+  twoFactorOn: 'Al iniciar sesión se pide, después de la contraseña, un código de tu aplicación de autenticación.',
+  twoFactorOff:
+    'Inicias sesión solo con la contraseña. Añade un código de una aplicación de autenticación para proteger tu cuenta.',
+  backupCodesLeft: 'Códigos de respaldo restantes: {count}',
+  turnOn: 'Activar',
+  turnOff: 'Desactivar',
+  newBackupCodes: 'Generar nuevos códigos de respaldo',
+  cancel: 'Cancelar',
+  turnOnTitle: 'Activar la verificación en dos pasos',
+  turnOnIntro:
+    'Introduce tu contraseña para empezar. Necesitas una aplicación de autenticación, por ejemplo en tu teléfono.',
+  newCodesTitle: 'Nuevos códigos de respaldo',
+  newCodesIntro: 'Introduce tu contraseña. Tus códigos de respaldo actuales dejarán de funcionar.',
+  turnOffTitle: 'Desactivar la verificación en dos pasos',
+  turnOffIntro:
+    'Introduce tu contraseña. Se eliminarán tus códigos de respaldo y tus dispositivos de confianza, y bastará la contraseña para iniciar sesión.',
+  scanTitle: 'Escanea el código QR',
+  scanIntro:
+    'Escanea este código QR con tu aplicación de autenticación y luego introduce el código de 6 dígitos que muestre.',
+  qrAlt: 'Código QR para configurar tu aplicación de autenticación',
+  secretIntro: '¿No puedes escanearlo? Introduce esta clave en la aplicación:',
+  codesTitle: 'Guarda tus códigos de respaldo',
+  codesIntro:
+    'Si pierdes el teléfono, cada uno de estos códigos te permite iniciar sesión una vez. Solo se muestran ahora: cópialos o descárgalos y guárdalos en un lugar seguro.',
+  copyCodes: 'Copiar los códigos',
+  downloadCodes: 'Descargar como archivo de texto',
+  copied: 'Los códigos se han copiado.',
+  copyFailed: 'No se han podido copiar. Selecciona los códigos y cópialos tú.',
+  codesSaved: 'Ya los he guardado',
+  codesFileTitle: 'Códigos de respaldo de {product} ({email}). Cada código sirve una vez.',
+  twoFactorEnabledDone: 'La verificación en dos pasos está activada.',
+  twoFactorDisabledDone: 'La verificación en dos pasos está desactivada.',
+  backToProduct: 'Volver a {product}',
+  e_INVALID_CODE: 'Código no válido. Introduce el código que muestra ahora la aplicación.',
+  e_INVALID_BACKUP_CODE: 'Código de respaldo no válido. Cada código de respaldo sirve solo una vez.',
+  e_TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE:
+    'Demasiados códigos incorrectos en este inicio de sesión. Vuelve a iniciar sesión.',
+  e_ACCOUNT_TEMPORARILY_LOCKED:
+    'Demasiados intentos de verificación fallidos. Tu cuenta está bloqueada temporalmente. Inténtalo más tarde.',
+  e_INVALID_TWO_FACTOR_COOKIE: 'Este inicio de sesión ha caducado. Vuelve a iniciar sesión.',
+  e_INVALID_PASSWORD: 'Contraseña no válida',
+  e_SESSION_NOT_FRESH:
+    'Por tu seguridad, esto requiere un inicio de sesión reciente. Vuelve a iniciar sesión y después inténtalo de nuevo.',
+  e_TOTP_ALREADY_ENABLED: 'La verificación en dos pasos ya está activada.',
+  e_TWO_FACTOR_NOT_ENABLED: 'La verificación en dos pasos no está activada.',
+  // The bot check's widget and the deletion page that asks first.
+  captchaFirst: 'Completa primero la comprobación de que no eres un robot.',
+  captchaLoadFailed:
+    'No se ha podido cargar la comprobación de que no eres un robot. Recarga la página o inténtalo más tarde.',
+  deleteTitle: '¿Eliminar tu cuenta?',
+  deleteText:
+    'Tu cuenta de {product} {email} se eliminará para siempre, con sus sesiones y sus formas de iniciar sesión. No se puede deshacer.',
+  deleteButton: 'Eliminar mi cuenta',
+  deleteKeep: 'Conservar mi cuenta',
+  deleteSignIn:
+    'Inicia sesión con la cuenta a la que se envió este enlace. Después podrás confirmar aquí la eliminación.',
 };

@@ -103,4 +103,76 @@ export const fr: Catalogue = {
     "La page d'où vous venez n'est pas autorisée à recevoir votre connexion : vous n'y avez donc pas été renvoyé.",
   x_banned: "Ce compte est bloqué. Contactez l'assistance si vous pensez qu'il s'agit d'une erreur.",
   x_unknown: "La demande n'a pas pu aboutir.",
+  // The second factor: its sign-in step and the account security page.
+  twoFactorTitle: 'Double authentification',
+  twoFactorIntro: "Saisissez le code à 6 chiffres que votre application d'authentification affiche pour {product}.",
+  backupIntro:
+    "Saisissez l'un des codes de secours enregistrés lors de l'activation de la double authentification. Chaque code ne sert qu'une fois.",
+  totpCode: "Code de l'application",
+  backupCode: 'Code de secours',
+  backupCodeHint: 'Dix lettres et chiffres, par exemple abcde-12345.',
+  trustDevice: 'Faire confiance à cet appareil pendant {days} jours',
+  trustDeviceAny: 'Faire confiance à cet appareil',
+  trustDeviceHint:
+    'Ce navigateur ne demandera plus de code pendant ce temps. Ne cochez pas cette case sur un ordinateur partagé.',
+  verifyButton: 'Vérifier',
+  useBackupCode: 'Utiliser plutôt un code de secours',
+  useAppCode: "Utiliser plutôt un code de l'application",
+  securityTitle: 'Sécurité du compte',
+  stateOn: 'Activée.',
+  stateOff: 'Désactivée.',
+  twoFactorOn: "La connexion demande, après le mot de passe, un code de votre application d'authentification.",
+  twoFactorOff:
+    "Votre mot de passe suffit pour vous connecter. Ajoutez un code d'une application d'authentification pour protéger votre compte.",
+  backupCodesLeft: 'Codes de secours restants : {count}',
+  turnOn: 'Activer',
+  turnOff: 'Désactiver',
+  newBackupCodes: 'Obtenir de nouveaux codes de secours',
+  cancel: 'Annuler',
+  turnOnTitle: 'Activer la double authentification',
+  turnOnIntro:
+    "Saisissez votre mot de passe pour commencer. Il vous faut une application d'authentification, par exemple sur votre téléphone.",
+  newCodesTitle: 'Nouveaux codes de secours',
+  newCodesIntro: 'Saisissez votre mot de passe. Vos codes de secours actuels cesseront de fonctionner.',
+  turnOffTitle: 'Désactiver la double authentification',
+  turnOffIntro:
+    'Saisissez votre mot de passe. Vos codes de secours et vos appareils de confiance seront supprimés, et le mot de passe suffira pour vous connecter.',
+  scanTitle: 'Scannez le code QR',
+  scanIntro:
+    "Scannez ce code QR avec votre application d'authentification, puis saisissez le code à 6 chiffres qu'elle affiche.",
+  qrAlt: "Code QR pour configurer votre application d'authentification",
+  secretIntro: "Impossible de le scanner ? Saisissez plutôt cette clé dans l'application :",
+  codesTitle: 'Enregistrez vos codes de secours',
+  codesIntro:
+    'Si vous perdez votre téléphone, chacun de ces codes vous connecte une fois. Ils ne sont affichés que maintenant : copiez-les ou téléchargez-les et conservez-les en lieu sûr.',
+  copyCodes: 'Copier les codes',
+  downloadCodes: 'Télécharger en fichier texte',
+  copied: 'Les codes sont copiés.',
+  copyFailed: "La copie n'a pas fonctionné. Sélectionnez les codes et copiez-les vous-même.",
+  codesSaved: 'Je les ai enregistrés',
+  codesFileTitle: "Codes de secours pour {product} ({email}). Chaque code ne sert qu'une fois.",
+  twoFactorEnabledDone: 'La double authentification est activée.',
+  twoFactorDisabledDone: 'La double authentification est désactivée.',
+  backToProduct: 'Retour à {product}',
+  e_INVALID_CODE: "Code non valide. Saisissez le code que l'application affiche maintenant.",
+  e_INVALID_BACKUP_CODE: "Code de secours non valide. Chaque code de secours ne sert qu'une fois.",
+  e_TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: 'Trop de codes erronés pour cette connexion. Reconnectez-vous.',
+  e_ACCOUNT_TEMPORARILY_LOCKED:
+    'Trop de tentatives de vérification échouées. Votre compte est temporairement bloqué. Réessayez plus tard.',
+  e_INVALID_TWO_FACTOR_COOKIE: 'Cette connexion a expiré. Reconnectez-vous.',
+  e_INVALID_PASSWORD: 'Mot de passe non valide',
+  e_SESSION_NOT_FRESH:
+    'Pour votre sécurité, cette action demande une connexion récente. Reconnectez-vous, puis réessayez.',
+  e_TOTP_ALREADY_ENABLED: 'La double authentification est déjà activée.',
+  e_TWO_FACTOR_NOT_ENABLED: "La double authentification n'est pas activée.",
+  // The bot check's widget and the deletion page that asks first.
+  captchaFirst: "Effectuez d'abord la vérification anti-robot.",
+  captchaLoadFailed: "La vérification anti-robot n'a pas pu être chargée. Rechargez la page ou réessayez plus tard.",
+  deleteTitle: 'Supprimer votre compte ?',
+  deleteText:
+    'Votre compte {product} {email} sera supprimé définitivement, avec ses sessions et ses moyens de connexion. Cette action est irréversible.',
+  deleteButton: 'Supprimer mon compte',
+  deleteKeep: 'Garder mon compte',
+  deleteSignIn:
+    'Connectez-vous avec le compte auquel ce lien a été envoyé. Vous pourrez ensuite confirmer la suppression ici.',
 };

@@ -98,10 +98,24 @@ export function apiErrorKey(code: string | undefined): MessageKey {
     case 'NOT_THE_RECIPIENT_OF_THE_INVITATION':
     case 'EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION':
       return `e_${code}`;
+    // The second factor (docs/two-factor.md, errors) and the password asked before changing it.
+    case 'INVALID_CODE':
+    case 'INVALID_BACKUP_CODE':
+    case 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE':
+    case 'ACCOUNT_TEMPORARILY_LOCKED':
+    case 'INVALID_TWO_FACTOR_COOKIE':
+    case 'INVALID_PASSWORD':
+    case 'SESSION_NOT_FRESH':
+    case 'TOTP_ALREADY_ENABLED':
+    case 'TWO_FACTOR_NOT_ENABLED':
+      return `e_${code}`;
     case 'MISSING_CAPTCHA_RESPONSE':
     case 'CAPTCHA_VERIFICATION_FAILED':
     case 'CAPTCHA_UNAVAILABLE':
       return 'e_CAPTCHA';
+    // The pages' own: the widget has not handed over a token yet (captcha.tsx).
+    case 'CAPTCHA_REQUIRED':
+      return 'captchaFirst';
     case 'NETWORK':
       return 'e_network';
     default:

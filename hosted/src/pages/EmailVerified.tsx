@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useCaptcha } from '../captcha';
 import { call } from '../client';
 import { usePages } from '../context';
 import { redirectErrorKey } from '../i18n';
@@ -12,14 +13,22 @@ import { Field, LiveRegion, Notice, Submit, useSubmit } from '../ui';
 export function EmailVerified({ linkError }: { linkError: string | null }) {
   const { t, client, carry, apiBase } = usePages();
   const [sent, setSent] = useState(false);
+  // Off by default: only when the service's bot check lists /send-verification-email too.
+  const captcha = useCaptcha('/send-verification-email');
   const { busy, error, onSubmit } = useSubmit(async (f) => {
+    const missing = captcha.missing();
+    if (missing) return missing;
     const { error } = await call(() =>
       client.sendVerificationEmail({
         email: f.email,
         callbackURL: pageTarget('email-verified', carry, { baseURI: document.baseURI, apiBase }),
+        fetchOptions: captcha.fetchOptions(),
       }),
     );
-    if (error) return error.code ?? 'UNKNOWN';
+    if (error) {
+      captcha.reset();
+      return error.code ?? 'UNKNOWN';
+    }
     setSent(true);
     return null;
   });
@@ -48,6 +57,7 @@ export function EmailVerified({ linkError }: { linkError: string | null }) {
           <LiveRegion error={error} />
           <form onSubmit={onSubmit}>
             <Field label={t('email')} name="email" type="email" autoComplete="email" />
+            {captcha.widget}
             <Submit busy={busy}>{t('sendLink')}</Submit>
           </form>
         </>

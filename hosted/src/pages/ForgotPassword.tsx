@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useCaptcha } from '../captcha';
 import { call } from '../client';
 import { usePages } from '../context';
 import { pageHref, pageTarget } from '../links';
@@ -11,14 +12,21 @@ import { Field, LiveRegion, Notice, Submit, useSubmit } from '../ui';
 export function ForgotPassword() {
   const { t, client, carry, apiBase } = usePages();
   const [sent, setSent] = useState(false);
+  const captcha = useCaptcha('/request-password-reset');
   const { busy, error, onSubmit } = useSubmit(async (f) => {
+    const missing = captcha.missing();
+    if (missing) return missing;
     const { error } = await call(() =>
       client.requestPasswordReset({
         email: f.email,
         redirectTo: pageTarget('reset-password', carry, { baseURI: document.baseURI, apiBase }),
+        fetchOptions: captcha.fetchOptions(),
       }),
     );
-    if (error) return error.code ?? 'UNKNOWN';
+    if (error) {
+      captcha.reset();
+      return error.code ?? 'UNKNOWN';
+    }
     setSent(true);
     return null;
   });
@@ -33,6 +41,7 @@ export function ForgotPassword() {
           <LiveRegion error={error} />
           <form onSubmit={onSubmit}>
             <Field label={t('email')} name="email" type="email" autoComplete="email" autoFocus />
+            {captcha.widget}
             <Submit busy={busy}>{t('sendLink')}</Submit>
           </form>
         </>

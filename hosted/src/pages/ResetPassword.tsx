@@ -1,21 +1,35 @@
 import { useState } from 'react';
+import { useCaptcha } from '../captcha';
 import { call } from '../client';
 import { usePages } from '../context';
 import { pageHref } from '../links';
+import { forgetToken } from '../tokens';
 import { Field, LiveRegion, Notice, Submit, useSubmit } from '../ui';
 
 /**
  * Choose a new password, reached from the mailed link (the API's /reset-password/<token> redirects here with
- * `?token=`, or `?error=INVALID_TOKEN`). The token is taken out of the address at once (main.tsx).
+ * `?token=`, or `?error=INVALID_TOKEN`). The token is taken out of the address at once and kept in this tab until
+ * it is used or refused, so a reload keeps the form (main.tsx, tokens.ts).
  */
 export function ResetPassword({ token, linkError }: { token: string | null; linkError: string | null }) {
   const { t, config, client, carry } = usePages();
   const [done, setDone] = useState(false);
   const [spent, setSpent] = useState(false);
+  // Off by default: only when the service's bot check lists /reset-password too.
+  const captcha = useCaptcha('/reset-password');
   const { busy, error, onSubmit } = useSubmit(async (f) => {
-    const { error } = await call(() => client.resetPassword({ newPassword: f.password, token: token ?? '' }));
-    if (error?.code === 'INVALID_TOKEN') setSpent(true);
+    const missing = captcha.missing();
+    if (missing) return missing;
+    const { error } = await call(() =>
+      client.resetPassword({ newPassword: f.password, token: token ?? '', fetchOptions: captcha.fetchOptions() }),
+    );
+    if (error) captcha.reset();
+    if (error?.code === 'INVALID_TOKEN') {
+      forgetToken('reset-password');
+      setSpent(true);
+    }
     if (error) return error.code ?? 'UNKNOWN';
+    forgetToken('reset-password');
     setDone(true);
     return null;
   });
@@ -59,6 +73,7 @@ export function ResetPassword({ token, linkError }: { token: string | null; link
           hint={t('passwordRules', { min: minLength, max: maxLength })}
           autoFocus
         />
+        {captcha.widget}
         <Submit busy={busy}>{t('resetButton')}</Submit>
       </form>
     </>

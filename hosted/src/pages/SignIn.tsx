@@ -1,3 +1,4 @@
+import { useCaptcha } from '../captcha';
 import { call } from '../client';
 import { usePages } from '../context';
 import { pageHref, pageTarget } from '../links';
@@ -8,24 +9,35 @@ export function SignIn() {
   const pages = usePages();
   const { t, config, client, carry, user, apiBase } = pages;
   const where = { baseURI: document.baseURI, apiBase };
+  const captcha = useCaptcha('/sign-in/email');
   const { busy, error, onSubmit } = useSubmit(async (f) => {
-    const { error } = await call(() =>
+    const missing = captcha.missing();
+    if (missing) return missing;
+    const { data, error } = await call(() =>
       client.signIn.email({
         email: f.email,
         password: f.password,
         rememberMe: f.rememberMe === 'on',
         // Without a callback of the product's, the browser comes back here, signed in.
         callbackURL: carry.callbackURL ?? pageTarget('sign-in', carry, where),
+        fetchOptions: captcha.fetchOptions(),
       }),
     );
-    // On success the client follows the answer's url (its redirect plugin): nothing more to do here.
+    if (error) captcha.reset();
+    // A second factor is asked for (no session yet): its step, which then returns as this page would.
+    if ((data as { twoFactorRedirect?: boolean } | null)?.twoFactorRedirect)
+      window.location.assign(pageHref('two-factor', carry));
+    // Otherwise on success the client follows the answer's url (its redirect plugin): nothing more to do here.
     return error ? (error.code ?? 'UNKNOWN') : null;
   });
   const social = useSubmit(async (f) => {
     const { error } = await call(() =>
       client.signIn.social({
         provider: f.provider,
-        callbackURL: carry.callbackURL ?? pageTarget('sign-in', carry, where),
+        // The provider's return comes to this page (carrying the product's callback), never straight to the
+        // product: signed in, it goes on at once; asked for a second factor (`twoFactorRedirect=true`), main.tsx
+        // opens that step, so the product never gets a browser that is only half signed in.
+        callbackURL: pageTarget('sign-in', carry, where),
         errorCallbackURL: pageTarget('error', carry, where),
       }),
     );
@@ -46,6 +58,7 @@ export function SignIn() {
             <input id="remember-me" name="rememberMe" type="checkbox" defaultChecked />
             <label htmlFor="remember-me">{t('rememberMe')}</label>
           </div>
+          {captcha.widget}
           <Submit busy={busy}>{t('signInButton')}</Submit>
           <p className="aside">
             <a href={pageHref('forgot-password', carry)}>{t('forgotPassword')}</a>
@@ -87,6 +100,9 @@ function SignedIn({ email }: { email: string }) {
         <a className="button secondary" href={pageHref('sign-out', carry)}>
           {t('signOut')}
         </a>
+      </p>
+      <p className="aside">
+        <a href={pageHref('security', carry)}>{t('securityTitle')}</a>
       </p>
     </>
   );

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useCaptcha } from '../captcha';
 import { call } from '../client';
 import { usePages } from '../context';
 import { pageHref, pageTarget } from '../links';
@@ -8,7 +9,10 @@ import { Field, LiveRegion, Notice, Submit, useSubmit } from '../ui';
 export function SignUp() {
   const { t, config, client, carry, language, apiBase } = usePages();
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const captcha = useCaptcha('/sign-up/email');
   const { busy, error, onSubmit } = useSubmit(async (f) => {
+    const missing = captcha.missing();
+    if (missing) return missing;
     const { data, error } = await call(() =>
       client.signUp.email({
         name: f.name,
@@ -18,9 +22,13 @@ export function SignUp() {
         language,
         // The verification mail's link leads to the email-verified page, which then offers the way back.
         callbackURL: pageTarget('email-verified', carry, { baseURI: document.baseURI, apiBase }),
+        fetchOptions: captcha.fetchOptions(),
       } as Parameters<typeof client.signUp.email>[0]),
     );
-    if (error) return error.code ?? 'UNKNOWN';
+    if (error) {
+      captcha.reset();
+      return error.code ?? 'UNKNOWN';
+    }
     const signedIn = Boolean((data as { token?: string | null } | null)?.token);
     // Signed in: back to the product (a verification mail, if sent, can be followed later); else say where the
     // link went. Signed in with nowhere to go and no mail: the sign-in page, which shows who is signed in.
@@ -67,6 +75,7 @@ export function SignUp() {
           maxLength={maxLength}
           hint={t('passwordRules', { min: minLength, max: maxLength })}
         />
+        {captcha.widget}
         <Submit busy={busy}>{t('signUpButton')}</Submit>
       </form>
       <p className="aside">

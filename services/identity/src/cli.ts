@@ -16,6 +16,7 @@ import {
 } from './features/admin';
 import { describeResults, runConsistencyChecks } from './features/system';
 import { generateOpenApi } from './openapi-document';
+import { describeReseal, resealStoredSecrets } from './reseal';
 
 const USAGE = `usage: cli <command>
   migrate            apply pending migrations (DATABASE_URL, or the embedded PostgreSQL)
@@ -26,6 +27,10 @@ const USAGE = `usage: cli <command>
   words:prune        drop the search words no user holds any more (after deleting many users; safe while serving)
   events:prune       drop audit events older than AUDIT_RETENTION_DAYS and make the monthly partitions ahead
   check [--json]     report partial states of multi-step operations; exit 3 when any is found
+  secrets:reseal [--batch-size N]
+                     after an AUTH_SECRET rotation: seal every stored secret again under the current one (the old
+                     one still in AUTH_SECRET_PREVIOUS); safe to stop and run again; exit 3 when a value opens with
+                     no configured secret
 ${ADMIN_USAGE}`;
 
 /** Runs `work` on a context (no migration), closed afterwards. */
@@ -94,6 +99,19 @@ async function run(args: string[]): Promise<void> {
       const checks = results.map((r) => ({ name: r.name, description: r.description, found: r.rows }));
       console.log(options.includes('--json') ? JSON.stringify({ found, checks }, null, 2) : text);
       if (found) process.exitCode = 3;
+      return;
+    }
+    case 'secrets:reseal': {
+      const flags = parseFlags(args.slice(1));
+      const unknown = Object.keys(flags).find((flag) => flag !== 'batch-size');
+      if (unknown) throw new UsageError(`secrets:reseal: unknown option --${unknown} (only --batch-size)`);
+      const batchSize = flags['batch-size'] === undefined ? 500 : Number(flags['batch-size']);
+      if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000)
+        throw new UsageError('secrets:reseal: --batch-size takes a whole number from 1 to 10000');
+      const counts = await withContext((ctx) => resealStoredSecrets(ctx.features, { batchSize }));
+      const { text, unreadable } = describeReseal(counts);
+      console.log(text);
+      if (unreadable) process.exitCode = 3;
       return;
     }
     case 'openapi': {

@@ -108,12 +108,20 @@ export function createFeatures(infra: Infrastructure): Features {
     clock,
     audit: audit.events,
   });
+  const organization = createOrganizationFeature({
+    sql,
+    sessions,
+    config,
+    clock,
+    mail: infra.mailOutbox,
+    audit: audit.events,
+  });
   const twoFactor = createTwoFactorFeature({
     sql,
     accounts: account.accounts,
     sessions,
+    organizations: organization.secondFactorPolicy,
     sealer: new Sealer(deriveKeys(config, 'two-factor-secrets')),
-    codeKeys: deriveKeys(config, 'backup-codes'),
     mail: infra.mailOutbox,
     config,
     clock,
@@ -124,17 +132,10 @@ export function createFeatures(infra: Infrastructure): Features {
     accounts: account.accounts,
     sessions,
     twoFactor: twoFactor.twoFactor,
+    organizations: organization.secondFactorPolicy,
     mail: infra.mailOutbox,
     config,
     clock,
-    audit: audit.events,
-  });
-  const organization = createOrganizationFeature({
-    sql,
-    sessions,
-    config,
-    clock,
-    mail: infra.mailOutbox,
     audit: audit.events,
   });
   organizations = config.features.organization ? organization : null;
@@ -165,6 +166,7 @@ export function createFeatures(infra: Infrastructure): Features {
     sessions,
     banCheck: admin ? (user) => admin!.banPolicy.check(user) : null,
     audit: audit.events,
+    warn: infra.warn,
   });
   const jwt = createJwtFeature({
     sql,
@@ -234,11 +236,14 @@ export function createFeatures(infra: Infrastructure): Features {
   };
 }
 
-/** The user's role in the active organization, for `/token` claims (null when not a member or the feature is off). */
+/**
+ * The user's role in the active organization, for `/token` claims: null when not a member, when the organization
+ * requires a second factor the user does not hold, or when the feature is off.
+ */
 function memberRoleLookup(organizations: OrganizationFeature | null): MemberRoleLookup {
   if (!organizations) return async () => null;
-  return (organizationId, userId) =>
-    organizations.access.member(organizationId, userId, 'MEMBER_NOT_FOUND').then(
+  return (organizationId, user) =>
+    organizations.access.self(organizationId, user, 'MEMBER_NOT_FOUND').then(
       (member) => member.role,
       (error) => {
         if (error instanceof ApiError) return null;

@@ -57,6 +57,34 @@ app.kubernetes.io/component: {{ .component }}
   value: {{ .Values.settings.logLevel | quote }}
 - name: SHUTDOWN_DRAIN_MS
   value: {{ .Values.settings.shutdownDrainMs | quote }}
+- name: HOSTED_PAGES_ENABLED
+  value: {{ .Values.hostedPages.enabled | quote }}
+- name: HOSTED_PAGES_PATH
+  value: {{ .Values.hostedPages.path | quote }}
+- name: HOSTED_PAGES_PRODUCT_NAME
+  value: {{ .Values.hostedPages.productName | quote }}
+- name: HOSTED_PAGES_DEFAULT_LANGUAGE
+  value: {{ .Values.hostedPages.defaultLanguage | quote }}
+{{- with .Values.hostedPages.logoUrl }}
+- name: HOSTED_PAGES_LOGO_URL
+  value: {{ . | quote }}
+{{- end }}
+{{- with .Values.hostedPages.accentColor }}
+- name: HOSTED_PAGES_ACCENT_COLOR
+  value: {{ . | quote }}
+{{- end }}
+{{- with .Values.hostedPages.supportUrl }}
+- name: HOSTED_PAGES_SUPPORT_URL
+  value: {{ . | quote }}
+{{- end }}
+{{- with .Values.hostedPages.termsUrl }}
+- name: HOSTED_PAGES_TERMS_URL
+  value: {{ . | quote }}
+{{- end }}
+{{- with .Values.hostedPages.privacyUrl }}
+- name: HOSTED_PAGES_PRIVACY_URL
+  value: {{ . | quote }}
+{{- end }}
 - name: AUDIT_RETENTION_DAYS
   value: {{ .Values.eventsPrune.retentionDays | quote }}
 - name: MIGRATE_ON_START

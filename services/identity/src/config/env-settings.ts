@@ -280,6 +280,12 @@ export const ENV_SETTINGS: EnvSetting[] = [
   s('CAPTCHA_SECRET_KEY', 'captcha.secretKey', 'string', "The bot-check provider's secret key"),
   s('CAPTCHA_SITE_KEY', 'captcha.siteKey', 'string', 'The site key (sent to hCaptcha as sitekey)'),
   s('CAPTCHA_SITE_VERIFY_URL', 'captcha.siteVerifyUrl', 'url', "The provider's verify URL (default: its real one)"),
+  s(
+    'CAPTCHA_SCRIPT_URL',
+    'captcha.scriptUrl',
+    'url',
+    "The widget script the hosted pages load (default: the provider's own; its origin joins their CSP)",
+  ),
   s('CAPTCHA_TIMEOUT_MS', 'captcha.timeoutMs', 'int', 'Timeout of the verify call'),
   s('CAPTCHA_FAIL_OPEN', 'captcha.failOpen', 'bool', 'Let requests through when the provider cannot answer'),
   s('FEATURE_ORGANIZATION', 'features.organization', 'bool', 'Organization feature'),

@@ -2,18 +2,28 @@ import type { Config } from './schema';
 
 const overlaps = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 
-/** A link or logo the pages show: an http(s) URL (https in production) or a path on this origin. */
-function checkUrl(name: string, value: string | undefined, production: boolean, bad: (why: string) => Error) {
+/**
+ * A link or logo the pages show: an http(s) URL (https in production) or a path on this origin; with
+ * `paths: false` (a script of another origin) a URL only.
+ */
+function checkUrl(
+  name: string,
+  value: string | undefined,
+  production: boolean,
+  bad: (why: string) => Error,
+  paths = true,
+) {
   if (value === undefined) return;
-  if (value.startsWith('/') && !value.startsWith('//') && !value.includes('\\')) return;
+  const orPath = paths ? ' or a path' : '';
+  if (paths && value.startsWith('/') && !value.startsWith('//') && !value.includes('\\')) return;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw bad(`${name}: expected an https URL or a path`);
+    throw bad(`${name}: expected an https URL${orPath}`);
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && !production))
-    throw bad(`${name}: expected an https URL${production ? '' : ' (http outside production)'} or a path`);
+    throw bad(`${name}: expected an https URL${production ? '' : ' (http outside production)'}${orPath}`);
   if (url.username || url.password) throw bad(`${name}: a URL with credentials is refused`);
 }
 
@@ -28,6 +38,12 @@ export function finishHostedPages(config: Config, bad: (why: string) => Error): 
   checkUrl('HOSTED_PAGES_SUPPORT_URL', pages.links.support, production, bad);
   checkUrl('HOSTED_PAGES_TERMS_URL', pages.links.terms, production, bad);
   checkUrl('HOSTED_PAGES_PRIVACY_URL', pages.links.privacy, production, bad);
+  // The bot check's widget runs in the pages: its script must be a plain https URL (http outside production), and
+  // the pages cannot render it without the site key.
+  const captcha = config.captcha;
+  checkUrl('CAPTCHA_SCRIPT_URL', captcha.scriptUrl, production, bad, false);
+  if (pages.enabled && captcha.provider && !captcha.siteKey)
+    throw bad('CAPTCHA_SITE_KEY: required when the hosted pages are enabled with a bot check (their widget needs it)');
   for (const id of pages.methods.social ?? [])
     if (!Object.hasOwn(config.social.providers, id))
       throw bad(`setting "hostedPages.methods.social" names "${id}", which is not a configured social provider`);

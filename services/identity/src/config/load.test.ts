@@ -187,4 +187,32 @@ describe('loadConfig', () => {
       /"github", which is not a configured social provider/,
     );
   });
+
+  it("hosted pages with a bot check: the widget's site key is required, its script URL must be http(s)", () => {
+    const captcha = { CAPTCHA_PROVIDER: 'cloudflare-turnstile', CAPTCHA_SECRET_KEY: 'secret' };
+    // Without the pages the site key stays optional (only hCaptcha's verify call uses it).
+    expect(loadConfig(captcha).captcha.siteKey).toBeUndefined();
+    expect(() => loadConfig({ ...captcha, HOSTED_PAGES_ENABLED: 'true' })).toThrow(/CAPTCHA_SITE_KEY: required/);
+    const on = { ...captcha, HOSTED_PAGES_ENABLED: 'true', CAPTCHA_SITE_KEY: 'site' };
+    expect(loadConfig(on).captcha.scriptUrl).toBeUndefined();
+    expect(loadConfig({ ...on, CAPTCHA_SCRIPT_URL: 'http://127.0.0.1:9/api.js' }).captcha.scriptUrl).toBe(
+      'http://127.0.0.1:9/api.js',
+    );
+    expect(() => loadConfig({ ...on, CAPTCHA_SCRIPT_URL: 'javascript:alert(1)' })).toThrow(
+      /CAPTCHA_SCRIPT_URL: expected an https URL/,
+    );
+    expect(() => loadConfig({ ...on, CAPTCHA_SCRIPT_URL: 'https://u:p@cdn.example/api.js' })).toThrow(
+      /CAPTCHA_SCRIPT_URL: a URL with credentials/,
+    );
+    expect(() =>
+      loadConfig({
+        ...on,
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://id.example.com',
+        DATABASE_URL: 'postgres://db/identity',
+        AUTH_SECRET: SECRET,
+        CAPTCHA_SCRIPT_URL: 'http://cdn.example/api.js',
+      }),
+    ).toThrow(/CAPTCHA_SCRIPT_URL: expected an https URL$/);
+  });
 });

@@ -335,6 +335,8 @@ export const ConfigSchema = Type.Object(
         endpoints: Type.Array(Type.String({ pattern: '^/' }), { description: 'paths relative to the base path' }),
         /** The provider's verify endpoint; unset = the provider's real URL. */
         siteVerifyUrl: Type.Optional(Type.String({ minLength: 1 })),
+        /** The widget script the hosted pages load; unset = the provider's own (docs/hosted-pages.md, bot check). */
+        scriptUrl: Type.Optional(Type.String({ minLength: 1 })),
         timeoutMs: Int(100, 'verify call timeout'),
         failOpen: Type.Boolean({ description: 'let requests through when the provider cannot answer' }),
       },

@@ -7,8 +7,7 @@ export type KeyPurpose =
   | 'provider-tokens'
   | 'audit-email'
   | 'webhook-secrets'
-  | 'two-factor-secrets'
-  | 'backup-codes';
+  | 'two-factor-secrets';
 
 /** Separate keys per purpose derived from AUTH_SECRET, so one leaked signature never serves another use. */
 export function deriveKey(secret: string, purpose: KeyPurpose): Buffer {

@@ -12,6 +12,8 @@ export interface ErrorDetail {
  */
 export class ApiError extends Error {
   readonly status: number;
+  /** What the error handler logs for a 5xx instead of its generic line (never sent to the client). */
+  logMessage?: string;
 
   constructor(
     readonly code: ErrorCode,
@@ -25,4 +27,11 @@ export class ApiError extends Error {
 
 export function fail(code: ErrorCode, details?: ErrorDetail[], status?: number): never {
   throw new ApiError(code, details, status);
+}
+
+/** A catalogue error whose log line tells the operator what to do (the client gets the catalogue answer only). */
+export function failLogged(code: ErrorCode, logMessage: string): never {
+  const error = new ApiError(code);
+  error.logMessage = logMessage;
+  throw error;
 }

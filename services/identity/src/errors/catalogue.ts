@@ -256,18 +256,25 @@ export const EXTRA_ERRORS = {
   NOT_ALLOWED_TO_RESET_USERS_TWO_FACTOR: e(403, "You are not allowed to reset users' second factor"),
   CANNOT_RESET_YOUR_OWN_TWO_FACTOR: e(400, 'You cannot reset your own second factor'),
   /**
-   * docs/two-factor.md "Policies": TWO_FACTOR_REQUIRED_FOR_ADMINS is on and the caller's role grants the admin
-   * permission asked for, but the caller has no second factor (enrol first: the two-factor routes stay open).
-   */
-  /**
-   * docs/two-factor.md "Policies": the organization's `requireTwoFactor` is on and the member switching to it
-   * (set-active) has no second factor.
+   * docs/two-factor.md "Policies": the organization's `requireTwoFactor` is on and the member acting in it (any
+   * organization route that names it or acts on the active one, set-active included) has no second factor; or a
+   * member without one turns the policy on.
    */
   ORGANIZATION_REQUIRES_TWO_FACTOR: e(
     403,
-    'This organization requires a second factor. Enable two-factor authentication to switch to it.',
+    'This organization requires a second factor. Enable two-factor authentication to act in it.',
   ),
+  /**
+   * docs/two-factor.md "Policies": TWO_FACTOR_REQUIRED_FOR_ADMINS is on and the caller's role grants the admin
+   * permission asked for, but the caller has no second factor (enrol first: the two-factor routes stay open).
+   */
   TWO_FACTOR_REQUIRED: e(403, 'A second factor is required for this action. Enable two-factor authentication first.'),
+  /**
+   * docs/security.md "The secret and its rotation": a value sealed at rest (a TOTP secret, a signing key) that no
+   * configured secret opens, because the secret it was sealed under was dropped from AUTH_SECRET_PREVIOUS before
+   * `secrets:reseal` ran. 503: nothing the client sent is wrong, and the operator fixes it (the log line says how).
+   */
+  STORED_SECRET_UNREADABLE: e(503, 'A stored secret cannot be read with the configured secrets'),
   /**
    * Passkeys (docs/two-factor.md "Passkeys"): better-auth's passkey plugin's codes and texts, so its published
    * client's `passkeyClient` reads them unchanged, with its statuses except where better-auth answers 500 for a bad

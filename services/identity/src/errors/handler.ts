@@ -64,7 +64,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       // An outage is expected and already known from readiness and metrics: one short line per request, no stack.
       if (api.code === 'SERVICE_UNAVAILABLE' && isDatabaseUnavailable(error))
         request.log.warn({ cause: (error as { code?: string }).code ?? error.message }, 'database unavailable');
-      else if (api.status >= 500) request.log.error({ err: error }, 'request failed');
+      else if (api.status >= 500) request.log.error({ err: error }, api.logMessage ?? 'request failed');
       if (api.status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', RETRY_AFTER_SEC);
       return reply.status(api.status).send({ code: api.code, message: api.message, details: api.details });
     }

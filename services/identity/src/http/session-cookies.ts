@@ -168,6 +168,14 @@ export class SessionCookies {
     return unsigned.valid ? unsigned.value : null;
   }
 
+  /**
+   * The trusted-device cookie for the second factor's gate: its value when the signature verifies, '' when one is
+   * present but does not verify (it names no device, and is cleared like an unknown one), null when there is none.
+   */
+  readTrustedDevice(request: FastifyRequest): string | null {
+    return this.readSigned(request, this.trustDeviceName) ?? (request.cookies[this.trustDeviceName] ? '' : null);
+  }
+
   clearNamed(reply: FastifyReply, name: string): void {
     reply.clearCookie(name, this.base);
   }

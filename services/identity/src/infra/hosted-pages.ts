@@ -7,12 +7,50 @@ import { ApiError } from '../errors';
 import type { TrustedOrigins } from '../http/origins';
 import { isSafeRedirect } from '../http/redirects';
 
-/** The origins a bot-check provider's widget loads from and talks to (docs/social-sign-in.md, bot checks). */
-const CAPTCHA_ORIGINS: Record<string, string[]> = {
-  'cloudflare-turnstile': ['https://challenges.cloudflare.com'],
-  'google-recaptcha': ['https://www.google.com', 'https://www.gstatic.com'],
-  hcaptcha: ['https://hcaptcha.com', 'https://*.hcaptcha.com'],
+type CaptchaProvider = NonNullable<Config['captcha']['provider']>;
+
+/** Each bot-check provider's widget script (`CAPTCHA_SCRIPT_URL` overrides it, e.g. a test's loopback stand-in). */
+export const CAPTCHA_SCRIPT_URLS: Record<CaptchaProvider, string> = {
+  'cloudflare-turnstile': 'https://challenges.cloudflare.com/turnstile/v0/api.js',
+  'google-recaptcha': 'https://www.google.com/recaptcha/api.js',
+  hcaptcha: 'https://js.hcaptcha.com/1/api.js',
 };
+
+/**
+ * The sources each provider's documentation asks a Content-Security-Policy to allow for its widget, by directive:
+ * Turnstile and reCAPTCHA a script and a frame (reCAPTCHA by path), hCaptcha also its styles and its calls.
+ */
+const CAPTCHA_SOURCES: Record<CaptchaProvider, Partial<Record<'script' | 'frame' | 'style' | 'connect', string[]>>> = {
+  'cloudflare-turnstile': {
+    script: ['https://challenges.cloudflare.com'],
+    frame: ['https://challenges.cloudflare.com'],
+  },
+  'google-recaptcha': {
+    script: ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'],
+    frame: ['https://www.google.com/recaptcha/', 'https://recaptcha.google.com/recaptcha/'],
+  },
+  hcaptcha: {
+    script: ['https://hcaptcha.com', 'https://*.hcaptcha.com'],
+    frame: ['https://hcaptcha.com', 'https://*.hcaptcha.com'],
+    style: ['https://hcaptcha.com', 'https://*.hcaptcha.com'],
+    connect: ['https://hcaptcha.com', 'https://*.hcaptcha.com'],
+  },
+};
+
+/**
+ * What the configured bot check adds to each directive: its provider's sources, and the origin of a configured
+ * `CAPTCHA_SCRIPT_URL` (a mirror or a stand-in) in the script and frame sources. Nothing without a provider.
+ */
+function captchaSources(config: Config): Record<'script' | 'frame' | 'style' | 'connect', string[]> {
+  const { provider, scriptUrl } = config.captcha;
+  const none = { script: [], frame: [], style: [], connect: [] };
+  if (!provider) return none;
+  const sources = { ...none, ...CAPTCHA_SOURCES[provider] };
+  const extra = scriptUrl ? new URL(scriptUrl).origin : null;
+  if (!extra) return sources;
+  const plus = (list: string[]) => (list.includes(extra) ? list : [...list, extra]);
+  return { ...sources, script: plus(sources.script), frame: plus(sources.frame) };
+}
 
 /** The names of the named providers (spec §1) on their buttons; a generic provider shows its displayName or id. */
 const PROVIDER_NAMES: Record<string, string> = {
@@ -43,23 +81,33 @@ const PROVIDER_NAMES: Record<string, string> = {
  * provider is the only third party allowed.
  */
 export function hostedPagesCsp(config: Config): string {
-  const captcha = config.captcha.provider ? CAPTCHA_ORIGINS[config.captcha.provider] : [];
+  const captcha = captchaSources(config);
   const logo = config.hostedPages.logoUrl;
   const logoOrigin = logo && /^https?:\/\//i.test(logo) ? [new URL(logo).origin] : [];
   const list = (...items: string[]) => items.join(' ');
   return [
     "default-src 'none'",
-    `script-src ${list("'self'", ...captcha)}`,
-    "style-src 'self'",
+    `script-src ${list("'self'", ...captcha.script)}`,
+    `style-src ${list("'self'", ...captcha.style)}`,
     `img-src ${list("'self'", 'data:', ...logoOrigin)}`,
-    `connect-src ${list("'self'", ...captcha)}`,
-    `frame-src ${captcha.length ? list(...captcha) : "'none'"}`,
+    `connect-src ${list("'self'", ...captcha.connect)}`,
+    `frame-src ${captcha.frame.length ? list(...captcha.frame) : "'none'"}`,
     "font-src 'self'",
     "manifest-src 'self'",
     "base-uri 'self'",
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; ');
+}
+
+/**
+ * The bot check as the pages need it to render the widget: the provider, its public site key (never the secret),
+ * the script to load, and the API paths that demand a token (in the `x-captcha-response` header). Null when off.
+ */
+function captchaConfig(config: Config) {
+  const { provider, siteKey, scriptUrl, endpoints } = config.captcha;
+  if (!provider || !siteKey) return null;
+  return { provider, siteKey, scriptUrl: scriptUrl ?? CAPTCHA_SCRIPT_URLS[provider], endpoints };
 }
 
 /** What config.json tells the pages (hosted/src/config.ts reads it): the API, the branding, what to offer. */
@@ -90,7 +138,10 @@ export function hostedPagesConfig(config: Config, callback: 'none' | 'allowed' |
     /** Sign-up mails a verification link (the sign-up page then says to look for it). */
     verifyOnSignUp: config.emailVerification.sendOnSignUp || config.emailAndPassword.requireEmailVerification,
     password: { minLength: config.password.minLength, maxLength: config.password.maxLength },
+    /** The second-factor step offers "trust this device" for this many days (0: not offered). */
+    twoFactor: { trustDeviceDays: config.twoFactor.trustDeviceDays },
     callback,
+    captcha: captchaConfig(config),
   };
 }
 

@@ -39,6 +39,13 @@ const everything = () =>
     v.config = { rateLimit: { global: { windowSec: 60, max: 100 } } };
     v.extraEnv = { FEATURE_ADMIN: 'false' };
     v.settings.trustedOrigins = ['https://app.example.com'];
+    v.hostedPages = {
+      ...v.hostedPages,
+      enabled: true,
+      productName: 'Acme',
+      accentColor: '#0a7d3b',
+      supportUrl: 'https://acme.example/help',
+    };
   });
 
 const kinds = (docs: Obj[]) => docs.map((d) => `${d.kind}/${d.metadata.name}`).sort();
@@ -61,6 +68,9 @@ describe('values.yaml and values.schema.json', () => {
     ['a worker grace period shorter than its 25 s stop', (v) => (v.worker.terminationGracePeriodSeconds = 10)],
     ['an unknown service type', (v) => (v.service.type = 'Headless')],
     ['a secret entry without a key', (v) => (v.secrets.extra = [{ name: 'GOOGLE_CLIENT_SECRET', secret: 's' }])],
+    ['a hosted pages colour that is not #rrggbb', (v) => (v.hostedPages.accentColor = 'green')],
+    ['a hosted pages language the service does not know', (v) => (v.hostedPages.defaultLanguage = 'KLINGON')],
+    ['a hosted pages link that is neither a URL nor a path', (v) => (v.hostedPages.termsUrl = 'javascript:alert(1)')],
   ])('refuses %s', (_what, patch) => {
     const values = defaults();
     patch(values);
@@ -271,6 +281,43 @@ describe('chart templates', () => {
     expect(config.rateLimit.global).toEqual(values.config.rateLimit.global);
     expect(config).toMatchObject({ env: 'production', port: 3000, basePath: values.basePath, shutdownDrainMs: 5000 });
     expect(config.trustedOrigins).toEqual(values.settings.trustedOrigins);
+    expect(config.hostedPages).toMatchObject({
+      enabled: true,
+      path: '/auth',
+      productName: 'Acme',
+      colors: { accent: '#0a7d3b' },
+      links: { support: 'https://acme.example/help' },
+      defaultLanguage: 'ENG',
+    });
+  });
+
+  it('the hosted pages: off by default with no link set; on, every pod gets HOSTED_PAGES_* (empty values stay unset)', () => {
+    const envOf = (docs: Obj[], kind: string, suffix: string) =>
+      Object.fromEntries(podSpec(byName(docs, kind, suffix)).containers[0].env.map((e: Obj) => [e.name, e.value]));
+    const off = envOf(manifests(installable()), 'Deployment', '-api');
+    expect(off).toMatchObject({
+      HOSTED_PAGES_ENABLED: 'false',
+      HOSTED_PAGES_PATH: '/auth',
+      HOSTED_PAGES_PRODUCT_NAME: 'Identity',
+      HOSTED_PAGES_DEFAULT_LANGUAGE: 'ENG',
+    });
+    for (const name of ['LOGO_URL', 'ACCENT_COLOR', 'SUPPORT_URL', 'TERMS_URL', 'PRIVACY_URL'])
+      expect(off[`HOSTED_PAGES_${name}`]).toBeUndefined();
+    const docs = manifests(everything());
+    for (const [kind, suffix] of [
+      ['Deployment', '-api'],
+      ['Deployment', '-worker'],
+      ['Job', '-migrate'],
+    ])
+      expect(envOf(docs, kind, suffix)).toMatchObject({
+        HOSTED_PAGES_ENABLED: 'true',
+        HOSTED_PAGES_PRODUCT_NAME: 'Acme',
+        HOSTED_PAGES_ACCENT_COLOR: '#0a7d3b',
+        HOSTED_PAGES_SUPPORT_URL: 'https://acme.example/help',
+      });
+    expect(renderChart(CHART_DIR, everything()).files['NOTES.txt']).toContain(
+      'https://identity.example.com/auth/sign-in',
+    );
   });
 
   it('the config file: a ConfigMap mounted read-only and named by CONFIG_FILE on the API and the worker', () => {
@@ -290,13 +337,20 @@ describe('chart templates', () => {
     }
   });
 
-  it('the Ingress sends the base path to the API and / to the console on one host', () => {
+  it('the Ingress sends the base path and the hosted pages to the API and / to the console on one host', () => {
     const ingress = byName(manifests(everything()), 'Ingress', 'identity');
     const paths = ingress.spec.rules[0].http.paths.map((p: Obj) => [p.path, p.backend.service.name]);
     expect(paths).toEqual([
       ['/api/auth', 'rel-identity'],
+      ['/auth', 'rel-identity'],
       ['/', 'rel-identity-console'],
     ]);
+    const withoutPages = byName(
+      manifests(installable((v) => (v.ingress.enabled = true))),
+      'Ingress',
+      'identity',
+    ).spec.rules[0].http.paths.map((p: Obj) => p.path);
+    expect(withoutPages).toEqual(['/api/auth']);
     expect(ingress.spec.tls).toEqual([{ hosts: ['identity.example.com'], secretName: 'identity-tls' }]);
   });
 

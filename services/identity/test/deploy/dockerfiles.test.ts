@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ValidationSeverity, validate } from 'dockerfile-utils';
+import { loadConfig } from '../../src/config';
 import { CONSOLE_CSP } from '../../src/infra/console';
 import { ROOT, read } from './repo';
 
@@ -137,6 +138,34 @@ describe('deploy/Dockerfile', () => {
     expect(env).toMatch(/NODE_ENV=production/);
     expect(env).toMatch(/MIGRATE_ON_START=false/);
     expect(runtime.find((i) => i.keyword === 'HEALTHCHECK')?.args).toContain('/health/live');
+  });
+
+  it('the runtime carries the hosted pages, built by vite in the build stage, at the default HOSTED_PAGES_DIR', () => {
+    const build = all.find((stage) => /\bAS\s+build$/i.test(stage[0].args)) ?? [];
+    const runs = build.filter((i) => i.keyword === 'RUN').map((i) => i.args);
+    expect(runs).toContainEqual(expect.stringMatching(/^npm ci .*--workspace hosted\b/));
+    expect(runs).toContain('npm run build -w hosted');
+    // Every input of `vite build` is in the stage before it runs.
+    const buildAt = build.findIndex((i) => i.args === 'npm run build -w hosted');
+    const copied = build
+      .slice(0, buildAt)
+      .filter((i) => i.keyword === 'COPY')
+      .flatMap((i) => i.args.split(/\s+/).slice(0, -1));
+    for (const input of [
+      'hosted/package.json',
+      'hosted/index.html',
+      'hosted/vite.config.ts',
+      'hosted/src',
+      'hosted/public',
+    ])
+      expect(copied).toContain(input);
+    const copy = runtime.find((i) => i.keyword === 'COPY' && i.args.includes('hosted/dist'));
+    expect(copy?.args).toBe('--from=build /app/hosted/dist /app/hosted/dist');
+    // The default HOSTED_PAGES_DIR, resolved as in the image (dist/ under /app/services/identity).
+    const workdir = runtime.filter((i) => i.keyword === 'WORKDIR').at(-1)?.args;
+    expect(workdir).toBe('/app/services/identity');
+    expect(loadConfig({}).hostedPages.dir).toBe(join(ROOT, 'hosted', 'dist'));
+    expect(join(workdir ?? '', '..', '..')).toBe('/app');
   });
 
   it('copies only files that exist and are not excluded by .dockerignore', () => {

@@ -25,7 +25,7 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: AccountWeb): 
     { schema: SignInEmail, preHandler: checkRedirects(ctx.trusted, 'callbackURL') },
     async (request, reply) => {
       const lang = request.headers['accept-language'];
-      const device = ctx.cookies.readSigned(request, ctx.cookies.trustDeviceName);
+      const device = ctx.cookies.readTrustedDevice(request);
       const outcome = await ctx.metrics.countSignIn('email', () =>
         ctx.signInThrottle.guard(request.body.email, () =>
           ctx.accounts.signIn(request.body, auditSource(request), lang, device),

@@ -102,7 +102,8 @@ export const DeleteUser = {
 
 export const DeleteUserCallback = {
   tags: ['account'],
-  summary: 'The mailed deletion link (needs the same user session)',
+  summary:
+    "The mailed deletion link (needs the same user session); with the hosted pages' confirmation page as callbackURL, it leads there and deletes nothing",
   querystring: Type.Object(
     { token: Type.String({ maxLength: 64 }), callbackURL: Type.Optional(RedirectField) },
     strict,
@@ -110,6 +111,9 @@ export const DeleteUserCallback = {
   response: {
     200: Type.Object({ success: Type.Boolean(), message: Type.String() }),
     302: Type.Null(redirect),
+    303: Type.Null({
+      description: 'To the hosted confirmation page with ?token= (docs/hosted-pages.md): it asks before deleting',
+    }),
     ...errorResponses,
   },
 };

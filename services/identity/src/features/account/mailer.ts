@@ -9,10 +9,20 @@ import type { Sql } from '../../shared/sql';
 const LANDING_PAGES: Record<string, string> = {
   '/reset-password': 'reset-password',
   '/verify-email': 'email-verified',
-  '/delete-user/callback': 'account-deleted',
+  /** The page that asks before deleting (the link then deletes nothing itself: deletion.routes.ts). */
+  '/delete-user/callback': 'delete-account',
   /** The change-of-email confirmation (a /verify-email link sent to the old address). */
   'change-email': 'email-changed',
 };
+
+/**
+ * The hosted page a deletion link leads to when its request named no callback, when the pages are served: it shows
+ * what will happen and deletes only when asked (POST /delete-user with the token).
+ */
+export function deletionConfirmPage(config: Config): string | null {
+  const pages = config.hostedPages;
+  return pages.enabled ? `${pages.path}/${LANDING_PAGES['/delete-user/callback']}` : null;
+}
 
 /** Who a mail goes to: a user's address, name and stored language. */
 export interface Recipient {

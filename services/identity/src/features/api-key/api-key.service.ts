@@ -264,10 +264,14 @@ export class ApiKeyService {
     if (this.isTrusted(caller)) return true;
     if (caller.kind !== 'user' || !this.d.organizations) return false;
     const access = this.d.organizations;
-    // Not a member: refused below. Any other failure (the database out of reach) is passed on, not taken as a refusal.
+    // Not a member: refused below. A member without the second factor the organization requires hears so
+    // (docs/two-factor.md "Policies"). Any other failure (the database out of reach) is passed on, not taken as a
+    // refusal.
     const member = await access
-      .member(organizationId, caller.auth.user.id, 'NOT_ALLOWED_TO_MANAGE_API_KEYS')
-      .catch((error) => (error instanceof ApiError ? null : Promise.reject(error)));
+      .self(organizationId, caller.auth.user, 'NOT_ALLOWED_TO_MANAGE_API_KEYS')
+      .catch((error) =>
+        error instanceof ApiError && error.code !== 'ORGANIZATION_REQUIRES_TWO_FACTOR' ? null : Promise.reject(error),
+      );
     return !!member && access.can(member, { organization: ['update'] });
   }
 }

@@ -4,7 +4,7 @@ import type { ErrorCode } from '../../errors';
 import type { Web } from '../../http/web';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
-import type { SessionWithUser } from '../../shared/views';
+import type { SessionWithUser, UserView } from '../../shared/views';
 import type { AuditEvents } from './events.service';
 
 /** The admin feature's access model, as far as list-events asks it (its AdminAccess fits). */
@@ -12,9 +12,12 @@ export interface AdminAuditAccess {
   can(auth: SessionWithUser, permissions: Permissions): boolean;
 }
 
-/** The organization feature's membership checks, as far as its list-events asks them (its OrganizationAccess fits). */
+/**
+ * The organization feature's membership checks, as far as its list-events asks them (its OrganizationAccess fits):
+ * the caller's own membership, held to the organization's second-factor policy.
+ */
 export interface OrganizationAuditAccess {
-  member(organizationId: string, userId: string, missing: ErrorCode): Promise<{ role: string }>;
+  self(organizationId: string, user: UserView, missing: ErrorCode): Promise<{ role: string }>;
   can(member: { role: string }, permissions: Permissions): boolean;
 }
 

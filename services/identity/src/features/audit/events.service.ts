@@ -130,7 +130,7 @@ export class AuditEvents implements AuditLog {
     const organizations = this.access.organization() ?? fail('ORGANIZATION_NOT_FOUND');
     const organizationId = query.organizationId || auth.session.activeOrganizationId || fail('NO_ACTIVE_ORGANIZATION');
     if (!isId(organizationId)) fail('ORGANIZATION_NOT_FOUND');
-    const member = await organizations.member(organizationId, auth.user.id, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
+    const member = await organizations.self(organizationId, auth.user, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
     if (!organizations.can(member, { audit: ['read'] })) fail('NOT_ALLOWED_TO_READ_ORGANIZATION_EVENTS');
     return this.page(this.filterOf({ ...query, organizationId }));
   }

@@ -1,3 +1,4 @@
+import { type ResealCount, type ResealOptions, resealColumns } from '../../crypto/reseal';
 import type { FeatureRoutes } from '../../http/web';
 import type { JwtDeps } from './deps';
 import { KeyRepository } from './repository';
@@ -19,6 +20,8 @@ export type { MemberRoleLookup, SessionClaims, SessionTokens } from './token.ser
 export interface JwtFeature extends FeatureRoutes {
   keys: SigningKeys;
   tokens: SessionTokens;
+  /** Seals the signing keys' private keys again under the current AUTH_SECRET (`secrets:reseal`). */
+  reseal(options: ResealOptions): Promise<ResealCount>;
 }
 
 export function createJwtFeature(deps: JwtDeps): JwtFeature {
@@ -35,6 +38,14 @@ export function createJwtFeature(deps: JwtDeps): JwtFeature {
   return {
     keys,
     tokens,
+    reseal: (options) =>
+      resealColumns(
+        deps.sql,
+        deps.sealer,
+        // The private key is sealed bound to its key id (signing-keys.ts).
+        { label: 'signing keys', table: 'jwks', key: 'id', columns: [{ name: 'private_key', context: (id) => id }] },
+        options,
+      ),
     async routes(app, web) {
       await app.register(tokenRoutes, { ...web, keys, tokens });
     },

@@ -1,7 +1,8 @@
 import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import type { JwtConfig } from '../../config';
 import { newId } from '../../crypto/random';
-import type { Sealer } from '../../crypto/sealed';
+import { type Sealer, unreadableSealed } from '../../crypto/sealed';
+import { failLogged } from '../../errors';
 import { type AuditLog, SYSTEM_SOURCE } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import { FOREIGN_CLOCK_SKEW_SEC } from '../../shared/clock';
@@ -119,13 +120,13 @@ export class SigningKeys {
   /** Starts the refresh interval and the rotation notices (API process). */
   async watch(): Promise<void> {
     this.timer ??= setInterval(() => {
-      this.refresh().catch((e) => this.onError(`JWT key refresh failed: ${(e as Error).message}`));
+      this.refresh().catch((e) => this.onError(`JWT key refresh failed: ${describe(e)}`));
     }, this.config.keyRefreshSec * 1000);
     this.timer.unref();
     if (this.events && !this.unsubscribe) {
       try {
         this.unsubscribe = await this.events.subscribe(() => {
-          this.reload().catch((e) => this.onError(`JWT key reload failed: ${(e as Error).message}`));
+          this.reload().catch((e) => this.onError(`JWT key reload failed: ${describe(e)}`));
         });
       } catch (e) {
         this.onError(
@@ -213,8 +214,9 @@ export class SigningKeys {
     const alg = row.alg as SigningAlg;
     const publicJwk = JSON.parse(row.publicKey) as PublicJwk;
     const opened = this.sealer.open(row.privateKey, row.id);
+    // The answer is STORED_SECRET_UNREADABLE (not a bare 500), and the log line says how to fix it.
     if (opened === null)
-      throw new Error(`signing key ${row.id}: not readable with AUTH_SECRET or AUTH_SECRET_PREVIOUS`);
+      failLogged('STORED_SECRET_UNREADABLE', unreadableSealed(`the private key of signing key ${row.id}`));
     const privateJwk = JSON.parse(opened) as JWK;
     return {
       kid: row.id,
@@ -227,3 +229,6 @@ export class SigningKeys {
     };
   }
 }
+
+/** An error for the log: an unreadable key's own line (what to do), else the message. */
+const describe = (error: unknown): string => (error as { logMessage?: string }).logMessage ?? (error as Error).message;

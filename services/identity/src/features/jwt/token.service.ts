@@ -2,7 +2,7 @@ import { type JWTPayload, type JWTVerifyGetKey, jwtVerify, SignJWT } from 'jose'
 import type { Config } from '../../config';
 import { randomString } from '../../crypto/random';
 import type { Clock } from '../../shared/clock';
-import type { SessionWithUser } from '../../shared/views';
+import type { SessionWithUser, UserView } from '../../shared/views';
 import type { SigningKeys } from './signing-keys';
 
 /** What a `/token` JWT carries besides the registered claims (iss, aud, sub = user id, exp, iat, jti). */
@@ -20,8 +20,11 @@ export interface SessionClaims extends JWTPayload {
   iat: number;
 }
 
-/** The caller's role in an organization, or null when not a member (organization feature; null when off). */
-export type MemberRoleLookup = (organizationId: string, userId: string) => Promise<string | null>;
+/**
+ * The user's role in an organization, or null when not a member, or a member without the second factor the
+ * organization requires (organization feature; null when off).
+ */
+export type MemberRoleLookup = (organizationId: string, user: UserView) => Promise<string | null>;
 
 const ALGORITHMS = ['EdDSA', 'ES256', 'RS256'];
 
@@ -56,7 +59,7 @@ export class SessionTokens {
       email: user.email,
       role: user.role,
       activeOrganizationId: organizationId,
-      activeOrganizationRole: organizationId ? await this.memberRole(organizationId, user.id) : null,
+      activeOrganizationRole: organizationId ? await this.memberRole(organizationId, user) : null,
       impersonatedBy: session.impersonatedBy,
     };
     return new SignJWT(claims)

@@ -10,8 +10,10 @@ import type { InvitationView, MemberView, OrganizationView } from './views';
 /**
  * spec §4 accept: pending and unexpired → accepted, the membership with the invited role and team, then the
  * organization becomes the session's active one. One transaction, all four or none; the organization row is locked
- * first, so racing accepts of one invitation, or of several against the membership limit, are decided one at a
- * time. The session's Redis entry is fenced in it and dropped after the commit.
+ * before anything is written, so racing accepts of one invitation, or of several against the membership limit, are
+ * decided one at a time (the user's row is held before it, shared, so a concurrent removal of their second factor
+ * is decided before or after the policy check: second-factor-policy.ts). The session's Redis entry is fenced in it
+ * and dropped after the commit.
  */
 export class AcceptService {
   constructor(
@@ -27,6 +29,8 @@ export class AcceptService {
     await this.invitations.inviterOf(found);
     const { result, activated } = await this.d.sql
       .transaction(async (tx) => {
+        // The user's row first (second-factor-policy.ts): a second factor removed meanwhile is seen here.
+        const user = (await this.d.orgs.lockUser(auth.user.id, tx, 'share')) ?? auth.user;
         const organization = await this.lockOrganization(found.organizationId, tx);
         const now = new Date(this.d.clock.now());
         const invitation =
@@ -48,7 +52,7 @@ export class AcceptService {
         );
         // docs/two-factor.md "Policies": a member without a second factor joins, but the organization is not made active
         const activated =
-          organization.requireTwoFactor && !hasSecondFactor(auth.user)
+          organization.requireTwoFactor && !hasSecondFactor(user)
             ? async () => undefined
             : await this.d.sessions.setActiveOrganizationIn(tx, auth.session.token, member.organizationId);
         await this.invitations.settled(tx, auth, invitation, 'organization.invitation.accepted');

@@ -13,6 +13,7 @@ import { organizationRoutes } from './organization.routes';
 import { OrganizationService } from './organization.service';
 import { OrganizationReadService } from './read.service';
 import { OrganizationRepository } from './repository';
+import { SecondFactorPolicy } from './second-factor-policy';
 import { requireOrganizationSession } from './session';
 import { teamRoutes } from './team.routes';
 import { TeamService } from './team.service';
@@ -43,6 +44,7 @@ export {
   TeamSchema,
   UserMembershipSchema,
 } from './schemas';
+export type { PolicyClearing, SecondFactorPolicy } from './second-factor-policy';
 export { requireOrganizationSession } from './session';
 export type { MemberUser, MemberView, OrganizationSummary } from './views';
 
@@ -68,6 +70,8 @@ export interface OrganizationFeature extends FeatureRoutes {
   invitations: InvitationService;
   accept: AcceptService;
   teams: TeamService;
+  /** `requireTwoFactor` as the sessions see it: the two-factor feature calls it when a user's second factor goes. */
+  secondFactorPolicy: SecondFactorPolicy;
 }
 
 export function createOrganizationFeature(deps: OrganizationFeatureDeps): OrganizationFeature {
@@ -79,15 +83,17 @@ export function createOrganizationFeature(deps: OrganizationFeatureDeps): Organi
   };
   const access = new OrganizationAccess(d);
   const invitations = new InvitationService(d, access, new InvitationMailer(d.mail, d.config, d.orgs));
+  const secondFactorPolicy = new SecondFactorPolicy(d);
   const feature: OrganizationFeature = {
     prefix: '/organization',
     access,
-    organizations: new OrganizationService(d, access),
+    organizations: new OrganizationService(d, access, secondFactorPolicy),
     reads: new OrganizationReadService(d, access),
     members: new MemberService(d, access),
     invitations,
     accept: new AcceptService(d, invitations),
     teams: new TeamService(d, access),
+    secondFactorPolicy,
     routes: (app, web) => registerRoutes(app, web, feature),
   };
   return feature;

@@ -102,7 +102,7 @@ export class InvitationService {
 
   async list(auth: SessionWithUser, organizationId?: string): Promise<InvitationView[]> {
     const id = this.access.organizationId(organizationId, auth, 'ORGANIZATION_ID_REQUIRED');
-    await this.access.member(id, auth.user.id, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
+    await this.access.self(id, auth.user, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
     return this.d.invitations.listForOrganization(id);
   }
 

@@ -81,6 +81,7 @@ export class MemberService {
     return { result: { member }, session };
   }
 
+  /** Leaving is not held to the organization's second-factor policy: a member without one can always go. */
   async leave(auth: SessionWithUser, organizationId: string): Promise<WithSession<MemberView>> {
     const member = await this.access.member(organizationId, auth.user.id, 'MEMBER_NOT_FOUND');
     await this.removeMembership(member, auth, { userId: member.userId, left: true });

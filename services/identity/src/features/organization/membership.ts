@@ -12,8 +12,9 @@ import { type ErrorCode, fail } from '../../errors';
 import type { MailOutbox } from '../../mail/mail-outbox';
 import type { AuditEventType, AuditLog, AuditSource, AuditTarget } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
+import { hasSecondFactor } from '../../shared/second-factor';
 import type { Sql } from '../../shared/sql';
-import type { SessionWithUser } from '../../shared/views';
+import type { SessionWithUser, UserView } from '../../shared/views';
 import type { SessionService } from '../session';
 import type { InvitationRepository } from './invitations.repository';
 import type { OrganizationRepository } from './repository';
@@ -81,16 +82,30 @@ export class OrganizationAccess {
     return id || fail(missing);
   }
 
+  /** A membership as it is, whatever the organization's policy (another member, an inviter, leaving). */
   async member(organizationId: string, userId: string, missing: ErrorCode, sql?: Sql): Promise<MemberView> {
     return (await this.d.orgs.findMember(organizationId, userId, sql)) ?? fail(missing);
   }
 
   /**
-   * The caller's standing in the organization: their membership, or for an operator (see OPERATOR) the creator
-   * role whether or not they are a member; an unknown organization then answers ORGANIZATION_NOT_FOUND.
+   * The user's own membership, for a call that acts in the organization (or reads it): `missing` when there is none;
+   * then, while the organization requires a second factor (docs/two-factor.md "Policies"), a member without one is
+   * refused with ORGANIZATION_REQUIRES_TWO_FACTOR. Non-members hear of membership first, so nothing about the
+   * organization leaks. One statement, as a plain membership lookup.
+   */
+  async self(organizationId: string, user: UserView, missing: ErrorCode, sql?: Sql): Promise<MemberView> {
+    const found = (await this.d.orgs.findMemberWithPolicy(organizationId, user.id, sql)) ?? fail(missing);
+    if (found.requireTwoFactor && !hasSecondFactor(user)) fail('ORGANIZATION_REQUIRES_TWO_FACTOR');
+    return found.member;
+  }
+
+  /**
+   * The caller's standing in the organization: their membership (held to its second-factor policy, see `self`), or
+   * for an operator (see OPERATOR) the creator role whether or not they are a member; an unknown organization then
+   * answers ORGANIZATION_NOT_FOUND. Operators answer to the admin policy instead (admin/access.ts).
    */
   async caller(organizationId: string, auth: SessionWithUser, missing: ErrorCode, sql?: Sql): Promise<MemberView> {
-    if (!isOperator(auth)) return this.member(organizationId, auth.user.id, missing, sql);
+    if (!isOperator(auth)) return this.self(organizationId, auth.user, missing, sql);
     if (!(await this.d.orgs.findById(organizationId, sql))) fail('ORGANIZATION_NOT_FOUND');
     return this.operatorMember(organizationId, auth.user);
   }

@@ -46,8 +46,8 @@ export const OrganizationUpdateData = Type.Object(
     requireTwoFactor: Type.Optional(
       Type.Boolean({
         description:
-          'members without a second factor cannot make it their active organization (set-active answers ' +
-          'ORGANIZATION_REQUIRES_TWO_FACTOR)',
+          'members without a second factor cannot act in it (its routes answer ORGANIZATION_REQUIRES_TWO_FACTOR) ' +
+          'and it is cleared from their sessions; turning it on needs a second factor of the caller',
       }),
     ),
   },

@@ -4,7 +4,8 @@ import { slugOf } from '../../shared/slug';
 import { isUniqueViolation } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
 import { isOperator, type OrganizationAccess, type OrganizationDeps, recordIn } from './membership';
-import type { MemberView, OrganizationView } from './views';
+import type { SecondFactorPolicy } from './second-factor-policy';
+import type { OrganizationView } from './views';
 
 export interface CreateInput {
   name: string;
@@ -37,6 +38,7 @@ export class OrganizationService {
   constructor(
     private readonly d: OrganizationDeps,
     private readonly access: OrganizationAccess,
+    private readonly policy: SecondFactorPolicy,
   ) {}
 
   /**
@@ -92,10 +94,18 @@ export class OrganizationService {
     return { status: true };
   }
 
+  /**
+   * Turning `requireTwoFactor` on (docs/two-factor.md "Policies") needs a second factor of the member doing it (an
+   * owner without one would lock themselves out at once, and one who cannot enrol, signed in only through a social
+   * provider, for good), and clears the organization from the sessions of the members without one, in the same
+   * transaction.
+   */
   async update(auth: SessionWithUser, input: UpdateInput): Promise<OrganizationView> {
     const organizationId = this.access.organizationId(input.organizationId, auth, 'ORGANIZATION_NOT_FOUND');
     const member = await this.access.caller(organizationId, auth, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
     this.access.require(member, { organization: ['update'] }, 'NOT_ALLOWED_TO_UPDATE_ORGANIZATION');
+    const turnsOn = input.data.requireTwoFactor === true;
+    if (turnsOn && !isOperator(auth) && !hasSecondFactor(auth.user)) fail('ORGANIZATION_REQUIRES_TWO_FACTOR');
     const { metadata, ...rest } = input.data;
     const slug = input.data.slug === undefined ? undefined : slugOf(input.data.slug, 'body.data.slug');
     // A taken slug answers as on create (spec §5 "Organization already exists"); check-slug alone says "slug is taken".
@@ -104,15 +114,17 @@ export class OrganizationService {
       if (holder && holder.id !== organizationId) fail('ORGANIZATION_ALREADY_EXISTS');
     }
     const data = { ...rest, slug, metadata: metadata ? JSON.stringify(metadata) : undefined };
-    const updated = await this.d.sql
+    const { updated, after } = await this.d.sql
       .transaction(async (tx) => {
         const changed = await this.d.orgs.updateOrganization(organizationId, data, tx);
         const fields = Object.keys(input.data);
         const target = { type: 'organization', id: organizationId } as const;
         if (changed) await recordIn(this.d, tx, auth, 'organization.updated', organizationId, target, { fields });
-        return changed;
+        const after = changed && turnsOn ? await this.policy.turnedOnIn(tx, organizationId) : null;
+        return { updated: changed, after };
       })
       .catch((error) => (isUniqueViolation(error) ? fail('ORGANIZATION_ALREADY_EXISTS') : Promise.reject(error)));
+    await after?.();
     return updated ?? fail('ORGANIZATION_NOT_FOUND');
   }
 
@@ -137,7 +149,13 @@ export class OrganizationService {
     return this.d.orgs.listForUser(userId);
   }
 
-  /** better-auth set-active: null clears; no id and no slug keeps (and returns) the current one. */
+  /**
+   * better-auth set-active: null clears; no id and no slug keeps (and returns) the current one, held to its
+   * second-factor policy like any call that acts in it. Switching to an organization that requires a second factor
+   * needs one (docs/two-factor.md "Policies"): checked in the transaction that sets it, holding the user's row and
+   * then the organization's (shared), so a second factor removed or a policy turned on concurrently is decided
+   * before or after it, never missed (second-factor-policy.ts).
+   */
   async setActive(
     auth: SessionWithUser,
     body: { organizationId?: string | null; organizationSlug?: string },
@@ -148,17 +166,23 @@ export class OrganizationService {
         return { result: null, session: await this.d.sessions.setActiveOrganization(auth.session.token, null) };
       }
       if (!current) return { result: null };
-      return { result: await this.d.orgs.findById(current) };
+      const organization = await this.d.orgs.findById(current);
+      if (organization?.requireTwoFactor && !hasSecondFactor(auth.user)) fail('ORGANIZATION_REQUIRES_TWO_FACTOR');
+      return { result: organization };
     }
-    const organization = body.organizationId
-      ? await this.d.orgs.findById(body.organizationId)
-      : await this.d.orgs.findBySlug(body.organizationSlug!);
-    const member: MemberView | null = organization && (await this.d.orgs.findMember(organization.id, auth.user.id));
-    // A foreign or unknown organization answers the same: nothing about it leaks.
-    if (!organization || !member) return fail('USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
-    if (organization.requireTwoFactor && !hasSecondFactor(auth.user)) fail('ORGANIZATION_REQUIRES_TWO_FACTOR');
-    const session = await this.d.sessions.setActiveOrganization(auth.session.token, organization.id);
-    return { result: organization, session };
+    const { organization, activated } = await this.d.sql.transaction(async (tx) => {
+      const user = (await this.d.orgs.lockUser(auth.user.id, tx, 'share')) ?? auth.user;
+      const organization = body.organizationId
+        ? await this.d.orgs.findById(body.organizationId, tx, 'share')
+        : await this.d.orgs.findBySlug(body.organizationSlug!, tx, 'share');
+      const member = organization && (await this.d.orgs.findMember(organization.id, user.id, tx));
+      // A foreign or unknown organization answers the same: nothing about it leaks.
+      if (!organization || !member) return fail('USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
+      if (organization.requireTwoFactor && !hasSecondFactor(user)) fail('ORGANIZATION_REQUIRES_TWO_FACTOR');
+      const activated = await this.d.sessions.setActiveOrganizationIn(tx, auth.session.token, organization.id);
+      return { organization, activated };
+    });
+    return { result: organization, session: await activated() };
   }
 }
 

@@ -70,7 +70,7 @@ export class OrganizationReadService {
       organizationId = organization?.id ?? fail('ORGANIZATION_NOT_FOUND');
     }
     if (!organizationId) return fail('NO_ACTIVE_ORGANIZATION');
-    await this.access.member(organizationId, auth.user.id, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
+    await this.access.self(organizationId, auth.user, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
     const page: MemberPage = {
       limit: query.limit ?? this.d.config.organization.memberListLimit,
       offset: query.offset ?? 0,
@@ -84,7 +84,7 @@ export class OrganizationReadService {
 
   async activeMember(auth: SessionWithUser): Promise<MemberView> {
     const organizationId = this.access.organizationId(null, auth, 'NO_ACTIVE_ORGANIZATION');
-    return this.access.member(organizationId, auth.user.id, 'MEMBER_NOT_FOUND');
+    return this.access.self(organizationId, auth.user, 'MEMBER_NOT_FOUND');
   }
 
   /** better-auth get-active-member-role: the caller's role, or a fellow member's (userId) in the same organization. */
@@ -98,7 +98,7 @@ export class OrganizationReadService {
       organizationId = organization?.id ?? fail('ORGANIZATION_NOT_FOUND');
     }
     if (!organizationId) return fail('NO_ACTIVE_ORGANIZATION');
-    const caller = await this.access.member(organizationId, auth.user.id, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
+    const caller = await this.access.self(organizationId, auth.user, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
     if (!query.userId || query.userId === auth.user.id) return { role: caller.role };
     const other = await this.access.member(organizationId, query.userId, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
     return { role: other.role };
@@ -106,7 +106,7 @@ export class OrganizationReadService {
 
   async hasPermission(auth: SessionWithUser, organizationId: string | undefined, permissions: Permissions) {
     const id = this.access.organizationId(organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
-    const member = await this.access.member(id, auth.user.id, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
+    const member = await this.access.self(id, auth.user, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
     return { error: null, success: this.access.can(member, permissions) };
   }
 }

@@ -1,7 +1,9 @@
 import { isId, newId } from '../../crypto/random';
+import { toUserView, USER_COLUMNS } from '../../db/user-row';
 import { isoOf } from '../../shared/pg-time';
 import { normalizeSlug } from '../../shared/slug';
 import { escapeLike, type Sql } from '../../shared/sql';
+import type { UserView } from '../../shared/views';
 import {
   type MemberUser,
   type MemberView,
@@ -54,15 +56,22 @@ export class OrganizationRepository {
     return toOrganization(rows[0]);
   }
 
-  async findById(id: string, sql: Sql = this.sql, lock = false): Promise<OrganizationView | null> {
+  /** `lock`: true locks the row for a change (FOR UPDATE); 'share' keeps it from changing until the commit. */
+  async findById(id: string, sql: Sql = this.sql, lock: boolean | 'share' = false): Promise<OrganizationView | null> {
     if (!isId(id)) return null;
-    const rows = await sql.query(`SELECT * FROM organizations WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+    const rows = await sql.query(`SELECT * FROM organizations WHERE id = $1${lockClause(lock)}`, [id]);
     return rows[0] ? toOrganization(rows[0]) : null;
   }
 
   /** Slugs are stored normalized (slug.ts), so a lookup normalizes what it is given. */
-  async findBySlug(slug: string): Promise<OrganizationView | null> {
-    const rows = await this.sql.query('SELECT * FROM organizations WHERE slug = $1', [normalizeSlug(slug)]);
+  async findBySlug(
+    slug: string,
+    sql: Sql = this.sql,
+    lock: boolean | 'share' = false,
+  ): Promise<OrganizationView | null> {
+    const rows = await sql.query(`SELECT * FROM organizations WHERE slug = $1${lockClause(lock)}`, [
+      normalizeSlug(slug),
+    ]);
     return rows[0] ? toOrganization(rows[0]) : null;
   }
 
@@ -137,6 +146,25 @@ export class OrganizationRepository {
       userId,
     ]);
     return rows[0] ? toMember(rows[0]) : null;
+  }
+
+  /**
+   * The user's membership (with user) and whether the organization requires a second factor: the caller's standing
+   * in one statement, as findMember's (docs/two-factor.md "Policies").
+   */
+  async findMemberWithPolicy(
+    organizationId: string,
+    userId: string,
+    sql: Sql = this.sql,
+  ): Promise<{ member: MemberView; requireTwoFactor: boolean } | null> {
+    if (!isId(organizationId) || !isId(userId)) return null;
+    const rows = await sql.query(
+      `SELECT m.*, u.name AS u_name, u.email AS u_email, u.image AS u_image, o.require_two_factor AS o_require_2fa
+       FROM members m JOIN users u ON u.id = m.user_id JOIN organizations o ON o.id = m.organization_id
+       WHERE m.organization_id = $1 AND m.user_id = $2`,
+      [organizationId, userId],
+    );
+    return rows[0] ? { member: toMember(rows[0]), requireTwoFactor: rows[0].o_require_2fa === true } : null;
   }
 
   /** A member of `organizationId` by member id, or by email (case-insensitive); foreign ids find nothing. */
@@ -230,6 +258,44 @@ export class OrganizationRepository {
     return rows[0] ?? { name: '', language: null };
   }
 
+  /**
+   * The user as stored, their row locked until the transaction ends (`share`: against a change of it, such as the
+   * removal of their second factor; `update`: for such a change). Null when there is no such user.
+   */
+  async lockUser(userId: string, tx: Sql, mode: 'share' | 'update'): Promise<UserView | null> {
+    const lock = mode === 'share' ? 'FOR SHARE' : 'FOR NO KEY UPDATE';
+    const rows = await tx.query(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = $1 ${lock}`, [userId]);
+    return rows[0] ? toUserView(rows[0]) : null;
+  }
+
+  /**
+   * The members with a session that has this organization active (each once): walked by membership, then each
+   * member's sessions by their user index, so the cost follows the organization's size, not the sessions table's.
+   */
+  async membersWithActive(organizationId: string, tx: Sql): Promise<UserView[]> {
+    const rows = await tx.query(
+      `SELECT ${USER_COLUMNS} FROM members m JOIN users u ON u.id = m.user_id
+       WHERE m.organization_id = $1
+         AND EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = m.user_id AND s.active_organization_id = $1)`,
+      [organizationId],
+    );
+    return rows.map(toUserView);
+  }
+
+  /**
+   * The organizations active in the user's sessions, locked against a change (FOR SHARE) and read as they are once
+   * the lock is held: a policy being turned on meanwhile is seen.
+   */
+  async lockActiveOrganizationsOf(userId: string, tx: Sql): Promise<Array<{ id: string; requireTwoFactor: boolean }>> {
+    const rows = await tx.query<{ id: string; require_two_factor: boolean }>(
+      `SELECT o.id, o.require_two_factor FROM organizations o
+       WHERE o.id IN (SELECT s.active_organization_id FROM sessions s WHERE s.user_id = $1)
+       ORDER BY o.id FOR SHARE`,
+      [userId],
+    );
+    return rows.map((r) => ({ id: r.id, requireTwoFactor: r.require_two_factor }));
+  }
+
   /** A user's public fields (operators name the owner of an organization they create), or null. */
   async findUserBrief(userId: string): Promise<MemberUser | null> {
     if (!isId(userId)) return null;
@@ -288,3 +354,5 @@ export class OrganizationRepository {
     return { organizations, total: Number(counted[0].total) };
   }
 }
+
+const lockClause = (lock: boolean | 'share'): string => (lock === 'share' ? ' FOR SHARE' : lock ? ' FOR UPDATE' : '');

@@ -26,7 +26,7 @@ export const OrganizationSchema = Type.Object(
     logo: Nullable(Type.String()),
     metadata: Nullable(Type.Record(Type.String(), Type.Unknown())),
     requireTwoFactor: Type.Boolean({
-      description: 'members without a second factor cannot make it their active organization (docs/two-factor.md)',
+      description: 'members without a second factor cannot act in it or keep it active (docs/two-factor.md)',
     }),
     createdAt: DateTime,
   },

@@ -68,7 +68,7 @@ export class TeamService {
 
   async list(auth: SessionWithUser, organizationId?: string): Promise<TeamView[]> {
     const id = this.access.organizationId(organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
-    await this.access.member(id, auth.user.id, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
+    await this.access.self(id, auth.user, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
     return this.d.teams.list(id);
   }
 
@@ -82,7 +82,7 @@ export class TeamService {
     if (userId === auth.user.id) {
       // A self-query is not narrowed to the active organization (better-auth), only to one named.
       if (query.organizationId)
-        await this.access.member(query.organizationId, auth.user.id, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
+        await this.access.self(query.organizationId, auth.user, 'NOT_A_MEMBER_OF_THIS_ORGANIZATION');
       return this.d.teams.listForUser(auth.user.id, query.organizationId);
     }
     const organizationId = this.access.organizationId(query.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');

@@ -14,6 +14,14 @@ export interface UserLookup {
   getUser(id: string): Promise<UserView | null>;
 }
 
+/**
+ * The organization policy a removed passkey may end (the organization feature's SecondFactorPolicy fits): when it
+ * was the user's last second factor, organizations requiring one stop being active in their sessions.
+ */
+export interface OrganizationPolicy {
+  secondFactorLostIn(tx: Sql, userId: string): Promise<{ organizationIds: string[]; after: () => Promise<void> }>;
+}
+
 /** What the passkey feature needs from outside. */
 export interface PasskeyFeatureDeps {
   sql: Sql;
@@ -22,6 +30,8 @@ export interface PasskeyFeatureDeps {
   sessions: SessionService;
   /** An operator's reset of the second factor removes passkeys too: plugged into its hook point. */
   twoFactor: TwoFactorService;
+  /** Removing the last second factor ends the user's sessions' hold on organizations that require one. */
+  organizations: OrganizationPolicy;
   /** The notices are written in the transaction of the change they tell of. */
   mail: MailOutbox;
   config: Config;

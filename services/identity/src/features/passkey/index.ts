@@ -6,7 +6,7 @@ import { passkeyRoutes } from './passkey.routes';
 import { PasskeyService } from './passkey.service';
 import { PasskeyRepository } from './repository';
 
-export type { PasskeyFeatureDeps, UserLookup } from './deps';
+export type { OrganizationPolicy, PasskeyFeatureDeps, UserLookup } from './deps';
 export type { PasskeyService } from './passkey.service';
 export type { PasskeyView } from './schemas';
 
@@ -33,6 +33,7 @@ export function createPasskeyFeature(deps: PasskeyFeatureDeps): PasskeyFeature {
     repo: new PasskeyRepository(deps.sql),
     accounts: deps.accounts,
     sessions: deps.sessions,
+    organizations: deps.organizations,
     mail: deps.mail,
     config: config.passkey,
     rp: relyingParty(config),

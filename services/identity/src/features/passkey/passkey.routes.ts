@@ -99,8 +99,17 @@ export async function passkeyRoutes(fastify: FastifyInstance, ctx: PasskeyWeb): 
     '/passkey/delete-passkey',
     { schema: DeletePasskey, preHandler: ctx.requireSession },
     async (request, reply) => {
-      const user = await ctx.passkeys.remove(request.auth.user, request.body.id, auditSource(request), lang(request));
-      reissue(request, reply, request.auth, user);
+      const { user, organizationsCleared } = await ctx.passkeys.remove(
+        request.auth.user,
+        request.body.id,
+        auditSource(request),
+        lang(request),
+      );
+      // An organization requiring a second factor may no longer be this session's active one (docs/two-factor.md).
+      const { session } = request.auth;
+      const active = session.activeOrganizationId;
+      const cleared = active !== null && organizationsCleared.includes(active);
+      reissue(request, reply, { session: cleared ? { ...session, activeOrganizationId: null } : session, user }, user);
       return { status: true };
     },
   );

@@ -18,7 +18,7 @@ import type { Clock } from '../../shared/clock';
 import { isUniqueViolation, type Sql } from '../../shared/sql';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { SessionService } from '../session';
-import type { UserLookup } from './deps';
+import type { OrganizationPolicy, UserLookup } from './deps';
 import { type Ceremony, type PasskeyRepository, type PasskeyRow, toView } from './repository';
 import type { PasskeyView } from './schemas';
 
@@ -58,6 +58,7 @@ export class PasskeyService {
       repo: PasskeyRepository;
       accounts: UserLookup;
       sessions: SessionService;
+      organizations: OrganizationPolicy;
       mail: MailOutbox;
       config: PasskeyConfig;
       rp: RelyingParty;
@@ -270,12 +271,19 @@ export class PasskeyService {
 
   /**
    * Removes one of the user's passkeys, with its audit event and notice, in one transaction; another user's or an
-   * unknown id answers PASSKEY_NOT_FOUND and changes nothing. Answers the user as now.
+   * unknown id answers PASSKEY_NOT_FOUND and changes nothing. When it was the user's last second factor,
+   * organizations requiring one stop being active in their sessions (docs/two-factor.md "Policies"). Answers the
+   * user as now and those organizations.
    */
-  async remove(user: UserView, id: string, source: AuditSource, lang?: string): Promise<UserView> {
+  async remove(
+    user: UserView,
+    id: string,
+    source: AuditSource,
+    lang?: string,
+  ): Promise<{ user: UserView; organizationsCleared: string[] }> {
     if (!isId(id)) fail('PASSKEY_NOT_FOUND');
     const now = this.now();
-    const removed = await this.deps.sessions.changeUser(user.id, async (tx) => {
+    const cleared = await this.deps.sessions.changeUser(user.id, async (tx) => {
       const row = await this.deps.repo.remove(id, user.id, now, tx);
       if (!row) return null;
       await this.deps.audit.record(tx, {
@@ -285,10 +293,14 @@ export class PasskeyService {
         details: this.describe(row),
       });
       await this.notify(tx, user, 'passkey-removed', lang);
-      return row;
+      return this.deps.organizations.secondFactorLostIn(tx, user.id);
     });
-    if (!removed) fail('PASSKEY_NOT_FOUND');
-    return { ...user, passkeyCount: Math.max(0, user.passkeyCount - 1), updatedAt: now.toISOString() };
+    if (!cleared) return fail('PASSKEY_NOT_FOUND');
+    await cleared.after();
+    return {
+      user: { ...user, passkeyCount: Math.max(0, user.passkeyCount - 1), updatedAt: now.toISOString() },
+      organizationsCleared: cleared.organizationIds,
+    };
   }
 
   /** The operator's reset (two-factor's hook): every passkey of the user, in the reset's transaction. */

@@ -172,12 +172,16 @@ export class SessionRepository {
     return rows.length > 0;
   }
 
-  /** Clears an active organization on the sessions pointing at it (of one user, or all); returns their tokens. */
-  async clearActiveOrganization(organizationId: string, userId: string | null, sql: Sql = this.sql): Promise<string[]> {
+  /** Clears an active organization on the sessions pointing at it (of these users, or all); returns their tokens. */
+  async clearActiveOrganization(
+    organizationId: string,
+    userIds: readonly string[] | null,
+    sql: Sql = this.sql,
+  ): Promise<string[]> {
     const rows = await sql.query<{ token: string }>(
       `UPDATE sessions SET active_organization_id = NULL
-       WHERE active_organization_id = $1 AND ($2::uuid IS NULL OR user_id = $2::uuid) RETURNING token`,
-      [organizationId, userId],
+       WHERE active_organization_id = $1 AND ($2::uuid[] IS NULL OR user_id = ANY($2::uuid[])) RETURNING token`,
+      [organizationId, userIds],
     );
     return rows.map((r) => r.token);
   }

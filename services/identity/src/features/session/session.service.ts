@@ -377,15 +377,18 @@ export class SessionService {
   }
 
   /**
-   * Clears `organizationId` as the active organization of every session of `userId` (null: of everyone) inside
-   * the caller's transaction; returns the step that drops their Redis entries, to run after the commit.
+   * Clears `organizationId` as the active organization of every session of `userId` (several users: an array;
+   * null: of everyone) inside the caller's transaction; returns the step that drops their Redis entries, to run
+   * after the commit.
    */
   async clearActiveOrganizationIn(
     tx: Sql,
     organizationId: string,
-    userId: string | null,
+    userId: string | readonly string[] | null,
   ): Promise<() => Promise<void>> {
-    const tokens = await this.repo.clearActiveOrganization(organizationId, userId, tx);
+    const userIds = typeof userId === 'string' ? [userId] : userId;
+    if (userIds?.length === 0) return async () => {};
+    const tokens = await this.repo.clearActiveOrganization(organizationId, userIds, tx);
     await this.fence(tokens);
     return () => this.revokeTokens(tokens);
   }

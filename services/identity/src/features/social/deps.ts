@@ -16,7 +16,7 @@ import type { TokenVault } from './vault';
 
 /** What the social feature needs from outside. */
 export interface SocialFeatureDeps
-  extends Pick<SocialDeps, 'sql' | 'config' | 'clock' | 'accounts' | 'sessions' | 'banCheck' | 'audit'> {
+  extends Pick<SocialDeps, 'sql' | 'config' | 'clock' | 'accounts' | 'sessions' | 'banCheck' | 'audit' | 'warn'> {
   /** OAuth state between the redirect and the callback (Redis, or this process). */
   store: KeyValueStore;
 }
@@ -44,4 +44,6 @@ export interface SocialDeps {
   banCheck: ((user: UserView) => Promise<UserView>) | null;
   /** Links and unlinks are recorded in their own transaction; sign-ins through the session feature. */
   audit: AuditLog;
+  /** The operator's log: a stored token no configured secret opens. */
+  warn: (message: string) => void;
 }

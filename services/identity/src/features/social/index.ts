@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { deriveKeys } from '../../crypto/keys';
+import { type ResealCount, type ResealOptions, resealColumns } from '../../crypto/reseal';
 import { Sealer } from '../../crypto/sealed';
 import type { FeatureRoutes } from '../../http/web';
 import { accountsRoutes } from './accounts.routes';
@@ -13,7 +14,7 @@ import { signInRoutes } from './sign-in.routes';
 import { SocialService } from './social.service';
 import { OAuthStates } from './state';
 import { AccountTokensService } from './tokens.service';
-import { TokenVault } from './vault';
+import { SEALED_TOKENS, TokenVault } from './vault';
 
 export type { SocialFeatureDeps } from './deps';
 export type { ProviderRegistry } from './providers/registry';
@@ -32,17 +33,22 @@ export interface SocialServices {
  *   sign-in.routes   sign-in/social · callback/:providerId (GET, POST) · link-social
  *   accounts.routes  list-accounts · unlink-account · get-access-token · refresh-token · account-info
  */
-export type SocialFeature = SocialServices & FeatureRoutes;
+export type SocialFeature = SocialServices &
+  FeatureRoutes & {
+    /** Seals the stored provider tokens again under the current AUTH_SECRET (`secrets:reseal`). */
+    reseal(options: ResealOptions): Promise<ResealCount>;
+  };
 
 export function createSocialFeature(base: SocialFeatureDeps): SocialFeature {
   const { config, clock } = base;
+  const sealer = new Sealer(deriveKeys(config, 'provider-tokens'));
   const d: SocialDeps = {
     ...base,
     providers: new ProviderRegistry(config, clock.now),
     verifier: new IdTokenVerifier(clock.now, config.social.idTokenMaxAgeSec),
     states: new OAuthStates(base.store, config.social.stateTtlSec, clock.now),
     repo: new SocialRepository(base.sql),
-    vault: new TokenVault(new Sealer(deriveKeys(config, 'provider-tokens'))),
+    vault: new TokenVault(sealer, base.warn),
   };
   const identify = new IdentifyService(d);
   const services: SocialServices = {
@@ -51,7 +57,11 @@ export function createSocialFeature(base: SocialFeatureDeps): SocialFeature {
     callback: new CallbackService(d, identify),
     tokens: new AccountTokensService(d),
   };
-  return { ...services, routes: (app, web) => registerRoutes(app, { ...web, social: services }) };
+  return {
+    ...services,
+    reseal: (options) => resealColumns(base.sql, sealer, SEALED_TOKENS, options),
+    routes: (app, web) => registerRoutes(app, { ...web, social: services }),
+  };
 }
 
 async function registerRoutes(app: FastifyInstance, ctx: SocialWeb): Promise<void> {

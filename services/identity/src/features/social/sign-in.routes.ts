@@ -17,7 +17,7 @@ export async function signInRoutes(fastify: FastifyInstance, ctx: SocialWeb): Pr
   app.post('/sign-in/social', { schema: SignInSocial, preHandler: redirects }, async (request, reply) => {
     const { body } = request;
     if (body.idToken) {
-      const device = ctx.cookies.readSigned(request, ctx.cookies.trustDeviceName);
+      const device = ctx.cookies.readTrustedDevice(request);
       const outcome = await ctx.metrics.countSignIn('id_token', () =>
         social.signInWithIdToken(body.provider, body.idToken!, auditSource(request), body.requestSignUp, device),
       );
@@ -65,7 +65,7 @@ export async function signInRoutes(fastify: FastifyInstance, ctx: SocialWeb): Pr
       params,
       stateCookie.read(request),
       auditSource(request),
-      ctx.cookies.readSigned(request, ctx.cookies.trustDeviceName),
+      ctx.cookies.readTrustedDevice(request),
     );
     stateCookie.clear(reply);
     if (result.session) ctx.cookies.set(reply, result.session, ctx.clock.now());

@@ -18,16 +18,25 @@ export interface PasswordCheck {
   getUser(id: string): Promise<UserView | null>;
 }
 
+/**
+ * The organization feature's `requireTwoFactor` as the sessions see it (its SecondFactorPolicy fits): in the
+ * transaction that removed a user's second factor, the organizations requiring one stop being active in their
+ * sessions. Answers those organizations and the step to run after the commit.
+ */
+export interface OrganizationPolicy {
+  secondFactorLostIn(tx: Sql, userId: string): Promise<{ organizationIds: string[]; after: () => Promise<void> }>;
+}
+
 /** What the two-factor feature needs from outside. */
 export interface TwoFactorFeatureDeps {
   sql: Sql;
   /** The password sign-in it plugs into (hooks.ts), and its password check. */
   accounts: AccountService;
   sessions: SessionService;
-  /** Seals the TOTP secrets (its own key purpose). */
+  /** Removing a second factor ends the user's sessions' hold on organizations that require one. */
+  organizations: OrganizationPolicy;
+  /** Seals the TOTP secrets (its own key purpose); the backup codes are keyed by the secret they come with. */
   sealer: Sealer;
-  /** HMAC keys of the backup codes: the current secret's first, then the previous ones'. */
-  codeKeys: readonly Buffer[];
   /** The notices are written in the transaction of the change they tell of. */
   mail: MailOutbox;
   config: Config;

@@ -1,11 +1,12 @@
+import { type ResealCount, type ResealOptions, resealColumns } from '../../crypto/reseal';
 import type { FeatureRoutes } from '../../http/web';
 import type { TwoFactorFeatureDeps } from './deps';
 import { installSecondFactor } from './hooks';
 import { TwoFactorRepository } from './repository';
 import { twoFactorRoutes } from './two-factor.routes';
-import { TwoFactorService } from './two-factor.service';
+import { sealContext, TwoFactorService } from './two-factor.service';
 
-export type { TwoFactorFeatureDeps } from './deps';
+export type { OrganizationPolicy, TwoFactorFeatureDeps } from './deps';
 export type { ResettableFactor, TwoFactorService, TwoFactorStatus } from './two-factor.service';
 
 /**
@@ -22,6 +23,11 @@ export interface TwoFactorFeature extends FeatureRoutes {
   twoFactor: TwoFactorService;
   /** Deletes expired pending sign-ins and trusted devices; answers how many. */
   sweepExpired(batch?: number): Promise<number>;
+  /**
+   * Seals the TOTP secrets again under the current AUTH_SECRET (`secrets:reseal`); the backup codes, keyed by the
+   * secret, keep working.
+   */
+  reseal(options: ResealOptions): Promise<ResealCount>;
 }
 
 export function createTwoFactorFeature(deps: TwoFactorFeatureDeps): TwoFactorFeature {
@@ -31,8 +37,8 @@ export function createTwoFactorFeature(deps: TwoFactorFeatureDeps): TwoFactorFea
     repo,
     passwords: deps.accounts,
     sessions: deps.sessions,
+    organizations: deps.organizations,
     sealer: deps.sealer,
-    codeKeys: deps.codeKeys,
     mail: deps.mail,
     config: deps.config.twoFactor,
     publicUrl: deps.config.publicUrl,
@@ -43,6 +49,18 @@ export function createTwoFactorFeature(deps: TwoFactorFeatureDeps): TwoFactorFea
   return {
     twoFactor,
     sweepExpired: (batch = 1000) => twoFactor.sweepExpired(batch),
+    reseal: (options) =>
+      resealColumns(
+        deps.sql,
+        deps.sealer,
+        {
+          label: 'two-factor secrets',
+          table: 'two_factors',
+          key: 'user_id',
+          columns: [{ name: 'secret_sealed', context: sealContext }],
+        },
+        options,
+      ),
     async routes(app, web) {
       await app.register(twoFactorRoutes, { ...web, twoFactor });
     },

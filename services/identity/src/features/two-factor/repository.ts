@@ -42,8 +42,11 @@ function toRow(r: Row): TwoFactorRow {
 export class TwoFactorRepository {
   constructor(private readonly sql: Sql) {}
 
-  async find(userId: string, sql: Sql = this.sql): Promise<TwoFactorRow | null> {
-    const rows = await sql.query(`SELECT ${COLUMNS} FROM two_factors WHERE user_id = $1`, [userId]);
+  /** `lock`: held until the transaction `sql` ends (a re-seal or a removal of the row waits). */
+  async find(userId: string, sql: Sql = this.sql, lock = false): Promise<TwoFactorRow | null> {
+    const rows = await sql.query(`SELECT ${COLUMNS} FROM two_factors WHERE user_id = $1${lock ? ' FOR UPDATE' : ''}`, [
+      userId,
+    ]);
     return rows[0] ? toRow(rows[0]) : null;
   }
 

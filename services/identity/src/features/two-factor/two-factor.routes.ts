@@ -34,14 +34,18 @@ export async function twoFactorRoutes(fastify: FastifyInstance, ctx: TwoFactorWe
     '/two-factor/disable',
     { schema: DisableTwoFactor, preHandler: ctx.requireFreshSession },
     async (request, reply) => {
-      const user = await ctx.twoFactor.disable(
+      const { user, organizationsCleared } = await ctx.twoFactor.disable(
         request.auth.user,
         request.body.password,
         auditSource(request),
         lang(request),
       );
       ctx.cookies.clearNamed(reply, ctx.cookies.trustDeviceName);
-      reissue(request, reply, request.auth, user);
+      // An organization requiring a second factor is no longer this session's active one (docs/two-factor.md).
+      const { session } = request.auth;
+      const active = session.activeOrganizationId;
+      const cleared = active !== null && organizationsCleared.includes(active);
+      reissue(request, reply, { session: cleared ? { ...session, activeOrganizationId: null } : session, user }, user);
       return { status: true };
     },
   );
@@ -79,7 +83,11 @@ export async function twoFactorRoutes(fastify: FastifyInstance, ctx: TwoFactorWe
     body: { code: string; trustDevice?: boolean },
   ) => {
     const challenge = ctx.cookies.readSigned(request, ctx.cookies.twoFactorName);
-    if (!challenge) fail('INVALID_TWO_FACTOR_COOKIE');
+    if (!challenge) {
+      // answered as for a pending sign-in that expired or was given up: nothing tells a forged cookie apart
+      ctx.cookies.clearNamed(reply, ctx.cookies.twoFactorName);
+      fail('INVALID_TWO_FACTOR_COOKIE');
+    }
     let done: CompletedSignIn;
     try {
       done = await ctx.twoFactor.completeSignIn(

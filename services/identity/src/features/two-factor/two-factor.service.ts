@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import type { TwoFactorConfig } from '../../config';
 import { ALPHANUMERIC, newId, randomString } from '../../crypto/random';
-import type { Sealer } from '../../crypto/sealed';
+import { type Sealer, unreadableSealed } from '../../crypto/sealed';
 import { matchTotp, newTotpSecret, totpUri } from '../../crypto/totp';
-import { fail } from '../../errors';
+import { fail, failLogged } from '../../errors';
 import { mailLanguage } from '../../mail/language';
 import type { MailOutbox } from '../../mail/mail-outbox';
 import { type AuditEventType, type AuditSource, asUser, userTarget } from '../../shared/audit';
@@ -12,7 +12,7 @@ import type { Sql } from '../../shared/sql';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { CookieGrant, SecondFactorGate } from '../account';
 import type { SessionService } from '../session';
-import type { PasswordCheck, TwoFactorAudit } from './deps';
+import type { OrganizationPolicy, PasswordCheck, TwoFactorAudit } from './deps';
 import type { TwoFactorRepository, TwoFactorRow } from './repository';
 
 /** The factors a code can be: an authenticator app's TOTP code, or one of the backup codes. */
@@ -61,9 +61,8 @@ export class TwoFactorService {
       repo: TwoFactorRepository;
       passwords: PasswordCheck;
       sessions: SessionService;
+      organizations: OrganizationPolicy;
       sealer: Sealer;
-      /** HMAC keys of the backup codes: the current secret's first (it hashes new codes), then the previous ones'. */
-      codeKeys: readonly Buffer[];
       mail: MailOutbox;
       config: TwoFactorConfig;
       publicUrl: string;
@@ -84,7 +83,7 @@ export class TwoFactorService {
       this.deps.repo.startEnrolment(
         user.id,
         this.deps.sealer.seal(secret, sealContext(user.id)),
-        codes.map((c) => this.hashCode(user.id, c)),
+        codes.map((c) => hashCode(secret, user.id, c)),
         now,
         tx,
       ),
@@ -128,33 +127,47 @@ export class TwoFactorService {
   async verifyBackupCodeSignedIn(user: UserView, code: string): Promise<void> {
     const row = await this.deps.repo.find(user.id);
     if (!row?.verified) fail('BACKUP_CODES_NOT_ENABLED');
-    if ((await this.useBackupCode(user.id, code)) === null) fail('INVALID_BACKUP_CODE');
+    if ((await this.useBackupCode(row, code)) === null) fail('INVALID_BACKUP_CODE');
   }
 
-  /** Removes the second factor, its backup codes, pending sign-ins and trusted devices. Answers the user. */
-  async disable(user: UserView, password: string, source: AuditSource, lang?: string): Promise<UserView> {
+  /**
+   * Removes the second factor, its backup codes, pending sign-ins and trusted devices; organizations that require
+   * one stop being active in the user's sessions (docs/two-factor.md "Policies"), in the same transaction. Answers
+   * the user and those organizations.
+   */
+  async disable(
+    user: UserView,
+    password: string,
+    source: AuditSource,
+    lang?: string,
+  ): Promise<{ user: UserView; organizationsCleared: string[] }> {
     await this.assertPassword(user.id, password);
     const now = this.now();
-    const removed = await this.deps.sessions.changeUser(user.id, async (tx) => {
-      if (!(await this.deps.repo.removeAll(user.id, tx))) return false;
+    const cleared = await this.deps.sessions.changeUser(user.id, async (tx) => {
+      if (!(await this.deps.repo.removeAll(user.id, tx))) return null;
       await this.deps.repo.setUserEnabled(user.id, false, now, tx);
       await this.record(tx, 'user.two_factor_disabled', source, user.id, { factor: 'totp' });
       if (user.twoFactorEnabled) await this.notify(tx, user, 'two-factor-disabled', lang);
-      return true;
+      return this.deps.organizations.secondFactorLostIn(tx, user.id);
     });
-    if (!removed) fail('TWO_FACTOR_NOT_ENABLED');
-    return { ...user, twoFactorEnabled: false, updatedAt: now.toISOString() };
+    if (!cleared) return fail('TWO_FACTOR_NOT_ENABLED');
+    await cleared.after();
+    return {
+      user: { ...user, twoFactorEnabled: false, updatedAt: now.toISOString() },
+      organizationsCleared: cleared.organizationIds,
+    };
   }
 
   /**
    * An operator removes the user's second factors (admin reset-two-factor): the TOTP secret, the backup codes, the
    * pending sign-ins, the trusted devices and the other factors plugged in (passkeys), in one transaction with the
-   * audit event and the notice to the user. Nothing to remove (no enrolment, not even an unconfirmed one, and no
-   * other factor) answers TWO_FACTOR_NOT_ENABLED. Answers the user.
+   * audit event and the notice to the user; organizations that require a second factor stop being active in the
+   * user's sessions. Nothing to remove (no enrolment, not even an unconfirmed one, and no other factor) answers
+   * TWO_FACTOR_NOT_ENABLED. Answers the user.
    */
   async reset(user: UserView, source: AuditSource, lang?: string): Promise<UserView> {
     const now = this.now();
-    const removed = await this.deps.sessions.changeUser(user.id, async (tx) => {
+    const cleared = await this.deps.sessions.changeUser(user.id, async (tx) => {
       const totp = await this.deps.repo.removeAll(user.id, tx);
       const details: Record<string, number | boolean> = { wasEnabled: user.twoFactorEnabled };
       let others = 0;
@@ -163,24 +176,31 @@ export class TwoFactorService {
         details[`${factor.name}Removed`] = count;
         others += count;
       }
-      if (!totp && others === 0) return false;
+      if (!totp && others === 0) return null;
       await this.deps.repo.setUserEnabled(user.id, false, now, tx);
       await this.record(tx, 'admin.user.two_factor_reset', source, user.id, details);
       await this.notify(tx, user, 'two-factor-reset', lang);
-      return true;
+      return this.deps.organizations.secondFactorLostIn(tx, user.id);
     });
-    if (!removed) fail('TWO_FACTOR_NOT_ENABLED');
+    if (!cleared) return fail('TWO_FACTOR_NOT_ENABLED');
+    await cleared.after();
     return { ...user, twoFactorEnabled: false, passkeyCount: 0, updatedAt: now.toISOString() };
   }
 
-  /** A new set of backup codes; the old ones stop working. */
+  /**
+   * A new set of backup codes; the old ones stop working. The second factor's row is locked while they are hashed
+   * with its secret (a re-seal or a removal meanwhile waits).
+   */
   async regenerateBackupCodes(user: UserView, password: string, source: AuditSource, lang?: string) {
     if (!user.twoFactorEnabled) fail('TWO_FACTOR_NOT_ENABLED');
     await this.assertPassword(user.id, password);
     const codes = this.newBackupCodes();
     const now = this.now();
     const replaced = await this.deps.repo.transaction(async (tx) => {
-      const hashes = codes.map((c) => this.hashCode(user.id, c));
+      const row = await this.deps.repo.find(user.id, tx, true);
+      if (!row?.verified) return false;
+      const secret = this.secretOf(row);
+      const hashes = codes.map((c) => hashCode(secret, user.id, c));
       if (!(await this.deps.repo.replaceBackupCodes(user.id, hashes, now, tx))) return false;
       await this.record(tx, 'user.backup_codes_regenerated', source, user.id, { count: codes.length });
       await this.notify(tx, user, 'backup-codes-regenerated', lang);
@@ -250,8 +270,7 @@ export class TwoFactorService {
     const row = await repo.find(challenge.userId);
     if (!row?.verified) fail(factor === 'totp' ? 'TOTP_NOT_ENABLED' : 'BACKUP_CODES_NOT_ENABLED');
     if (row.lockedUntil && row.lockedUntil.getTime() > now.getTime()) fail('ACCOUNT_TEMPORARILY_LOCKED');
-    const ok =
-      factor === 'totp' ? await this.useTotp(row, code) : (await this.useBackupCode(row.userId, code)) !== null;
+    const ok = factor === 'totp' ? await this.useTotp(row, code) : (await this.useBackupCode(row, code)) !== null;
     if (!ok) {
       await this.recordFailure(row.userId, factor, source);
       fail(factor === 'totp' ? 'INVALID_CODE' : 'INVALID_BACKUP_CODE');
@@ -297,11 +316,10 @@ export class TwoFactorService {
   }
 
   /** Spends a backup code; answers how many are left, or null when it is not one of the user's unused codes. */
-  private async useBackupCode(userId: string, code: string): Promise<number | null> {
+  private async useBackupCode(row: TwoFactorRow, code: string): Promise<number | null> {
     const plain = normalizeBackupCode(code);
     if (!BACKUP_CODE.test(plain)) return null;
-    const hashes = this.deps.codeKeys.map((key) => hashWith(key, userId, plain));
-    return this.deps.repo.useBackupCode(userId, hashes, this.now());
+    return this.deps.repo.useBackupCode(row.userId, [hashCode(this.secretOf(row), row.userId, plain)], this.now());
   }
 
   /** A wrong code at sign-in: counted for the lockout, recorded; the lock itself is recorded when it starts. */
@@ -325,9 +343,14 @@ export class TwoFactorService {
       });
   }
 
+  /**
+   * The TOTP secret. One no configured secret opens (AUTH_SECRET rotated and the old one dropped before the
+   * re-seal) answers STORED_SECRET_UNREADABLE, and the log line names the fix.
+   */
   private secretOf(row: TwoFactorRow): string {
     const secret = this.deps.sealer.open(row.secretSealed, sealContext(row.userId));
-    if (secret === null) throw new Error('a two-factor secret does not open with the configured secrets');
+    if (secret === null)
+      failLogged('STORED_SECRET_UNREADABLE', unreadableSealed(`the two-factor secret of user ${row.userId}`));
     return secret;
   }
 
@@ -341,10 +364,6 @@ export class TwoFactorService {
       const code = randomString(10, ALPHANUMERIC);
       return `${code.slice(0, 5)}-${code.slice(5)}`;
     });
-  }
-
-  private hashCode(userId: string, code: string): string {
-    return hashWith(this.deps.codeKeys[0], userId, normalizeBackupCode(code));
   }
 
   private record(
@@ -375,9 +394,18 @@ export class TwoFactorService {
 }
 
 /** The sealed secret opens only in its own user's row. */
-const sealContext = (userId: string) => `two-factor:${userId}`;
+export const sealContext = (userId: string) => `two-factor:${userId}`;
 
-/** A backup code's stored form: keyed (a database dump alone cannot be searched for codes) and bound to its user. */
-function hashWith(key: Buffer, userId: string, code: string): string {
-  return createHmac('sha256', key).update(`${userId}:${code}`).digest('base64url');
+/**
+ * A backup code's stored form: an HMAC keyed by the user's TOTP secret (a key of its own derived from it), bound to
+ * the user. A database dump alone cannot be searched for codes (the secret is sealed), and whoever can open the
+ * secret holds the second factor anyway. Keyed by the secret rather than by AUTH_SECRET, the codes survive a
+ * rotation: re-sealing the secret (`secrets:reseal`) keeps them, where a hash under AUTH_SECRET could never be made
+ * again without the codes.
+ */
+function hashCode(secret: string, userId: string, code: string): string {
+  const key = createHmac('sha256', secret).update('identity/backup-codes').digest();
+  return createHmac('sha256', key)
+    .update(`${userId}:${normalizeBackupCode(code)}`)
+    .digest('base64url');
 }

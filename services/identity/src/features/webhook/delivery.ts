@@ -1,5 +1,5 @@
 import type { Config } from '../../config';
-import type { Sealer } from '../../crypto/sealed';
+import { type Sealer, unreadableSealed } from '../../crypto/sealed';
 import { type AuditLog, SYSTEM_SOURCE } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
@@ -61,7 +61,7 @@ export class WebhookDelivery {
     const now = clock.now();
     const secrets = this.secrets(endpoint, now);
     if (!secrets.length) {
-      log.error(fields, 'webhook: the endpoint secret cannot be opened (AUTH_SECRET changed?); message dropped');
+      log.error(fields, `webhook: ${unreadableSealed(`the secret of endpoint ${endpoint.id}`)}; message dropped`);
       return 'skipped';
     }
     const timestamp = Math.floor(now / 1000);

@@ -1,9 +1,10 @@
+import { type ResealCount, type ResealOptions, resealColumns } from '../../crypto/reseal';
 import type { FeatureRoutes } from '../../http/web';
 import type { OutboxHandler } from '../../outbox/outbox';
 import { TargetPolicy } from '../../shared/target-policy';
 import { webhookDeliveryRoutes } from './deliveries.routes';
 import { WebhookDeliveries } from './deliveries.service';
-import { type DeliveryDeps, WebhookDelivery } from './delivery';
+import { type DeliveryDeps, secretContext, WebhookDelivery } from './delivery';
 import type { WebhookFeatureDeps } from './deps';
 import { webhookEndpointRoutes } from './endpoints.routes';
 import { WebhookEndpoints } from './endpoints.service';
@@ -38,6 +39,8 @@ export interface WebhookFeature extends FeatureRoutes {
   start(): void;
   /** Stops the reloads and the queue (its attempts under way finish). */
   close(): Promise<void>;
+  /** Seals the endpoints' signing secrets (current and previous) again under the current AUTH_SECRET. */
+  reseal(options: ResealOptions): Promise<ResealCount>;
 }
 
 /** One delivery attempt's machinery, for the API's own queue and for the worker (src/worker.ts). */
@@ -120,6 +123,21 @@ export function createWebhookFeature(deps: WebhookFeatureDeps): WebhookFeature {
     queue,
     handler: webhookHandler(queue, config),
     start: () => routing.start(),
+    reseal: (options) =>
+      resealColumns(
+        sql,
+        deps.sealer,
+        {
+          label: 'webhook endpoint secrets',
+          table: 'webhook_endpoints',
+          key: 'id',
+          columns: [
+            { name: 'secret_sealed', context: secretContext },
+            { name: 'previous_secret_sealed', context: secretContext },
+          ],
+        },
+        options,
+      ),
     async close() {
       routing.stop();
       await queue.close();

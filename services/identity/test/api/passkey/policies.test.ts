@@ -2,6 +2,7 @@ import type { TestApp } from '../../setup/app';
 import { get, post, sessionOf, signUp } from '../../setup/fixtures';
 import { type MailStack, startMailStack } from '../../setup/mail-stack';
 import { adminGet, adminPost, expectError, signUpAdmin } from '../admin/helpers';
+import { createOrg, join, user } from '../organization/helpers';
 import { enrolledUser } from '../two-factor/helpers';
 import { authenticator, eventsOf, passkeysOf, register, signInWithPasskey, userWithPasskey } from './helpers';
 
@@ -40,28 +41,55 @@ describe('TWO_FACTOR_REQUIRED_FOR_ADMINS', () => {
 });
 
 describe('organization requireTwoFactor', () => {
-  it('set-active passes for a member whose second factor is a passkey', async () => {
+  it('a member whose second factor is a passkey may turn it on and switch to it; one without, not until they add one', async () => {
+    const owner = await user(app());
+    const org = await createOrg(app(), owner);
+    const turnOn = () =>
+      post(
+        t.app,
+        '/organization/update',
+        { organizationId: org.id, data: { requireTwoFactor: true } },
+        { jar: owner.jar },
+      );
+    expectError(await turnOn(), 403, 'ORGANIZATION_REQUIRES_TWO_FACTOR');
+    expect((await register(app(), owner.jar, authenticator())).statusCode).toBe(200);
+    expect((await turnOn()).statusCode).toBe(200);
+    const member = await join({ ...app(), mails: [] }, owner, org.id);
+    const switchTo = () => post(t.app, '/organization/set-active', { organizationId: org.id }, { jar: member.jar });
+    expectError(await switchTo(), 403, 'ORGANIZATION_REQUIRES_TWO_FACTOR');
+    expect((await register(app(), member.jar, authenticator())).statusCode).toBe(200);
+    const passed = await switchTo();
+    expect([passed.statusCode, passed.json().id]).toEqual([200, org.id]);
+    expect((await sessionOf(t.app, { jar: member.jar }, '?disableCookieCache=true')).session.activeOrganizationId).toBe(
+      org.id,
+    );
+  });
+});
+
+describe('the last passkey removed', () => {
+  it('clears organizations requiring a second factor from the user’s sessions; one left keeps them', async () => {
     const owner = await signUp(t.app);
-    const slug = `passkey-${Date.now().toString(36)}`;
-    const org = (await post(t.app, '/organization/create', { name: 'Keys', slug }, { jar: owner.jar })).json();
-    await post(t.app, '/organization/set-active', { organizationId: null }, { jar: owner.jar });
-    await post(
+    const first = await register(app(), owner.jar, authenticator());
+    t.clock.advance(1);
+    const second = await register(app(), owner.jar, authenticator());
+    const org = await createOrg(app(), { ...owner, name: 'Owner' });
+    const turnedOn = await post(
       t.app,
       '/organization/update',
       { organizationId: org.id, data: { requireTwoFactor: true } },
       { jar: owner.jar },
     );
-    expectError(
-      await post(t.app, '/organization/set-active', { organizationId: org.id }, { jar: owner.jar }),
-      403,
-      'ORGANIZATION_REQUIRES_TWO_FACTOR',
-    );
-    expect((await register(app(), owner.jar, authenticator())).statusCode).toBe(200);
-    const passed = await post(t.app, '/organization/set-active', { organizationId: org.id }, { jar: owner.jar });
-    expect([passed.statusCode, passed.json().id]).toEqual([200, org.id]);
-    expect((await sessionOf(t.app, { jar: owner.jar }, '?disableCookieCache=true')).session.activeOrganizationId).toBe(
-      org.id,
-    );
+    expect(turnedOn.statusCode).toBe(200);
+    const active = async () =>
+      (await sessionOf(t.app, { jar: owner.jar }, '?disableCookieCache=true')).session.activeOrganizationId;
+    expect(await active()).toBe(org.id);
+    await post(t.app, '/passkey/delete-passkey', { id: first.json().id }, { jar: owner.jar });
+    expect(await active()).toBe(org.id);
+    const last = await post(t.app, '/passkey/delete-passkey', { id: second.json().id }, { jar: owner.jar });
+    expect(last.statusCode).toBe(200);
+    expect(await active()).toBeNull();
+    // the browser that removed it got a cache cookie without it at once
+    expect((await sessionOf(t.app, { jar: owner.jar })).session.activeOrganizationId).toBeNull();
   });
 });
 

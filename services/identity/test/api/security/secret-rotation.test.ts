@@ -136,7 +136,8 @@ describe('what the old secret made, after a rotation', () => {
       currentDate: new Date(rotated.clock.now()),
     });
     expect(payload.sub).toBe(u.userId);
-    expect((await get(forgotten.app, '/token', { bearer: u.token })).statusCode).toBe(500);
+    const unreadable = await get(forgotten.app, '/token', { bearer: u.token });
+    expect([unreadable.statusCode, unreadable.json().code]).toEqual([503, 'STORED_SECRET_UNREADABLE']);
   });
 
   it('a provider token sealed under the previous secret still opens', async () => {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApp, type TestApp, TRUSTED_ORIGIN } from '../../setup/app';
-import { post, signUp } from '../../setup/fixtures';
+import { get, post, signUp } from '../../setup/fixtures';
 import { type MailStack, startMailStack } from '../../setup/mail-stack';
 
 /**
@@ -118,7 +118,9 @@ describe('hosted pages serving', () => {
         methods: { emailPassword: true, signUp: true, social: [{ id: 'github', name: 'GitHub' }] },
         verifyOnSignUp: false,
         password: { minLength: 10, maxLength: 128 },
+        twoFactor: { trustDeviceDays: 30 },
         callback: 'none',
+        captcha: null,
       });
     });
 
@@ -156,27 +158,115 @@ describe('hosted pages serving', () => {
     });
   });
 
-  it('offers sign-up only when the service allows it, and lets the configured bot check and logo through the CSP', async () => {
+  it('offers sign-up and trusted devices only when the service allows them, and lets the logo through the CSP', async () => {
     const app = await startTestApp(
       { hostedPages: { logoUrl: 'https://cdn.acme.test/logo.svg', methods: { social: [] } } },
-      {
-        ...ENABLED,
-        SIGN_UP_DISABLED: 'true',
-        CAPTCHA_PROVIDER: 'cloudflare-turnstile',
-        CAPTCHA_SECRET_KEY: 'turnstile-secret',
-      },
+      { ...ENABLED, SIGN_UP_DISABLED: 'true', TWO_FACTOR_TRUST_DEVICE_DAYS: '0' },
     );
     try {
       const config = (await app.app.inject({ method: 'GET', url: '/auth/config.json' })).json();
       expect(config.methods).toEqual({ emailPassword: true, signUp: false, social: [] });
+      // No trusted devices: the second-factor step offers no "trust this device".
+      expect(config.twoFactor).toEqual({ trustDeviceDays: 0 });
       const csp = String((await app.app.inject({ method: 'GET', url: '/auth/' })).headers['content-security-policy']);
-      expect(csp).toContain("script-src 'self' https://challenges.cloudflare.com;");
-      expect(csp).toContain('frame-src https://challenges.cloudflare.com;');
       expect(csp).toContain("img-src 'self' data: https://cdn.acme.test;");
       expect(csp).toContain("frame-ancestors 'none'");
     } finally {
       await app.close();
     }
+  });
+
+  describe('with a bot check', () => {
+    const CAPTCHA = { CAPTCHA_SECRET_KEY: 'provider-secret', CAPTCHA_SITE_KEY: 'site-key-1' };
+    const directives = (csp: string) =>
+      Object.fromEntries(csp.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]));
+
+    // Each provider's documented sources, and nothing else of a third party (docs/hosted-pages.md, safety).
+    it.each([
+      [
+        'cloudflare-turnstile',
+        'https://challenges.cloudflare.com/turnstile/v0/api.js',
+        {
+          'script-src': "'self' https://challenges.cloudflare.com",
+          'frame-src': 'https://challenges.cloudflare.com',
+          'style-src': "'self'",
+          'connect-src': "'self'",
+        },
+      ],
+      [
+        'google-recaptcha',
+        'https://www.google.com/recaptcha/api.js',
+        {
+          'script-src': "'self' https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/",
+          'frame-src': 'https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/',
+          'style-src': "'self'",
+          'connect-src': "'self'",
+        },
+      ],
+      [
+        'hcaptcha',
+        'https://js.hcaptcha.com/1/api.js',
+        {
+          'script-src': "'self' https://hcaptcha.com https://*.hcaptcha.com",
+          'frame-src': 'https://hcaptcha.com https://*.hcaptcha.com',
+          'style-src': "'self' https://hcaptcha.com https://*.hcaptcha.com",
+          'connect-src': "'self' https://hcaptcha.com https://*.hcaptcha.com",
+        },
+      ],
+    ])(
+      '%s: config.json names the widget (never the secret), the CSP allows its sources only',
+      async (provider, script, csp) => {
+        const app = await startTestApp({}, { ...ENABLED, ...CAPTCHA, CAPTCHA_PROVIDER: provider });
+        try {
+          const res = await app.app.inject({ method: 'GET', url: '/auth/config.json' });
+          expect(res.json().captcha).toEqual({
+            provider,
+            siteKey: 'site-key-1',
+            scriptUrl: script,
+            endpoints: ['/sign-up/email', '/sign-in/email', '/request-password-reset', '/forget-password'],
+          });
+          expect(res.body).not.toContain('provider-secret');
+          const page = await app.app.inject({ method: 'GET', url: '/auth/sign-in' });
+          expect(directives(String(page.headers['content-security-policy']))).toMatchObject({
+            ...csp,
+            'default-src': "'none'",
+            'img-src': "'self' data:",
+          });
+        } finally {
+          await app.close();
+        }
+      },
+    );
+
+    it("CAPTCHA_SCRIPT_URL: the pages load that script, and its origin joins the provider's script and frame sources", async () => {
+      const app = await startTestApp(
+        {},
+        {
+          ...ENABLED,
+          ...CAPTCHA,
+          CAPTCHA_PROVIDER: 'cloudflare-turnstile',
+          CAPTCHA_SCRIPT_URL: 'http://127.0.0.1:4555/turnstile/v0/api.js',
+        },
+      );
+      try {
+        const config = (await app.app.inject({ method: 'GET', url: '/auth/config.json' })).json();
+        expect(config.captcha.scriptUrl).toBe('http://127.0.0.1:4555/turnstile/v0/api.js');
+        const page = await app.app.inject({ method: 'GET', url: '/auth/sign-in' });
+        expect(directives(String(page.headers['content-security-policy']))).toMatchObject({
+          'script-src': "'self' https://challenges.cloudflare.com http://127.0.0.1:4555",
+          'frame-src': 'https://challenges.cloudflare.com http://127.0.0.1:4555',
+          'connect-src': "'self'",
+        });
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('refuses to start without the site key the widget needs, naming the setting', async () => {
+      await expect(
+        startTestApp({}, { ...ENABLED, CAPTCHA_PROVIDER: 'hcaptcha', CAPTCHA_SECRET_KEY: 'provider-secret' }),
+      ).rejects.toThrow(/CAPTCHA_SITE_KEY: required when the hosted pages are enabled/);
+    });
   });
 });
 
@@ -204,7 +294,7 @@ describe('mailed links without a callback lead to the hosted pages', () => {
     const confirm = t.linkIn(await t.mailTo(u.email));
     expect([confirm.pathname, confirm.searchParams.get('callbackURL')]).toEqual([
       '/api/auth/delete-user/callback',
-      '/auth/account-deleted',
+      '/auth/delete-account',
     ]);
     t.sink.clear();
     const verified = await signUp(t.app);
@@ -243,5 +333,54 @@ describe('mailed links without a callback lead to the hosted pages', () => {
     t.sink.clear();
     await post(t.app, '/request-password-reset', { email: u.email, redirectTo: `${TRUSTED_ORIGIN}/reset` });
     expect(t.linkIn(await t.mailTo(u.email)).searchParams.get('callbackURL')).toBe(`${TRUSTED_ORIGIN}/reset`);
+  });
+});
+
+describe('the mailed deletion link without a callback asks first on the hosted pages', () => {
+  let t: MailStack;
+  beforeAll(async () => {
+    t = await startMailStack({}, { ...ENABLED, SESSION_FRESH_AGE_SEC: '0' });
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  /** A user, the deletion mail's link, and the link's token. */
+  async function mailedLink(callbackURL?: string) {
+    const u = await signUp(t.app);
+    t.clock.advance(5);
+    const asked = await post(t.app, '/delete-user', callbackURL ? { callbackURL } : {}, { jar: u.jar });
+    expect(asked.json()).toMatchObject({ message: 'Verification email sent' });
+    const link = t.linkIn(await t.mailTo(u.email));
+    return { u, link, token: link.searchParams.get('token') ?? '' };
+  }
+  const exists = async (id: string) => (await t.ctx.sql.query('SELECT 1 FROM users WHERE id = $1', [id])).length === 1;
+
+  it('leads to the confirmation page with its token, deleting nothing, session or not; the page then deletes with the token', async () => {
+    const { u, link, token } = await mailedLink();
+    expect(token).toMatch(/^[a-z0-9]{32}$/);
+    for (const jar of [undefined, u.jar]) {
+      const res = await get(t.app, `${link.pathname.slice('/api/auth'.length)}${link.search}`, { jar });
+      expect([res.statusCode, res.headers.location]).toEqual([303, `/auth/delete-account?token=${token}`]);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    expect(await exists(u.userId)).toBe(true);
+    // What the page's button sends: POST /delete-user with the token, with the user's session.
+    const confirmed = await post(t.app, '/delete-user', { token }, { jar: u.jar });
+    expect([confirmed.statusCode, confirmed.json()]).toEqual([200, { success: true, message: 'User deleted' }]);
+    expect(await exists(u.userId)).toBe(false);
+    // Spent: the same call again is refused (the session went with the user).
+    const again = await post(t.app, '/delete-user', { token }, { jar: u.jar });
+    expect(again.statusCode).toBe(401);
+  });
+
+  it("a product's own callbackURL keeps the route as it was: following the link deletes, then redirects there", async () => {
+    const { u, link } = await mailedLink(`${TRUSTED_ORIGIN}/goodbye`);
+    expect(link.searchParams.get('callbackURL')).toBe(`${TRUSTED_ORIGIN}/goodbye`);
+    const path = `${link.pathname.slice('/api/auth'.length)}${link.search}`;
+    // Without the user's session the link does nothing (the API's rule).
+    expect((await get(t.app, path)).statusCode).toBe(401);
+    expect(await exists(u.userId)).toBe(true);
+    const res = await get(t.app, path, { jar: u.jar });
+    expect([res.statusCode, res.headers.location]).toEqual([302, `${TRUSTED_ORIGIN}/goodbye`]);
+    expect(await exists(u.userId)).toBe(false);
   });
 });
