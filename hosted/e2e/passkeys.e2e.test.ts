@@ -414,6 +414,40 @@ describe('passkeys in the pages', () => {
     await page.context().close();
   });
 
+  it('a session too old to add a passkey: said, with the way to sign in again and back, where adding then works', async () => {
+    const { address } = await newUser('stale');
+    const page = await newPage();
+    await Authenticator.attach(page);
+    await page.goto(securityPage());
+    await signInWithPassword(page, address);
+    await page.waitForURL(securityPage());
+    await page.getByRole('button', { name: 'Add a passkey' }).waitFor();
+    await world.query(
+      "UPDATE sessions SET created_at = now() - interval '1 hour' WHERE user_id = (SELECT id FROM users WHERE email = $1)",
+      [address],
+    );
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByRole('button', { name: 'Create the passkey' }).click();
+    await page.getByText('For your safety, this needs a recent sign-in.').waitFor();
+    expect(await activeElement(page)).toMatchObject({ tag: 'a', label: 'Sign in again' });
+    expectRefusals('403 (Forbidden)');
+    await checkPage(page, 'security passkey stale');
+    expect(await passkeysOf(address)).toEqual([]);
+    await page.getByRole('link', { name: 'Sign in again' }).click();
+    await page.waitForURL(/\/auth\/sign-in\?callbackURL=%2Fauth%2Fsecurity/);
+    await signInWithPassword(page, address);
+    await page.waitForURL(securityPage());
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByRole('button', { name: 'Create the passkey' }).click();
+    await expect
+      .poll(() => status(page).textContent())
+      .toBe('The passkey is added. You can sign in with it from now on.');
+    // No name given: the list says so.
+    expect(await page.locator('li.passkey .passkey-name').allTextContents()).toEqual(['Passkey without a name']);
+    expect(await passkeysOf(address)).toEqual([{ name: null }]);
+    await page.context().close();
+  });
+
   it('keyboard alone, in German, 320 px wide: sign in, add a passkey, rename and remove it', async () => {
     const { address } = await newUser('keys');
     const page = await newPage({ width: 320, height: 640 }, { locale: 'de-DE' });
