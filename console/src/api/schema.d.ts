@@ -493,7 +493,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user's second factor: on or off, TOTP confirmed, backup codes left */
+        /** The signed-in user's second factor: on or off, TOTP confirmed, backup codes left, passkeys */
         get: operations["twoFactorStatus"];
         put?: never;
         post?: never;
@@ -534,6 +534,137 @@ export interface paths {
         put?: never;
         /** A backup code (each works once): completes a pending sign-in, or is spent by the signed-in user */
         post: operations["twoFactorVerifyBackupCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkey/generate-register-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Options for navigator.credentials.create(): a new passkey for the signed-in user (fresh session)
+         * @description Sets the challenge cookie; /passkey/verify-registration with the browser's answer adds the passkey. `name` becomes the account name the authenticator shows; `context` is accepted and not used.
+         */
+        get: operations["passkeyGenerateRegisterOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkey/verify-registration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adds the passkey navigator.credentials.create() made (the challenge cookie's ceremony; fresh session)
+         * @description The answer is the new passkey. `createSession` is accepted and not used: the caller is signed in already. A notice is mailed.
+         */
+        post: operations["passkeyVerifyRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkey/generate-authenticate-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Options for navigator.credentials.get(): a passkey sign-in (discoverable: no user named)
+         * @description Sets the challenge cookie. For a signed-in caller the options list that user's passkeys, and only those verify.
+         */
+        get: operations["passkeyGenerateAuthenticateOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkey/verify-authentication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Signs in with a passkey: the challenge cookie's ceremony and the browser's assertion make the session
+         * @description A passkey sign-in is two factors in one (the device and its user verification): no second factor is asked.
+         */
+        post: operations["passkeyVerifyAuthentication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkey/list-user-passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's passkeys, oldest first */
+        get: operations["passkeyListUserPasskeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkey/update-passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Renames one of the signed-in user's passkeys */
+        post: operations["passkeyUpdatePasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkey/delete-passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Removes one of the signed-in user's passkeys (a notice is mailed) */
+        post: operations["passkeyDeletePasskey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -879,6 +1010,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/list-user-passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's passkeys (name, kind, when added), oldest first; the user's passkeyCount is their number
+         * @description Needs the `user: get` permission. admin/reset-two-factor removes them with the other factors.
+         */
+        get: operations["adminListUserPasskeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/reset-two-factor": {
         parameters: {
             query?: never;
@@ -889,7 +1040,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Remove a user's second factor: TOTP secret, backup codes and trusted devices (the user is mailed)
+         * Remove a user's second factors: TOTP secret, backup codes, trusted devices and passkeys (the user is mailed)
          * @description Needs the `user: set-password` permission. Answers TWO_FACTOR_NOT_ENABLED when the user has none, CANNOT_RESET_YOUR_OWN_TWO_FACTOR for the caller (two-factor/disable, with the password, is the way).
          */
         post: operations["adminResetTwoFactor"];
@@ -2159,6 +2310,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AdminPasskey */
+        AdminPasskey: {
+            id: string;
+            name: string | null;
+            /** @description singleDevice, or multiDevice for a synced passkey */
+            deviceType: string;
+            backedUp: boolean;
+            /** @description the authenticator model's AAGUID */
+            aaguid: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
         /** ApiKey */
         ApiKey: {
             id: string;
@@ -2322,6 +2485,76 @@ export interface components {
             createdAt: string;
             members: components["schemas"]["Member"][];
         };
+        /** Passkey */
+        Passkey: {
+            id: string;
+            name: string | null;
+            /** @description the credential's COSE public key, base64 */
+            publicKey: string;
+            userId: string;
+            /** @description the credential's id as the authenticator names it (base64url) */
+            credentialID: string;
+            /** @description the last signature counter seen; 0 when the authenticator keeps none */
+            counter: number;
+            /** @description singleDevice, or multiDevice for a synced passkey */
+            deviceType: string;
+            backedUp: boolean;
+            /** @description comma-separated transports the authenticator reported (usb, nfc, internal, hybrid, …) */
+            transports: string;
+            /** Format: date-time */
+            createdAt: string;
+            aaguid: string | null;
+        };
+        /** PasskeyCreationOptions */
+        PasskeyCreationOptions: {
+            challenge: string;
+            rp: {
+                name: string;
+                id?: string;
+            };
+            user: {
+                id: string;
+                name: string;
+                displayName: string;
+            };
+            pubKeyCredParams: {
+                alg: number;
+                type: string;
+            }[];
+            timeout?: number;
+            excludeCredentials?: {
+                id: string;
+                type: string;
+                transports?: string[];
+            }[];
+            authenticatorSelection?: {
+                authenticatorAttachment?: string;
+                requireResidentKey?: boolean;
+                residentKey?: string;
+                userVerification?: string;
+            };
+            attestation?: string;
+            extensions?: {
+                [key: string]: unknown;
+            };
+            hints?: string[];
+        };
+        /** PasskeyRequestOptions */
+        PasskeyRequestOptions: {
+            challenge: string;
+            timeout?: number;
+            rpId?: string;
+            allowCredentials?: {
+                id: string;
+                type: string;
+                transports?: string[];
+            }[];
+            userVerification?: string;
+            extensions?: {
+                [key: string]: unknown;
+            };
+            hints?: string[];
+        };
         /** Readiness */
         Readiness: {
             status: "ready" | "not-ready" | "draining";
@@ -2387,6 +2620,8 @@ export interface components {
             enabled: boolean;
             totp: boolean;
             backupCodesRemaining: number;
+            /** @description passkeys the user has; each counts as a second factor for the policies */
+            passkeys: number;
         };
         /** User */
         User: {
@@ -2402,6 +2637,8 @@ export interface components {
             language: string | null;
             /** @description a confirmed second factor: the password sign-in asks for it */
             twoFactorEnabled: boolean;
+            /** @description passkeys the user signs in with (docs/two-factor.md "Passkeys"); each counts as a second factor */
+            passkeyCount: number;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -3884,6 +4121,333 @@ export interface operations {
             };
         };
     };
+    passkeyGenerateRegisterOptions: {
+        parameters: {
+            query?: {
+                authenticatorAttachment?: "platform" | "cross-platform";
+                name?: string;
+                context?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyCreationOptions"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    passkeyVerifyRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    response: {
+                        id: string;
+                        rawId: string;
+                        type: string;
+                        response: {
+                            clientDataJSON: string;
+                            attestationObject: string;
+                            transports?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    name?: string;
+                    createSession?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passkey"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    passkeyGenerateAuthenticateOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyRequestOptions"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    passkeyVerifyAuthentication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    response: {
+                        id: string;
+                        rawId: string;
+                        type: string;
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionWithUser"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    passkeyListUserPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passkey"][];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    passkeyUpdatePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: string;
+                    /** @description the name the user gives the passkey */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passkey: components["schemas"]["Passkey"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    passkeyDeletePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     token: {
         parameters: {
             query?: never;
@@ -4868,6 +5432,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListUserPasskeys: {
+        parameters: {
+            query: {
+                /** @description The user id */
+                userId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPasskey"][];
                 };
             };
             /** @description Default Response */

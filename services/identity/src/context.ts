@@ -71,10 +71,17 @@ export interface AppContext {
    */
   lifecycle: Lifecycle;
   /**
-   * Deletes expired rows nobody will present again (sessions, verification tokens) and webhook delivery log rows
-   * past WEBHOOK_DELIVERY_RETENTION_DAYS; run periodically.
+   * Deletes expired rows nobody will present again (sessions, verification tokens, pending second-factor sign-ins
+   * and trusted devices, passkey challenges) and webhook delivery log rows past WEBHOOK_DELIVERY_RETENTION_DAYS;
+   * run periodically.
    */
-  sweepExpired(): Promise<{ sessions: number; verifications: number; twoFactor: number; webhookDeliveries: number }>;
+  sweepExpired(): Promise<{
+    sessions: number;
+    verifications: number;
+    twoFactor: number;
+    passkeyChallenges: number;
+    webhookDeliveries: number;
+  }>;
   close(): Promise<void>;
 }
 
@@ -184,6 +191,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
         sessions: await features.session.sessions.sweepExpired(),
         verifications: await drainBatches((batch) => features.account.sweepExpiredTokens(batch)),
         twoFactor: await drainBatches((batch) => features.twoFactor.sweepExpired(batch)),
+        passkeyChallenges: await drainBatches((batch) => features.passkey.sweepExpired(batch)),
         webhookDeliveries: await features.webhook.deliveries.prune(),
       }),
       close: () => closeAll(closers),

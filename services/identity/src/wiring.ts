@@ -13,6 +13,7 @@ import { type CaptchaVerifier, createCaptcha } from './features/captcha';
 import { createIntrospectionFeature, type IntrospectionFeature } from './features/introspection';
 import { createJwtFeature, type JwtFeature, type MemberRoleLookup, redisKeyEvents } from './features/jwt';
 import { createOrganizationFeature, type OrganizationFeature } from './features/organization';
+import { createPasskeyFeature, type PasskeyFeature } from './features/passkey';
 import { createSessionFeature, type SessionFeature } from './features/session';
 import { createSocialFeature, type SocialFeature } from './features/social';
 import { createSystemFeature } from './features/system';
@@ -52,6 +53,8 @@ export interface Features {
   account: AccountFeature;
   /** The second factor: plugs into the account feature's password sign-in. */
   twoFactor: TwoFactorFeature;
+  /** Passkeys: a sign-in of their own; an operator's second-factor reset removes them too. */
+  passkey: PasskeyFeature;
   jwt: JwtFeature;
   introspection: IntrospectionFeature;
   social: SocialFeature;
@@ -124,6 +127,17 @@ export function createFeatures(infra: Infrastructure): Features {
     clock,
     audit: audit.events,
   });
+  const passkey = createPasskeyFeature({
+    sql,
+    accounts: account.accounts,
+    sessions,
+    twoFactor: twoFactor.twoFactor,
+    organizations: organization.secondFactorPolicy,
+    mail: infra.mailOutbox,
+    config,
+    clock,
+    audit: audit.events,
+  });
   organizations = config.features.organization ? organization : null;
   let social: SocialFeature | undefined;
   admin = config.features.admin
@@ -140,6 +154,7 @@ export function createFeatures(infra: Infrastructure): Features {
         linkedAccounts: (userId) => social!.tokens.list(userId),
         audit: audit.events,
         secondFactors: twoFactor.twoFactor,
+        passkeys: passkey.passkeys,
       })
     : null;
   social = createSocialFeature({
@@ -193,6 +208,7 @@ export function createFeatures(infra: Infrastructure): Features {
     session,
     account,
     twoFactor,
+    passkey,
     jwt,
     introspection,
     social,
@@ -207,6 +223,7 @@ export function createFeatures(infra: Infrastructure): Features {
     session,
     account,
     twoFactor,
+    passkey,
     jwt,
     introspection,
     social,

@@ -120,6 +120,13 @@ export function defaultConfig(): Config {
         '/two-factor/disable': { windowSec: 60, max: 10 },
         '/two-factor/get-totp-uri': { windowSec: 60, max: 10 },
         '/two-factor/generate-backup-codes': { windowSec: 60, max: 10 },
+        // passkeys: a sign-in as the password's; each options call stores a challenge (docs/two-factor.md)
+        '/passkey/generate-authenticate-options': { windowSec: 60, max: 30 },
+        '/passkey/verify-authentication': { windowSec: 60, max: 10 },
+        '/passkey/generate-register-options': { windowSec: 60, max: 10 },
+        '/passkey/verify-registration': { windowSec: 60, max: 10 },
+        '/passkey/update-passkey': { windowSec: 60, max: 30 },
+        '/passkey/delete-passkey': { windowSec: 60, max: 10 },
       },
     },
     social: {
@@ -144,6 +151,8 @@ export function defaultConfig(): Config {
       backupCodeCount: 10,
       requiredForAdmins: false,
     },
+    // docs/two-factor.md "Passkeys": the relying party from PUBLIC_URL at load; better-auth's 5-minute challenge
+    passkey: { userVerification: 'required', challengeTtlSec: 300 },
     // short-lived signed session tokens (better-auth's jwt plugin: EdDSA, 15 min).
     jwt: { alg: 'EdDSA', expiresInSec: 900, keyRefreshSec: 60, keyRotationSec: 0 },
     // off until a provider is set; better-auth's captcha plugin endpoints (+ the reset alias).

@@ -327,6 +327,31 @@ export const ENV_SETTINGS: EnvSetting[] = [
     'Users whose role grants admin permissions must have a second factor to use them',
   ),
   s('TWO_FACTOR_ACCOUNT_URL', 'twoFactor.accountUrl', 'url', 'Product page the second-factor notices link to'),
+  s(
+    'PASSKEY_RP_ID',
+    'passkey.rpId',
+    'string',
+    "Passkeys' relying party id: PUBLIC_URL's host name or a parent domain of the pages that use them",
+  ),
+  s('PASSKEY_RP_NAME', 'passkey.rpName', 'string', 'The name authenticators show for the passkeys made here'),
+  s(
+    'PASSKEY_ORIGINS',
+    'passkey.origins',
+    'list',
+    'Comma-separated origins of the pages that may register and use passkeys (default: PUBLIC_URL and TRUSTED_ORIGINS on the relying party id)',
+  ),
+  s(
+    'PASSKEY_USER_VERIFICATION',
+    'passkey.userVerification',
+    'string',
+    'required (the authenticator verifies the user at every use) or preferred',
+  ),
+  s(
+    'PASSKEY_CHALLENGE_TTL_SEC',
+    'passkey.challengeTtlSec',
+    'int',
+    'A passkey registration or sign-in must finish within this',
+  ),
   s('ADMIN_USER_IDS', 'admin.adminUserIds', 'csv', 'User ids that pass every admin check'),
   s('IMPERSONATION_TTL_SEC', 'admin.impersonationSessionDurationSec', 'int', 'Impersonation session lifetime'),
   s(

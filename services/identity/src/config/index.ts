@@ -1,11 +1,13 @@
 export { DEVELOPMENT_SECRET } from './defaults';
 export { ENV_SETTINGS } from './env-settings';
 export { ConfigError, type ConfigOverrides, loadConfig } from './load';
+export { type RelyingParty, relyingParty } from './passkey';
 export type {
   Argon2Config,
   CaptchaConfig,
   Config,
   JwtConfig,
+  PasskeyConfig,
   SessionConfig,
   SocialConfig,
   SocialProviderConfig,

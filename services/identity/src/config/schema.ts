@@ -284,6 +284,29 @@ export const ConfigSchema = Type.Object(
       },
       strict,
     ),
+    /**
+     * Passkeys (docs/two-factor.md "Passkeys"): the WebAuthn relying party. Unset id, name and origins are derived
+     * at load (config/passkey.ts): PUBLIC_URL's host name, the hosted pages' product name, and those of PUBLIC_URL
+     * and TRUSTED_ORIGINS that can use that id.
+     */
+    passkey: Type.Object(
+      {
+        rpId: Type.Optional(
+          Type.String({ minLength: 1, maxLength: 253, description: 'the relying party id: a host name, no port' }),
+        ),
+        rpName: Type.Optional(
+          Type.String({ minLength: 1, maxLength: 64, description: 'the name authenticators show' }),
+        ),
+        origins: Type.Optional(
+          Type.Array(Type.String(), { description: 'origins of the pages that may register and use passkeys' }),
+        ),
+        userVerification: Type.Union([Type.Literal('required'), Type.Literal('preferred')], {
+          description: 'required: the authenticator must verify the user (PIN, biometrics) at every use',
+        }),
+        challengeTtlSec: Int(30, 'a registration or sign-in challenge (and its cookie) expires after this'),
+      },
+      strict,
+    ),
     jwt: Type.Object(
       {
         alg: Type.Union([Type.Literal('EdDSA'), Type.Literal('ES256'), Type.Literal('RS256')]),
@@ -398,3 +421,4 @@ export type HostedPagesConfig = Config['hostedPages'];
 export type SocialConfig = Config['social'];
 export type SocialProviderConfig = SocialConfig['providers'][string];
 export type TwoFactorConfig = Config['twoFactor'];
+export type PasskeyConfig = Config['passkey'];

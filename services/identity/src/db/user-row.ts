@@ -3,7 +3,7 @@ import type { UserView } from '../shared/views';
 
 /** The `users` columns every user view is read from, for a query that names the table `u`. */
 export const USER_COLUMNS =
-  'u.id, u.email, u.email_verified, u.name, u.image, u.role, u.banned, u.ban_reason, u.ban_expires, u.two_factor_enabled, u.language, u.created_at, u.updated_at';
+  'u.id, u.email, u.email_verified, u.name, u.image, u.role, u.banned, u.ban_reason, u.ban_expires, u.two_factor_enabled, u.passkey_count, u.language, u.created_at, u.updated_at';
 
 /** A row of USER_COLUMNS as clients see a user. */
 export function toUserView(r: Record<string, unknown>): UserView {
@@ -19,6 +19,7 @@ export function toUserView(r: Record<string, unknown>): UserView {
     banExpires: isoOrNull(r.ban_expires as Date | string | null),
     language: (r.language as string | null) ?? null,
     twoFactorEnabled: r.two_factor_enabled as boolean,
+    passkeyCount: Number(r.passkey_count),
     createdAt: isoOf(r.created_at as Date | string),
     updatedAt: isoOf(r.updated_at as Date | string),
   };

@@ -275,6 +275,25 @@ export const EXTRA_ERRORS = {
    * `secrets:reseal` ran. 503: nothing the client sent is wrong, and the operator fixes it (the log line says how).
    */
   STORED_SECRET_UNREADABLE: e(503, 'A stored secret cannot be read with the configured secrets'),
+  /**
+   * Passkeys (docs/two-factor.md "Passkeys"): better-auth's passkey plugin's codes and texts, so its published
+   * client's `passkeyClient` reads them unchanged, with its statuses except where better-auth answers 500 for a bad
+   * request (a registration that does not verify is 400 here) or tells another user's passkey from an unknown one
+   * (both are PASSKEY_NOT_FOUND here, so an id reveals nothing).
+   */
+  CHALLENGE_NOT_FOUND: e(400, 'Challenge not found'),
+  YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY: e(401, 'You are not allowed to register this passkey'),
+  FAILED_TO_VERIFY_REGISTRATION: e(400, 'Failed to verify registration'),
+  /** The authenticator's credential is registered already (to this user or another). */
+  PREVIOUSLY_REGISTERED: e(400, 'Previously registered'),
+  /** 404 on update and delete; verify-authentication answers it with 401, as better-auth does. */
+  PASSKEY_NOT_FOUND: e(404, 'Passkey not found'),
+  /**
+   * 400: the assertion is malformed or names another challenge, origin or relying party, or lacks the user
+   * verification asked for; 401: its signature does not verify, or its signature counter went back (a cloned
+   * authenticator).
+   */
+  AUTHENTICATION_FAILED: e(400, 'Authentication failed'),
   /** deletion "can be disabled" (better-auth answers 404 with this text). */
   ORGANIZATION_DELETION_DISABLED: e(404, 'Organization deletion is disabled'),
 } as const;

@@ -58,6 +58,11 @@ export const API_KEY_REFUSED_ROUTES: ReadonlySet<string> = new Set([
   '/two-factor/disable',
   '/two-factor/get-totp-uri',
   '/two-factor/generate-backup-codes',
+  // nor registers, renames or removes a passkey (docs/two-factor.md "Passkeys")
+  '/passkey/generate-register-options',
+  '/passkey/verify-registration',
+  '/passkey/update-passkey',
+  '/passkey/delete-passkey',
 ]);
 
 /**

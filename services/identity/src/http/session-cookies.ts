@@ -40,6 +40,8 @@ export class SessionCookies {
   /** better-auth's two-factor cookies (docs/two-factor.md): the pending sign-in, and a trusted device. */
   readonly twoFactorName: string;
   readonly trustDeviceName: string;
+  /** better-auth's passkey cookie (docs/two-factor.md "Passkeys"): the registration or sign-in challenge in progress. */
+  readonly passkeyName: string;
   private readonly base: CookieSerializeOptions;
   private readonly tokens = new BoundedMap<string, Verified>(MEMO_ENTRIES);
   private readonly decoded = new BoundedMap<string, { cookie: string; session: CachedSession }>(MEMO_ENTRIES);
@@ -62,6 +64,7 @@ export class SessionCookies {
     this.dataName = `${prefix}.session_data`;
     this.twoFactorName = `${prefix}.two_factor`;
     this.trustDeviceName = `${prefix}.trust_device`;
+    this.passkeyName = `${prefix}.better-auth-passkey`;
     this.base = { httpOnly: true, secure, sameSite: 'lax', path: '/' };
   }
 
@@ -152,7 +155,7 @@ export class SessionCookies {
     if (request.cookies[this.tokenName] !== undefined) this.setCache(reply, value.session, sessionJson(value), now);
   }
 
-  /** A signed, HttpOnly cookie of the second factor's: `value` kept `maxAgeSec`. */
+  /** A signed, HttpOnly cookie of the second factor's or a passkey's: `value` kept `maxAgeSec`. */
   setSigned(reply: FastifyReply, name: string, grant: { value: string; maxAgeSec: number }): void {
     reply.setCookie(name, grant.value, { ...this.base, maxAge: grant.maxAgeSec, signed: true });
   }

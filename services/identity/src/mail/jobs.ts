@@ -44,6 +44,9 @@ export type MailJob =
   /** An operator removed the user's second factor. */
   | (Base & { kind: 'two-factor-reset'; url: string })
   | (Base & { kind: 'backup-codes-regenerated'; url: string })
+  /** A passkey added to the account, or removed from it (docs/two-factor.md "Passkeys"). */
+  | (Base & { kind: 'passkey-added'; url: string })
+  | (Base & { kind: 'passkey-removed'; url: string })
   | (Base & {
       kind: 'invitation';
       url: string;

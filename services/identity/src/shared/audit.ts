@@ -83,6 +83,8 @@ export const AUDIT_EVENT_TYPES = [
   'user.two_factor_disabled',
   'user.backup_codes_regenerated',
   'user.two_factor_locked',
+  'user.passkey_added',
+  'user.passkey_removed',
   'admin.user.created',
   'admin.user.updated',
   'admin.user.role_set',

@@ -29,6 +29,10 @@ export const UserSchema = Type.Object(
     banExpires: Nullable(DateTime),
     language: Nullable(Type.String()),
     twoFactorEnabled: Type.Boolean({ description: 'a confirmed second factor: the password sign-in asks for it' }),
+    passkeyCount: Type.Integer({
+      minimum: 0,
+      description: 'passkeys the user signs in with (docs/two-factor.md "Passkeys"); each counts as a second factor',
+    }),
     createdAt: DateTime,
     updatedAt: DateTime,
   },

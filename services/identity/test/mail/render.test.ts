@@ -24,6 +24,8 @@ describe('render: every kind in every language', () => {
       'change-email',
       'delete-account',
       'invitation',
+      'passkey-added',
+      'passkey-removed',
       'reset-password',
       'two-factor-disabled',
       'two-factor-enabled',

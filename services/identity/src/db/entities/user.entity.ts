@@ -63,6 +63,10 @@ export class User {
   @Column('boolean', { default: false })
   twoFactorEnabled: boolean;
 
+  /** Passkeys the user has (docs/two-factor.md "Passkeys"): changed with the passkeys table, read with the user row. */
+  @Column('integer', { default: 0 })
+  passkeyCount: number;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 

@@ -19,6 +19,7 @@ import { UserSearchFold1796100000100 } from './1796100000100-user-search-fold';
 import { Webhooks1796100000200 } from './1796100000200-webhooks';
 import { TwoFactor1796100000300 } from './1796100000300-two-factor';
 import { OrganizationTwoFactor1796100000400 } from './1796100000400-organization-two-factor';
+import { Passkeys1796100000500 } from './1796100000500-passkeys';
 
 /** Listed explicitly (a glob would also match the compiled .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   Webhooks1796100000200,
   TwoFactor1796100000300,
   OrganizationTwoFactor1796100000400,
+  Passkeys1796100000500,
 ];

@@ -4,7 +4,7 @@ import { isUniqueViolation, type Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
 
 const USER_RETURNING =
-  'id, email, email_verified, name, image, role, banned, ban_reason, ban_expires, two_factor_enabled, language, created_at, updated_at';
+  'id, email, email_verified, name, image, role, banned, ban_reason, ban_expires, two_factor_enabled, passkey_count, language, created_at, updated_at';
 
 export interface NewUser {
   email: string;

@@ -12,6 +12,7 @@ import type { AdminServices } from '.';
 import type { AdminAccess } from './access';
 import type { LinkedAccountSchema } from './organizations.schemas';
 import type { AdminRepository } from './repository';
+import type { AdminPasskeySchema } from './schemas';
 import type { TrigramSample } from './search-sample';
 
 /** What the admin services use: their own repository, the access model, and the other features' services. */
@@ -38,6 +39,13 @@ export interface AdminDeps {
   audit: AuditLog;
   /** The two-factor feature's reset (its TwoFactorService fits): removes a user's second factor. */
   secondFactors: SecondFactorReset;
+  /** A user's passkeys (the passkey feature's PasskeyService fits). */
+  passkeys: UserPasskeys;
+}
+
+/** A user's passkeys, for the operators' view of their second factors. */
+export interface UserPasskeys {
+  list(userId: string): Promise<AdminPasskey[]>;
 }
 
 /** Removes a user's second factor with its audit event (given `source`) and notice; answers the user as it now is. */
@@ -56,6 +64,9 @@ export interface OrganizationPage {
   organizations: OrganizationSummary[];
   total: number;
 }
+
+/** A passkey as operators see it (admin list-user-passkeys; the response schema's type). */
+export type AdminPasskey = Static<typeof AdminPasskeySchema>;
 
 /** A linked account as operators see it (admin list-user-accounts; the response schema's type). */
 export type LinkedAccount = Static<typeof LinkedAccountSchema>;

@@ -21,7 +21,7 @@ import { AdminUsersService } from './users.service';
 
 export { AdminAccess } from './access';
 export { ADMIN_COMMANDS, ADMIN_USAGE, describeError, parseFlags, runAdminCommand, UsageError } from './cli';
-export type { AdminFeatureDeps, LinkedAccount } from './deps';
+export type { AdminFeatureDeps, AdminPasskey, LinkedAccount, UserPasskeys } from './deps';
 export type { BanPolicy } from './hooks';
 export { pruneSearchWords } from './search-words';
 
@@ -31,7 +31,7 @@ export { pruneSearchWords } from './search-words';
  * sessions hold none, except to stop impersonating.
  *
  * users:         create-user, get-user, update-user, set-role, list-users, remove-user, set-user-password,
- *                reset-two-factor
+ *                reset-two-factor, list-user-passkeys
  * sessions:      list-user-sessions, revoke-user-session, revoke-user-sessions, ban-user, unban-user
  * impersonation: impersonate-user, stop-impersonating
  * permissions:   has-permission, list-organizations, list-roles

@@ -299,12 +299,34 @@ export const SendResetPassword = {
 
 export const ResetTwoFactor = {
   tags,
-  summary: "Remove a user's second factor: TOTP secret, backup codes and trusted devices (the user is mailed)",
+  summary:
+    "Remove a user's second factors: TOTP secret, backup codes, trusted devices and passkeys (the user is mailed)",
   description:
     'Needs the `user: set-password` permission. Answers TWO_FACTOR_NOT_ENABLED when the user has none, ' +
     'CANNOT_RESET_YOUR_OWN_TWO_FACTOR for the caller (two-factor/disable, with the password, is the way).',
   body: Type.Object({ userId: UserId }, strict),
   response: { 200: UserAnswer, ...errorResponses },
+};
+
+/** A user's passkey as operators see it: what identifies it to the person, never its key or credential id. */
+export const AdminPasskeySchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.Union([Type.String(), Type.Null()]),
+    deviceType: Type.String({ description: 'singleDevice, or multiDevice for a synced passkey' }),
+    backedUp: Type.Boolean(),
+    aaguid: Type.Union([Type.String(), Type.Null()], { description: "the authenticator model's AAGUID" }),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'AdminPasskey', title: 'AdminPasskey' },
+);
+
+export const ListUserPasskeys = {
+  tags,
+  summary: "A user's passkeys (name, kind, when added), oldest first; the user's passkeyCount is their number",
+  description: 'Needs the `user: get` permission. admin/reset-two-factor removes them with the other factors.',
+  querystring: byUserId,
+  response: { 200: Type.Array(AdminPasskeySchema), ...errorResponses },
 };
 
 export const SendVerificationEmail = {

@@ -5,6 +5,7 @@ import type { AdminWeb } from './deps';
 import {
   CreateUser,
   GetUser,
+  ListUserPasskeys,
   ListUsers,
   RemoveUser,
   ResetTwoFactor,
@@ -47,6 +48,10 @@ export async function adminUserRoutes(fastify: FastifyInstance, ctx: AdminWeb) {
     await users.setPassword(request.auth, request.body.userId, request.body.newPassword, auditSource(request));
     return { status: true };
   });
+
+  app.get('/admin/list-user-passkeys', { schema: ListUserPasskeys, preHandler: session }, async (request) =>
+    users.passkeys(request.auth, request.query.userId),
+  );
 
   app.post('/admin/reset-two-factor', { schema: ResetTwoFactor, preHandler: session }, async (request) => ({
     user: await users.resetTwoFactor(

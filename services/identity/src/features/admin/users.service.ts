@@ -2,7 +2,7 @@ import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
 import { type AuditSource, SYSTEM_SOURCE, userTarget } from '../../shared/audit';
 import type { SessionWithUser, UserView } from '../../shared/views';
-import type { AdminDeps, LinkedAccount } from './deps';
+import type { AdminDeps, AdminPasskey, LinkedAccount } from './deps';
 import { filteredTwice, type ListUsersQuery, planListUsers } from './list-query';
 import { indexProbes } from './search-trigrams';
 
@@ -68,6 +68,16 @@ export class AdminUsersService {
     // Only the admin view's fields: the response schema would drop the rest, this keeps it out of reach too.
     return accounts.map(({ id, providerId, accountId, scopes, createdAt, updatedAt }) => {
       return { id, providerId, accountId, scopes, createdAt, updatedAt };
+    });
+  }
+
+  /** The user's passkeys (docs/two-factor.md "For operators"): what names them to the person, never their keys. */
+  async passkeys(auth: SessionWithUser, userId: string): Promise<AdminPasskey[]> {
+    this.d.access.demand(auth, { user: ['get'] }, 'NOT_ALLOWED_TO_GET_USER');
+    if (!isId(userId) || !(await this.d.accounts.getUser(userId))) fail('FAILED_TO_FIND_USER');
+    const passkeys = await this.d.passkeys.list(userId);
+    return passkeys.map(({ id, name, deviceType, backedUp, aaguid, createdAt }) => {
+      return { id, name, deviceType, backedUp, aaguid, createdAt };
     });
   }
 
@@ -145,8 +155,8 @@ export class AdminUsersService {
   }
 
   /**
-   * Removes the user's second factor (docs/two-factor.md "For operators"): TOTP secret, backup codes, pending
-   * sign-ins and trusted devices, with the audit event and the notice, in one transaction. Answers the user.
+   * Removes the user's second factors (docs/two-factor.md "For operators"): TOTP secret, backup codes, pending
+   * sign-ins, trusted devices and passkeys, with the audit event and the notice, in one transaction. Answers the user.
    */
   async resetTwoFactor(auth: SessionWithUser, userId: string, source: AuditSource, lang?: string): Promise<UserView> {
     const { access, accounts, secondFactors } = this.d;

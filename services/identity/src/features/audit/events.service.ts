@@ -10,8 +10,11 @@ import { decodeCursor, encodeCursor } from './cursor';
 import type { AdminAuditAccess, OrganizationAuditAccess } from './deps';
 import type { EventFilter, EventRepository, EventView } from './events.repository';
 
-/** Detail keys that could hold a secret: the writer refuses them (a bug, never written). */
-const SECRET_KEY = /pass(word)?|token|secret|hash|cookie|credential|^key$/i;
+/**
+ * Detail keys that could hold a secret: the writer refuses them (a bug, never written). A passkey's id
+ * (`passkeyId`) names a public credential, not a pass.
+ */
+const SECRET_KEY = /pass(?!key)(word)?|token|secret|hash|cookie|credential|^key$/i;
 /** Details are a few facts, not a copy of the request. */
 const MAX_DETAILS_CHARS = 2048;
 

@@ -429,6 +429,8 @@ export class SessionService {
       if (!raw) return null;
       const json = raw.slice(1);
       const value = JSON.parse(json) as SessionWithUser;
+      // An entry an older version wrote lacks fields added since (passkeyCount): a miss, so it is not answered short.
+      if (value.user.passkeyCount === undefined) return null;
       value.session.rememberMe = raw[0] === '1';
       return { value, json };
     } catch {

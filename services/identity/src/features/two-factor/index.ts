@@ -7,7 +7,7 @@ import { twoFactorRoutes } from './two-factor.routes';
 import { sealContext, TwoFactorService } from './two-factor.service';
 
 export type { OrganizationPolicy, TwoFactorFeatureDeps } from './deps';
-export type { TwoFactorService, TwoFactorStatus } from './two-factor.service';
+export type { ResettableFactor, TwoFactorService, TwoFactorStatus } from './two-factor.service';
 
 /**
  * The second factor (docs/two-factor.md): TOTP and backup codes, as better-auth's two-factor plugin answers them.

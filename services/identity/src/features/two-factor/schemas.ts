@@ -85,10 +85,18 @@ export const GenerateBackupCodes = {
 
 export const TwoFactorStatus = {
   tags,
-  summary: "The signed-in user's second factor: on or off, TOTP confirmed, backup codes left",
+  summary: "The signed-in user's second factor: on or off, TOTP confirmed, backup codes left, passkeys",
   response: {
     200: Type.Object(
-      { enabled: Type.Boolean(), totp: Type.Boolean(), backupCodesRemaining: Type.Integer({ minimum: 0 }) },
+      {
+        enabled: Type.Boolean(),
+        totp: Type.Boolean(),
+        backupCodesRemaining: Type.Integer({ minimum: 0 }),
+        passkeys: Type.Integer({
+          minimum: 0,
+          description: 'passkeys the user has; each counts as a second factor for the policies',
+        }),
+      },
       { $id: 'TwoFactorStatus', title: 'TwoFactorStatus' },
     ),
     ...errorResponses,

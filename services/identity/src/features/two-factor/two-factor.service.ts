@@ -26,6 +26,18 @@ export interface TwoFactorStatus {
   enabled: boolean;
   totp: boolean;
   backupCodesRemaining: number;
+  /** Passkeys the user has (docs/two-factor.md "Passkeys"): each counts as a second factor for the policies. */
+  passkeys: number;
+}
+
+/**
+ * Another kind of second factor an operator's reset removes too (passkeys: the passkey feature plugs in here), in
+ * the reset's transaction. Answers how many it removed.
+ */
+export interface ResettableFactor {
+  /** The audit detail's name for the count: `<name>Removed`. */
+  name: string;
+  removeAll(userId: string, tx: Sql): Promise<number>;
 }
 
 /** A completed second-factor sign-in: the session, and the trusted-device cookie when the user asked for one. */
@@ -40,6 +52,9 @@ export interface CompletedSignIn {
  * keyed hashes; a code's time step is accepted once; wrong codes are counted per pending sign-in and per account.
  */
 export class TwoFactorService {
+  /** Named hook points: the other second factors an operator's reset removes (the passkey feature's hooks). */
+  readonly hooks: { resettable: ResettableFactor[] } = { resettable: [] };
+
   constructor(
     private readonly deps: {
       sql: Sql;
@@ -144,23 +159,32 @@ export class TwoFactorService {
   }
 
   /**
-   * An operator removes the user's second factor (admin reset-two-factor): the TOTP secret, the backup codes, the
-   * pending sign-ins and the trusted devices, in one transaction with the audit event and the notice to the user;
-   * organizations that require a second factor stop being active in the user's sessions. Nothing to remove (no
-   * enrolment, not even an unconfirmed one) answers TWO_FACTOR_NOT_ENABLED. Answers the user.
+   * An operator removes the user's second factors (admin reset-two-factor): the TOTP secret, the backup codes, the
+   * pending sign-ins, the trusted devices and the other factors plugged in (passkeys), in one transaction with the
+   * audit event and the notice to the user; organizations that require a second factor stop being active in the
+   * user's sessions. Nothing to remove (no enrolment, not even an unconfirmed one, and no other factor) answers
+   * TWO_FACTOR_NOT_ENABLED. Answers the user.
    */
   async reset(user: UserView, source: AuditSource, lang?: string): Promise<UserView> {
     const now = this.now();
     const cleared = await this.deps.sessions.changeUser(user.id, async (tx) => {
-      if (!(await this.deps.repo.removeAll(user.id, tx))) return null;
+      const totp = await this.deps.repo.removeAll(user.id, tx);
+      const details: Record<string, number | boolean> = { wasEnabled: user.twoFactorEnabled };
+      let others = 0;
+      for (const factor of this.hooks.resettable) {
+        const count = await factor.removeAll(user.id, tx);
+        details[`${factor.name}Removed`] = count;
+        others += count;
+      }
+      if (!totp && others === 0) return null;
       await this.deps.repo.setUserEnabled(user.id, false, now, tx);
-      await this.record(tx, 'admin.user.two_factor_reset', source, user.id, { wasEnabled: user.twoFactorEnabled });
+      await this.record(tx, 'admin.user.two_factor_reset', source, user.id, details);
       await this.notify(tx, user, 'two-factor-reset', lang);
       return this.deps.organizations.secondFactorLostIn(tx, user.id);
     });
     if (!cleared) return fail('TWO_FACTOR_NOT_ENABLED');
     await cleared.after();
-    return { ...user, twoFactorEnabled: false, updatedAt: now.toISOString() };
+    return { ...user, twoFactorEnabled: false, passkeyCount: 0, updatedAt: now.toISOString() };
   }
 
   /**
@@ -192,6 +216,7 @@ export class TwoFactorService {
       enabled: user.twoFactorEnabled,
       totp: row?.verified ?? false,
       backupCodesRemaining: row?.verified ? row.backupCodes.length : 0,
+      passkeys: user.passkeyCount,
     };
   }
 

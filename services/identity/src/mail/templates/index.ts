@@ -2,6 +2,7 @@ import type { MailKind } from '../jobs';
 import { changeEmail } from './change-email';
 import { deleteAccount } from './delete-account';
 import { invitation } from './invitation';
+import { passkeyAdded, passkeyRemoved } from './passkey';
 import { resetPassword } from './reset-password';
 import { backupCodesRegenerated, twoFactorDisabled, twoFactorEnabled, twoFactorReset } from './two-factor';
 import type { Translations } from './types';
@@ -18,6 +19,8 @@ export const TEMPLATES: Readonly<Record<MailKind, Translations>> = {
   'two-factor-disabled': twoFactorDisabled,
   'two-factor-reset': twoFactorReset,
   'backup-codes-regenerated': backupCodesRegenerated,
+  'passkey-added': passkeyAdded,
+  'passkey-removed': passkeyRemoved,
 };
 
 export { COMMON, LANGUAGE_TAGS } from './common';

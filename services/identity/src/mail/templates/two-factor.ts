@@ -234,7 +234,7 @@ export const twoFactorReset: Translations = {
   RUS: {
     subject: 'Администратор сбросил двухфакторную аутентификацию',
     lines: [
-      'Администратор сервиса удалил второй фактор вашей учётной записи: приложение-аутентификатор, резервные коды и доверенные устройства больше не действуют.',
+      'Администратор сервиса удалил второй фактор вашей учётной записи: приложение-аутентификатор, резервные коды, ключи доступа и доверенные устройства больше не действуют.',
       'Для входа теперь достаточно пароля. Снова включите двухфакторную аутентификацию в настройках безопасности.',
       'Если вы об этом не просили, свяжитесь со службой поддержки и смените пароль.',
     ],
@@ -243,7 +243,7 @@ export const twoFactorReset: Translations = {
   UKR: {
     subject: 'Адміністратор скинув двофакторну автентифікацію',
     lines: [
-      'Адміністратор сервісу видалив другий фактор вашого облікового запису: застосунок-автентифікатор, резервні коди й довірені пристрої більше не діють.',
+      'Адміністратор сервісу видалив другий фактор вашого облікового запису: застосунок-автентифікатор, резервні коди, ключі доступу й довірені пристрої більше не діють.',
       'Для входу тепер достатньо пароля. Знову увімкніть двофакторну автентифікацію в налаштуваннях безпеки.',
       'Якщо ви про це не просили, зверніться до служби підтримки та змініть пароль.',
     ],
@@ -252,7 +252,7 @@ export const twoFactorReset: Translations = {
   ENG: {
     subject: 'An administrator reset your two-factor authentication',
     lines: [
-      'An administrator of the service removed the second factor of your account: your authenticator app, backup codes and trusted devices no longer work.',
+      'An administrator of the service removed the second factor of your account: your authenticator app, backup codes, passkeys and trusted devices no longer work.',
       'Your password alone now signs you in. Turn two-factor authentication back on in your security settings.',
       'If you did not ask for this, contact support and change your password.',
     ],
@@ -261,7 +261,7 @@ export const twoFactorReset: Translations = {
   SPA: {
     subject: 'Un administrador ha restablecido tu verificación en dos pasos',
     lines: [
-      'Un administrador del servicio ha eliminado el segundo factor de tu cuenta: tu aplicación de autenticación, tus códigos de respaldo y tus dispositivos de confianza ya no sirven.',
+      'Un administrador del servicio ha eliminado el segundo factor de tu cuenta: tu aplicación de autenticación, tus códigos de respaldo, tus llaves de acceso y tus dispositivos de confianza ya no sirven.',
       'Ahora basta tu contraseña para iniciar sesión. Vuelve a activar la verificación en dos pasos en la configuración de seguridad.',
       'Si no lo has pedido, ponte en contacto con el soporte y cambia tu contraseña.',
     ],
@@ -270,7 +270,7 @@ export const twoFactorReset: Translations = {
   GERMAN: {
     subject: 'Ein Administrator hat Ihre Zwei-Faktor-Authentifizierung zurückgesetzt',
     lines: [
-      'Ein Administrator des Dienstes hat den zweiten Faktor Ihres Kontos entfernt: Ihre Authenticator-App, Ihre Backup-Codes und Ihre vertrauenswürdigen Geräte gelten nicht mehr.',
+      'Ein Administrator des Dienstes hat den zweiten Faktor Ihres Kontos entfernt: Ihre Authenticator-App, Ihre Backup-Codes, Ihre Passkeys und Ihre vertrauenswürdigen Geräte gelten nicht mehr.',
       'Zur Anmeldung genügt jetzt Ihr Passwort. Aktivieren Sie die Zwei-Faktor-Authentifizierung in Ihren Sicherheitseinstellungen wieder.',
       'Wenn Sie das nicht angefordert haben, wenden Sie sich an den Support und ändern Sie Ihr Passwort.',
     ],
@@ -279,7 +279,7 @@ export const twoFactorReset: Translations = {
   POL: {
     subject: 'Administrator zresetował uwierzytelnianie dwuskładnikowe',
     lines: [
-      'Administrator usługi usunął drugi składnik Twojego konta: aplikacja uwierzytelniająca, kody zapasowe i zaufane urządzenia przestały działać.',
+      'Administrator usługi usunął drugi składnik Twojego konta: aplikacja uwierzytelniająca, kody zapasowe, klucze dostępu i zaufane urządzenia przestały działać.',
       'Do logowania wystarczy teraz samo hasło. Włącz ponownie uwierzytelnianie dwuskładnikowe w ustawieniach bezpieczeństwa.',
       'Jeśli o to nie prosiłeś, skontaktuj się z pomocą techniczną i zmień hasło.',
     ],
@@ -288,7 +288,7 @@ export const twoFactorReset: Translations = {
   FRA: {
     subject: 'Un administrateur a réinitialisé votre double authentification',
     lines: [
-      'Un administrateur du service a supprimé le second facteur de votre compte\u00a0: votre application d’authentification, vos codes de secours et vos appareils de confiance ne fonctionnent plus.',
+      'Un administrateur du service a supprimé le second facteur de votre compte\u00a0: votre application d’authentification, vos codes de secours, vos clés d’accès et vos appareils de confiance ne fonctionnent plus.',
       'Votre mot de passe suffit désormais pour vous connecter. Réactivez la double authentification dans vos paramètres de sécurité.',
       'Si vous ne l’avez pas demandé, contactez le support et changez votre mot de passe.',
     ],
@@ -297,7 +297,7 @@ export const twoFactorReset: Translations = {
   TURKEY: {
     subject: 'Bir yönetici iki adımlı doğrulamanızı sıfırladı',
     lines: [
-      'Hizmetin bir yöneticisi hesabınızın ikinci adımını kaldırdı: doğrulama uygulamanız, yedek kodlarınız ve güvenilir cihazlarınız artık geçerli değil.',
+      'Hizmetin bir yöneticisi hesabınızın ikinci adımını kaldırdı: doğrulama uygulamanız, yedek kodlarınız, geçiş anahtarlarınız ve güvenilir cihazlarınız artık geçerli değil.',
       'Oturum açmak için artık yalnızca şifreniz yeterli. İki adımlı doğrulamayı güvenlik ayarlarınızdan yeniden açın.',
       'Bunu siz istemediyseniz destek ekibiyle iletişime geçin ve şifrenizi değiştirin.',
     ],

@@ -42,6 +42,7 @@ describe('POST /sign-in/email', () => {
         'image',
         'language',
         'name',
+        'passkeyCount',
         'role',
         'twoFactorEnabled',
         'updatedAt',

@@ -93,6 +93,7 @@ describe('POST /sign-up/email', () => {
     'banReason',
     'banExpires',
     'twoFactorEnabled',
+    'passkeyCount',
     'emailVerified',
     'id',
     'userId',

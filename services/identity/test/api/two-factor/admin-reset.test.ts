@@ -67,7 +67,9 @@ describe('POST /admin/reset-two-factor', () => {
       `SELECT actor_type, actor_id, details FROM audit_events WHERE target_id = $1 AND type = 'admin.user.two_factor_reset'`,
       [u.userId],
     );
-    expect(events).toEqual([{ actor_type: 'user', actor_id: admin.userId, details: { wasEnabled: true } }]);
+    expect(events).toEqual([
+      { actor_type: 'user', actor_id: admin.userId, details: { wasEnabled: true, passkeysRemoved: 0 } },
+    ]);
     const mail = await t.mailTo(u.email, (m) => m.subject.includes('zurückgesetzt'));
     expect(mail.subject).toBe('Ein Administrator hat Ihre Zwei-Faktor-Authentifizierung zurückgesetzt');
     expect(mail.text).not.toContain(u.secret);

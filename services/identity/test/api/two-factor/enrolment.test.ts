@@ -191,12 +191,14 @@ describe('GET /two-factor/status', () => {
       enabled: false,
       totp: false,
       backupCodesRemaining: 0,
+      passkeys: 0,
     });
     const e = await enrolledUser(t);
     expect((await get(t.app, '/two-factor/status', { jar: e.jar })).json()).toEqual({
       enabled: true,
       totp: true,
       backupCodesRemaining: 10,
+      passkeys: 0,
     });
     nextStep(t);
     expect((await get(t.app, '/two-factor/status')).statusCode).toBe(401);
