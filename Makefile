@@ -97,7 +97,7 @@ SHOTS := users-list user-show user-organizations organization-show users-list-na
   audit audit-narrow webhooks webhooks-narrow webhook-show webhook-show-narrow webhook-secret two-factor-sign-in \
   two-factor-sign-in-narrow
 HOSTED_SHOTS := sign-in sign-in-error sign-up email-verified email-changed link-expired forgot-password reset-password error signed-out \
-  signed-out-dark sign-in-dark-Polish account-deleted invitation invitation-signed-out sign-in-320 sign-up-320 forgot-password-320 reset-password-320 \
+  signed-out-dark sign-in-dark-Polish account-deleted invitation invitation-320 invitation-signed-out sign-in-320 sign-up-320 forgot-password-320 reset-password-320 \
   email-verified-320 email-changed-320 signed-out-320 account-deleted-320 error-320 \
   two-factor two-factor-wrong-code two-factor-backup-German two-factor-locked two-factor-320 security-off security-scan \
   security-codes security-on security-dark security-stale security-320 security-scan-320 security-codes-320 \

@@ -384,6 +384,10 @@ describe('hosted pages', () => {
     await page.waitForURL(/\/auth\/invitation\//);
     await page.getByText(`${owner} zaprasza Cię do Orbit z rolą member.`).waitFor();
     await checkPage(page, 'invitation');
+    // The same invitation 320 px wide: organization, inviter and role, with both buttons on screen.
+    await page.setViewportSize({ width: 320, height: 640 });
+    await checkPage(page, 'invitation-320');
+    expect(await offscreenProblems(page)).toEqual([]);
     await page.getByRole('button', { name: 'Akceptuj' }).click();
     await page.getByText('Dołączyłeś do Orbit.').waitFor();
     const members = await world.query(
