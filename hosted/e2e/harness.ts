@@ -58,16 +58,22 @@ fetch(${JSON.stringify(`${apiOrigin}/api/auth/get-session`)}, { credentials: 'in
 
 /**
  * Starts the world; `env` adds or overrides the service's settings, `trust` adds origins to TRUSTED_ORIGINS
- * besides the product's (a CDN copy of the pages).
+ * besides the product's (a CDN copy of the pages). `host` names the loopback host the browser reaches the service
+ * and the product by: `127.0.0.1` by default, `localhost` for WebAuthn (a relying party id must be a domain; the
+ * browser refuses an IP address).
  */
-export async function start(env: Record<string, string> = {}, trust: string[] = []): Promise<World> {
+export async function start(
+  env: Record<string, string> = {},
+  trust: string[] = [],
+  { host = '127.0.0.1' }: { host?: '127.0.0.1' | 'localhost' } = {},
+): Promise<World> {
   const cleanups = new Cleanups();
   const stop = () => cleanups.run();
   try {
     await buildPages();
     const [apiPort, productPort] = [await freePort(), await freePort()];
-    const apiOrigin = `http://127.0.0.1:${apiPort}`;
-    const productOrigin = `http://127.0.0.1:${productPort}`;
+    const apiOrigin = `http://${host}:${apiPort}`;
+    const productOrigin = `http://${host}:${productPort}`;
     const oidc = await startOidcProvider([
       {
         clientId: 'hosted-e2e',
@@ -113,7 +119,7 @@ export async function start(env: Record<string, string> = {}, trust: string[] = 
     await new Promise<void>((res) => product.listen(productPort, '127.0.0.1', res));
     cleanups.add(() => new Promise<void>((res) => product.close(() => res())));
     const chromium = await launchChromium(cleanups);
-    return { ...service, ...chromium, productOrigin, pages: `${apiOrigin}/auth`, oidc, stop };
+    return { ...service, ...chromium, apiOrigin, productOrigin, pages: `${apiOrigin}/auth`, oidc, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -235,7 +235,7 @@ describe('the second-factor step', () => {
     await page.waitForURL(product());
     await page.getByText(`Signed in as ${u.address}`).waitFor();
     const status = await world.api('/two-factor/status', { cookie: u.cookie });
-    expect(status.body).toEqual({ enabled: true, totp: true, backupCodesRemaining: 9 });
+    expect(status.body).toEqual({ enabled: true, totp: true, backupCodesRemaining: 9, passkeys: 0 });
     await page.context().close();
   });
 

@@ -13,7 +13,16 @@ export interface PagesConfig {
   colors?: { accent?: string; accentText?: string };
   links?: { support?: string | null; terms?: string | null; privacy?: string | null };
   defaultLanguage?: string;
-  methods?: { emailPassword: boolean; signUp: boolean; social: Array<{ id: string; name: string }> };
+  /**
+   * `passkey`: the sign-in page offers passkeys and the security page manages them (the service's relying party
+   * accepts the pages' origin); absent from an older service's file, so off.
+   */
+  methods?: {
+    emailPassword: boolean;
+    signUp: boolean;
+    social: Array<{ id: string; name: string }>;
+    passkey?: boolean;
+  };
   password?: { minLength: number; maxLength: number };
   /** Sign-up mails a verification link. */
   verifyOnSignUp?: boolean;
@@ -40,7 +49,7 @@ export type LoadedConfig = PagesConfig & Required<Pick<PagesConfig, 'productName
 
 const DEFAULTS: Omit<LoadedConfig, 'api'> = {
   productName: 'Identity',
-  methods: { emailPassword: true, signUp: true, social: [] },
+  methods: { emailPassword: true, signUp: true, social: [], passkey: false },
   password: { minLength: 8, maxLength: 128 },
 };
 

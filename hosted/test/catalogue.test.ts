@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiErrorKey, LANGUAGES, loadCatalogue, redirectErrorKey } from '../src/i18n';
 import { en } from '../src/i18n/en';
+import { ceremonyCancelled, passkeyErrorKey } from '../src/passkeys';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -58,5 +59,28 @@ describe('the catalogue', () => {
     ];
     for (const code of codes) expect([code, redirectErrorKey(code)]).not.toEqual([code, 'x_unknown']);
     expect(redirectErrorKey('<script>')).toBe('x_unknown');
+  });
+
+  it("names passkey refusals in words, the device's failures apart from the API's, and hears no cancel", () => {
+    for (const code of [
+      'PASSKEY_NOT_FOUND',
+      'AUTHENTICATION_FAILED',
+      'CHALLENGE_NOT_FOUND',
+      'PREVIOUSLY_REGISTERED',
+      'FAILED_TO_VERIFY_REGISTRATION',
+      'YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY',
+    ])
+      expect(passkeyErrorKey(code)).toBe(`e_${code}`);
+    expect(passkeyErrorKey('SESSION_NOT_FRESH')).toBe('e_SESSION_NOT_FRESH');
+    expect(passkeyErrorKey('RATE_LIMITED')).toBe('e_RATE_LIMITED');
+    // The browser library's codes (@simplewebauthn/browser), passed on by the published client.
+    expect(passkeyErrorKey('ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED')).toBe('passkeyOnDevice');
+    expect(passkeyErrorKey('ERROR_INVALID_RP_ID')).toBe('passkeyDeviceFailed');
+    expect(passkeyErrorKey('UNKNOWN_ERROR')).toBe('passkeyDeviceFailed');
+    // Dismissed, timed out or replaced by another ceremony: nothing to say.
+    for (const code of ['ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY', 'ERROR_CEREMONY_ABORTED', 'AUTH_CANCELLED'])
+      expect(ceremonyCancelled(code)).toBe(true);
+    for (const code of ['PASSKEY_NOT_FOUND', 'ERROR_INVALID_RP_ID', undefined])
+      expect(ceremonyCancelled(code)).toBe(false);
   });
 });

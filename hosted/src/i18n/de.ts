@@ -176,4 +176,43 @@ export const de: Catalogue = {
   deleteKeep: 'Konto behalten',
   deleteSignIn:
     'Melden Sie sich mit dem Konto an, an das dieser Link geschickt wurde. Danach können Sie die Löschung hier bestätigen.',
+  // Passkeys: the sign-in button and the account security page's list, adding, renaming and removing one.
+  passkeySignIn: 'Mit einem Passkey anmelden',
+  passkeysTitle: 'Passkeys',
+  passkeysIntro:
+    'Mit einem Passkey melden Sie sich über die Bildschirmsperre Ihres Geräts (Fingerabdruck, Gesicht oder PIN) statt mit Ihrem Passwort an, und danach wird kein Code abgefragt.',
+  passkeysNone: 'Sie haben noch keine Passkeys.',
+  passkeysUnsupported:
+    'Dieser Browser kann keine Passkeys erstellen. Fügen Sie einen mit einem anderen Browser oder Gerät hinzu.',
+  passkeyUnnamed: 'Passkey ohne Namen',
+  passkeyCreated: 'Hinzugefügt am {date}',
+  addPasskey: 'Passkey hinzufügen',
+  addPasskeyIntro:
+    'Geben Sie ihm bei Bedarf einen Namen und folgen Sie dann den Schritten Ihres Browsers. Der Passkey kann auf diesem Gerät, auf Ihrem Telefon oder auf einem Sicherheitsschlüssel liegen.',
+  passkeyName: 'Name (freiwillig)',
+  passkeyNameHint: 'Um Ihre Passkeys zu unterscheiden, zum Beispiel „Arbeitslaptop“.',
+  createPasskey: 'Passkey erstellen',
+  renamePasskey: 'Umbenennen',
+  renamePasskeyTitle: 'Passkey umbenennen',
+  save: 'Speichern',
+  removePasskey: 'Entfernen',
+  removePasskeyQuestion: 'Passkey „{name}“ entfernen?',
+  removePasskeyText:
+    'Sie können sich dann nicht mehr damit anmelden. Sie können ihn auch auf Ihrem Gerät oder in Ihrem Passwort-Manager löschen.',
+  removePasskeyConfirm: 'Passkey entfernen',
+  keepPasskey: 'Behalten',
+  passkeyAddedDone: 'Der Passkey ist hinzugefügt. Ab jetzt können Sie sich damit anmelden.',
+  passkeyRenamedDone: 'Der Passkey ist umbenannt.',
+  passkeyRemovedDone: 'Der Passkey ist entfernt.',
+  passkeyOnDevice: 'Auf diesem Gerät gibt es bereits einen Passkey für Ihr Konto.',
+  passkeyDeviceFailed:
+    'Ihr Gerät konnte hier keinen Passkey verwenden. Versuchen Sie es erneut oder wählen Sie einen anderen Weg.',
+  e_PASSKEY_NOT_FOUND: 'Passkey nicht gefunden. Vielleicht wurde er aus Ihrem Konto entfernt.',
+  e_AUTHENTICATION_FAILED:
+    'Authentifizierung fehlgeschlagen: Der Passkey konnte nicht geprüft werden. Versuchen Sie es erneut oder melden Sie sich anders an.',
+  e_CHALLENGE_NOT_FOUND: 'Die Passkey-Anfrage ist abgelaufen. Versuchen Sie es erneut.',
+  e_PREVIOUSLY_REGISTERED: 'Dieser Passkey ist bereits registriert.',
+  e_FAILED_TO_VERIFY_REGISTRATION:
+    'Der Passkey konnte nicht geprüft werden und wurde daher nicht hinzugefügt. Versuchen Sie es erneut.',
+  e_YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY: 'Sie dürfen diesen Passkey nicht registrieren.',
 };

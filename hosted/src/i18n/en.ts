@@ -165,6 +165,42 @@ export const en = {
   deleteButton: 'Delete my account',
   deleteKeep: 'Keep my account',
   deleteSignIn: 'Sign in with the account this link was sent to. You can then confirm the deletion here.',
+  // Passkeys: the sign-in button and the account security page's list, adding, renaming and removing one.
+  passkeySignIn: 'Sign in with a passkey',
+  passkeysTitle: 'Passkeys',
+  passkeysIntro:
+    "A passkey signs you in with your device's screen lock (fingerprint, face or PIN) instead of your password, and no code is asked after it.",
+  passkeysNone: 'You have no passkeys yet.',
+  passkeysUnsupported: 'This browser cannot create passkeys. Use another browser or device to add one.',
+  passkeyUnnamed: 'Passkey without a name',
+  passkeyCreated: 'Added on {date}',
+  addPasskey: 'Add a passkey',
+  addPasskeyIntro:
+    "Give it a name if you like, then follow your browser's steps. The passkey can be kept on this device, on your phone or on a security key.",
+  passkeyName: 'Name (optional)',
+  passkeyNameHint: 'To tell your passkeys apart, for example "Work laptop".',
+  createPasskey: 'Create the passkey',
+  renamePasskey: 'Rename',
+  renamePasskeyTitle: 'Rename the passkey',
+  save: 'Save',
+  removePasskey: 'Remove',
+  removePasskeyQuestion: 'Remove the passkey "{name}"?',
+  removePasskeyText:
+    'You will no longer be able to sign in with it. You may also delete it from your device or password manager.',
+  removePasskeyConfirm: 'Remove the passkey',
+  keepPasskey: 'Keep it',
+  passkeyAddedDone: 'The passkey is added. You can sign in with it from now on.',
+  passkeyRenamedDone: 'The passkey is renamed.',
+  passkeyRemovedDone: 'The passkey is removed.',
+  passkeyOnDevice: 'This device already holds a passkey for your account.',
+  passkeyDeviceFailed: 'Your device could not use a passkey here. Try again, or use another way.',
+  e_PASSKEY_NOT_FOUND: 'Passkey not found. It may have been removed from your account.',
+  e_AUTHENTICATION_FAILED:
+    'Authentication failed: the passkey could not be verified. Try again, or sign in another way.',
+  e_CHALLENGE_NOT_FOUND: 'The passkey request has expired. Try again.',
+  e_PREVIOUSLY_REGISTERED: 'This passkey is already registered.',
+  e_FAILED_TO_VERIFY_REGISTRATION: 'The passkey could not be verified, so it was not added. Try again.',
+  e_YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY: 'You are not allowed to register this passkey.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -174,4 +174,43 @@ export const es: Catalogue = {
   deleteKeep: 'Conservar mi cuenta',
   deleteSignIn:
     'Inicia sesión con la cuenta a la que se envió este enlace. Después podrás confirmar aquí la eliminación.',
+  // Passkeys: the sign-in button and the account security page's list, adding, renaming and removing one.
+  passkeySignIn: 'Iniciar sesión con una llave de acceso',
+  passkeysTitle: 'Llaves de acceso',
+  passkeysIntro:
+    'Una llave de acceso te permite iniciar sesión con el bloqueo de pantalla de tu dispositivo (huella, rostro o PIN) en lugar de la contraseña, sin pedirte un código después.',
+  passkeysNone: 'Todavía no tienes llaves de acceso.',
+  passkeysUnsupported:
+    'Este navegador no puede crear llaves de acceso. Usa otro navegador u otro dispositivo para añadir una.',
+  passkeyUnnamed: 'Llave de acceso sin nombre',
+  passkeyCreated: 'Añadida el {date}',
+  addPasskey: 'Añadir una llave de acceso',
+  addPasskeyIntro:
+    'Si quieres, ponle un nombre y sigue los pasos del navegador. La llave puede guardarse en este dispositivo, en tu teléfono o en una llave de seguridad.',
+  passkeyName: 'Nombre (opcional)',
+  passkeyNameHint: 'Para distinguir tus llaves, por ejemplo «Portátil del trabajo».',
+  createPasskey: 'Crear la llave de acceso',
+  renamePasskey: 'Cambiar nombre',
+  renamePasskeyTitle: 'Cambiar el nombre de la llave de acceso',
+  save: 'Guardar',
+  removePasskey: 'Eliminar',
+  removePasskeyQuestion: '¿Eliminar la llave de acceso «{name}»?',
+  removePasskeyText:
+    'Ya no podrás iniciar sesión con ella. También puedes borrarla de tu dispositivo o de tu gestor de contraseñas.',
+  removePasskeyConfirm: 'Eliminar la llave de acceso',
+  keepPasskey: 'Conservarla',
+  passkeyAddedDone: 'La llave de acceso está añadida. Desde ahora puedes iniciar sesión con ella.',
+  passkeyRenamedDone: 'Se ha cambiado el nombre de la llave de acceso.',
+  passkeyRemovedDone: 'La llave de acceso está eliminada.',
+  passkeyOnDevice: 'Este dispositivo ya tiene una llave de acceso de tu cuenta.',
+  passkeyDeviceFailed:
+    'Tu dispositivo no ha podido usar una llave de acceso aquí. Inténtalo de nuevo o usa otro método.',
+  e_PASSKEY_NOT_FOUND: 'Llave de acceso no encontrada. Puede que se haya eliminado de tu cuenta.',
+  e_AUTHENTICATION_FAILED:
+    'La autenticación ha fallado: no se ha podido verificar la llave de acceso. Inténtalo de nuevo o inicia sesión de otra forma.',
+  e_CHALLENGE_NOT_FOUND: 'La solicitud de la llave de acceso ha caducado. Inténtalo de nuevo.',
+  e_PREVIOUSLY_REGISTERED: 'Esta llave de acceso ya está registrada.',
+  e_FAILED_TO_VERIFY_REGISTRATION:
+    'No se ha podido verificar la llave de acceso, así que no se ha añadido. Inténtalo de nuevo.',
+  e_YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY: 'No tienes permiso para registrar esta llave de acceso.',
 };

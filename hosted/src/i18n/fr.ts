@@ -175,4 +175,41 @@ export const fr: Catalogue = {
   deleteKeep: 'Garder mon compte',
   deleteSignIn:
     'Connectez-vous avec le compte auquel ce lien a été envoyé. Vous pourrez ensuite confirmer la suppression ici.',
+  // Passkeys: the sign-in button and the account security page's list, adding, renaming and removing one.
+  passkeySignIn: "Se connecter avec une clé d'accès",
+  passkeysTitle: "Clés d'accès",
+  passkeysIntro:
+    "Une clé d'accès vous connecte avec le verrouillage d'écran de votre appareil (empreinte, visage ou code PIN) au lieu de votre mot de passe, sans code demandé ensuite.",
+  passkeysNone: "Vous n'avez pas encore de clé d'accès.",
+  passkeysUnsupported:
+    "Ce navigateur ne peut pas créer de clés d'accès. Ajoutez-en une avec un autre navigateur ou un autre appareil.",
+  passkeyUnnamed: "Clé d'accès sans nom",
+  passkeyCreated: 'Ajoutée le {date}',
+  addPasskey: "Ajouter une clé d'accès",
+  addPasskeyIntro:
+    'Donnez-lui un nom si vous le souhaitez, puis suivez les étapes de votre navigateur. La clé peut être gardée sur cet appareil, sur votre téléphone ou sur une clé de sécurité.',
+  passkeyName: 'Nom (facultatif)',
+  passkeyNameHint: 'Pour distinguer vos clés, par exemple « Portable du travail ».',
+  createPasskey: "Créer la clé d'accès",
+  renamePasskey: 'Renommer',
+  renamePasskeyTitle: "Renommer la clé d'accès",
+  save: 'Enregistrer',
+  removePasskey: 'Supprimer',
+  removePasskeyQuestion: "Supprimer la clé d'accès « {name} » ?",
+  removePasskeyText:
+    "Vous ne pourrez plus vous connecter avec elle. Vous pouvez aussi l'effacer de votre appareil ou de votre gestionnaire de mots de passe.",
+  removePasskeyConfirm: "Supprimer la clé d'accès",
+  keepPasskey: 'La garder',
+  passkeyAddedDone: "La clé d'accès est ajoutée. Vous pouvez désormais vous connecter avec elle.",
+  passkeyRenamedDone: "La clé d'accès est renommée.",
+  passkeyRemovedDone: "La clé d'accès est supprimée.",
+  passkeyOnDevice: "Cet appareil a déjà une clé d'accès pour votre compte.",
+  passkeyDeviceFailed: "Votre appareil n'a pas pu utiliser de clé d'accès ici. Réessayez, ou utilisez un autre moyen.",
+  e_PASSKEY_NOT_FOUND: "Clé d'accès introuvable. Elle a peut-être été supprimée de votre compte.",
+  e_AUTHENTICATION_FAILED:
+    "Échec de l'authentification : la clé d'accès n'a pas pu être vérifiée. Réessayez, ou connectez-vous autrement.",
+  e_CHALLENGE_NOT_FOUND: "La demande de clé d'accès a expiré. Réessayez.",
+  e_PREVIOUSLY_REGISTERED: "Cette clé d'accès est déjà enregistrée.",
+  e_FAILED_TO_VERIFY_REGISTRATION: "La clé d'accès n'a pas pu être vérifiée, elle n'a donc pas été ajoutée. Réessayez.",
+  e_YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY: "Vous n'êtes pas autorisé à enregistrer cette clé d'accès.",
 };

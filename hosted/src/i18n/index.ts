@@ -109,6 +109,14 @@ export function apiErrorKey(code: string | undefined): MessageKey {
     case 'TOTP_ALREADY_ENABLED':
     case 'TWO_FACTOR_NOT_ENABLED':
       return `e_${code}`;
+    // Passkeys (docs/two-factor.md, Passkeys): sign-in, adding, renaming and removing one.
+    case 'PASSKEY_NOT_FOUND':
+    case 'AUTHENTICATION_FAILED':
+    case 'CHALLENGE_NOT_FOUND':
+    case 'PREVIOUSLY_REGISTERED':
+    case 'FAILED_TO_VERIFY_REGISTRATION':
+    case 'YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY':
+      return `e_${code}`;
     case 'MISSING_CAPTCHA_RESPONSE':
     case 'CAPTCHA_VERIFICATION_FAILED':
     case 'CAPTCHA_UNAVAILABLE':

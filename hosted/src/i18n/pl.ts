@@ -166,4 +166,41 @@ export const pl: Catalogue = {
   deleteButton: 'Usuń moje konto',
   deleteKeep: 'Zachowaj konto',
   deleteSignIn: 'Zaloguj się na konto, na które wysłano ten link. Potem potwierdzisz tutaj usunięcie.',
+  // Passkeys: the sign-in button and the account security page's list, adding, renaming and removing one.
+  passkeySignIn: 'Zaloguj się kluczem dostępu',
+  passkeysTitle: 'Klucze dostępu',
+  passkeysIntro:
+    'Klucz dostępu pozwala logować się blokadą ekranu urządzenia (odciskiem palca, twarzą lub kodem PIN) zamiast hasłem, bez pytania potem o kod.',
+  passkeysNone: 'Nie masz jeszcze kluczy dostępu.',
+  passkeysUnsupported:
+    'Ta przeglądarka nie potrafi tworzyć kluczy dostępu. Dodaj klucz w innej przeglądarce lub na innym urządzeniu.',
+  passkeyUnnamed: 'Klucz dostępu bez nazwy',
+  passkeyCreated: 'Dodano {date}',
+  addPasskey: 'Dodaj klucz dostępu',
+  addPasskeyIntro:
+    'Jeśli chcesz, nadaj mu nazwę, a potem wykonaj kroki przeglądarki. Klucz może być zapisany na tym urządzeniu, na telefonie lub na kluczu bezpieczeństwa.',
+  passkeyName: 'Nazwa (opcjonalnie)',
+  passkeyNameHint: 'Aby odróżnić klucze, na przykład „Laptop służbowy”.',
+  createPasskey: 'Utwórz klucz dostępu',
+  renamePasskey: 'Zmień nazwę',
+  renamePasskeyTitle: 'Zmiana nazwy klucza dostępu',
+  save: 'Zapisz',
+  removePasskey: 'Usuń',
+  removePasskeyQuestion: 'Usunąć klucz dostępu „{name}”?',
+  removePasskeyText: 'Nie będzie można się już nim zalogować. Możesz go też usunąć z urządzenia lub menedżera haseł.',
+  removePasskeyConfirm: 'Usuń klucz dostępu',
+  keepPasskey: 'Zostaw',
+  passkeyAddedDone: 'Klucz dostępu został dodany. Od teraz możesz się nim logować.',
+  passkeyRenamedDone: 'Nazwa klucza dostępu została zmieniona.',
+  passkeyRemovedDone: 'Klucz dostępu został usunięty.',
+  passkeyOnDevice: 'To urządzenie ma już klucz dostępu do Twojego konta.',
+  passkeyDeviceFailed: 'Urządzenie nie mogło tu użyć klucza dostępu. Spróbuj ponownie lub wybierz inny sposób.',
+  e_PASSKEY_NOT_FOUND: 'Nie znaleziono klucza dostępu. Mógł zostać usunięty z Twojego konta.',
+  e_AUTHENTICATION_FAILED:
+    'Uwierzytelnianie nie powiodło się: nie udało się zweryfikować klucza dostępu. Spróbuj ponownie lub zaloguj się inaczej.',
+  e_CHALLENGE_NOT_FOUND: 'Żądanie klucza dostępu wygasło. Spróbuj ponownie.',
+  e_PREVIOUSLY_REGISTERED: 'Ten klucz dostępu jest już zarejestrowany.',
+  e_FAILED_TO_VERIFY_REGISTRATION:
+    'Nie udało się zweryfikować klucza dostępu, więc nie został dodany. Spróbuj ponownie.',
+  e_YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY: 'Nie możesz zarejestrować tego klucza dostępu.',
 };

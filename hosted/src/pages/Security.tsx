@@ -5,6 +5,7 @@ import { usePages } from '../context';
 import { apiErrorKey } from '../i18n';
 import { pageHref, pageTarget } from '../links';
 import { LiveRegion, Notice, Submit } from '../ui';
+import { Passkeys } from './Passkeys';
 import { CodeField } from './TwoFactor';
 
 /** `GET /two-factor/status` (docs/two-factor.md, enrolling). */
@@ -28,8 +29,9 @@ const secretOf = (uri: string) => (new URL(uri).searchParams.get('secret') ?? ''
 /**
  * The account security page (`security`, signed in; main.tsx sends a signed-out browser to sign in and back): the
  * second factor's state and backup codes left, enrolment (password → QR code and the secret as text → first code →
- * backup codes shown once), new backup codes and turning it off (both with the password). This page and the QR code
- * library are a chunk of their own (App.tsx), so the first page stays small.
+ * backup codes shown once), new backup codes and turning it off (both with the password); then the passkeys
+ * (Passkeys.tsx) when config.json offers them. This page and the QR code library are a chunk of their own
+ * (App.tsx), so the first page stays small.
  */
 export function Security() {
   const { t, config, carry, user, apiBase } = usePages();
@@ -122,6 +124,7 @@ export function Security() {
         </h2>
         {body}
       </section>
+      {config.methods.passkey && <Passkeys signInAgain={signInAgain} />}
       <p className="aside links">
         {carry.callbackURL && <a href={carry.callbackURL}>{t('backToProduct', { product: config.productName })}</a>}
         <a href={pageHref('sign-out', carry)}>{t('signOut')}</a>

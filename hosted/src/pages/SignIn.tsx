@@ -1,16 +1,23 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useCaptcha } from '../captcha';
 import { call } from '../client';
 import { usePages } from '../context';
 import { pageHref, pageTarget } from '../links';
+import { autofillSupported, ceremonyCancelled, passkeyErrorKey, webAuthnSupported } from '../passkeys';
 import { Field, LiveRegion, Submit, useSubmit } from '../ui';
 
-/** Sign in with email and password (remember me), or with a configured social provider. */
+/** Sign in with email and password (remember me), a passkey, or a configured social provider. */
 export function SignIn() {
   const pages = usePages();
   const { t, config, client, carry, user, apiBase } = pages;
   const where = { baseURI: document.baseURI, apiBase };
   const captcha = useCaptcha('/sign-in/email');
+  const passkey = usePasskeySignIn(
+    !user && config.methods.passkey === true && webAuthnSupported(),
+    config.methods.emailPassword,
+  );
   const { busy, error, onSubmit } = useSubmit(async (f) => {
+    passkey.clearError();
     const missing = captcha.missing();
     if (missing) return missing;
     const { data, error } = await call(() =>
@@ -46,13 +53,21 @@ export function SignIn() {
 
   if (user) return <SignedIn email={user.email} />;
   const { methods } = config;
+  const others = passkey.enabled || methods.social.length > 0;
   return (
     <>
       <h1>{t('signInTo', { product: config.productName })}</h1>
-      <LiveRegion error={error ?? social.error} />
+      <LiveRegion error={passkey.error ?? error ?? social.error} />
       {methods.emailPassword && (
         <form onSubmit={onSubmit} noValidate={false}>
-          <Field label={t('email')} name="email" type="email" autoComplete="username" autoFocus />
+          <Field
+            label={t('email')}
+            name="email"
+            type="email"
+            // The browser's autofill may offer this site's passkeys here too (conditional UI).
+            autoComplete={passkey.enabled ? 'username webauthn' : 'username'}
+            autoFocus
+          />
           <Field label={t('password')} name="password" type="password" autoComplete="current-password" />
           <div className="check">
             <input id="remember-me" name="rememberMe" type="checkbox" defaultChecked />
@@ -65,10 +80,22 @@ export function SignIn() {
           </p>
         </form>
       )}
-      {methods.social.length > 0 && (
+      {others && (
         <>
           {methods.emailPassword && <p className="or">{t('or')}</p>}
           <div className="social">
+            {passkey.enabled && (
+              <button
+                type="button"
+                className="secondary"
+                onClick={passkey.start}
+                // Not `disabled`: the focus stays on it through the ceremony (a second press does nothing).
+                aria-disabled={passkey.busy}
+                aria-busy={passkey.busy}
+              >
+                {passkey.busy ? t('busy') : t('passkeySignIn')}
+              </button>
+            )}
             {methods.social.map((provider) => (
               <form key={provider.id} onSubmit={social.onSubmit}>
                 <input type="hidden" name="provider" value={provider.id} />
@@ -87,6 +114,82 @@ export function SignIn() {
       )}
     </>
   );
+}
+
+/**
+ * Passkey sign-in (docs/two-factor.md, Passkeys) through the published client's `signIn.passkey()`: the button, and
+ * the email field's autofill (conditional UI) armed when the page opens where the browser offers it. A signed-in
+ * browser goes back to the product's callback, or to this page, which says who is signed in; a passkey is two
+ * factors in one, so no code is ever asked after it. A ceremony the user dismissed (or that the button's replaced)
+ * says nothing; a refusal of the API is its catalogue sentence.
+ */
+function usePasskeySignIn(enabled: boolean, withEmailField: boolean) {
+  const { t, client, carry } = usePages();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const running = useRef(false);
+
+  const signedIn = useCallback(() => window.location.assign(carry.callbackURL ?? pageHref('sign-in', carry)), [carry]);
+
+  /**
+   * One ceremony; `autoFill` waits for a passkey picked among the email field's suggestions. Answers whether it
+   * signed in.
+   */
+  const ceremony = useCallback(
+    async (autoFill: boolean): Promise<boolean> => {
+      let verifying = false;
+      const outcome = await call(() =>
+        client.signIn.passkey({
+          autoFill,
+          // Called only once the device has answered: what comes back after it is the API's verdict.
+          fetchOptions: {
+            onRequest: () => {
+              verifying = true;
+            },
+          },
+        }),
+      );
+      if (!outcome.error) {
+        signedIn();
+        return true;
+      }
+      const code = outcome.error.code;
+      // The autofill's request says nothing until the user picks a passkey (its options failing, or the button's
+      // ceremony replacing it, are nothing to tell); the button's tells every refusal but a dismissed ceremony.
+      if (verifying || (!autoFill && !ceremonyCancelled(code))) setError(t(passkeyErrorKey(code)));
+      return false;
+    },
+    [client, signedIn, t],
+  );
+
+  /**
+   * The autofill's request, pending until the user picks a passkey from the email field's suggestions. It is not
+   * armed again by itself after it ends: a refusal stays on the page until the user acts.
+   */
+  const arm = useCallback(async () => {
+    if (!enabled || !withEmailField || running.current || !(await autofillSupported())) return;
+    await ceremony(true);
+  }, [enabled, withEmailField, ceremony]);
+
+  useEffect(() => {
+    void arm();
+  }, [arm]);
+
+  const start = async () => {
+    if (running.current) return;
+    running.current = true;
+    setBusy(true);
+    setError(null);
+    // Starting this ceremony ends the autofill's (the browser runs one at a time).
+    const done = await ceremony(false);
+    running.current = false;
+    if (done) return;
+    setBusy(false);
+    // Not signed in: the autofill offers passkeys again.
+    void arm();
+  };
+
+  return { enabled, busy, error, start, clearError: () => setError(null) };
 }
 
 /** Already signed in and no product to go back to: say so, and offer to sign out. */

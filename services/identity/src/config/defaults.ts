@@ -39,7 +39,7 @@ export function defaultConfig(): Config {
       productName: 'Identity',
       colors: {},
       links: {},
-      methods: { emailPassword: true, signUp: true },
+      methods: { emailPassword: true, signUp: true, passkey: true },
       defaultLanguage: 'ENG',
     },
     shutdownDrainMs: 5000,

@@ -160,7 +160,7 @@ describe('loadConfig', () => {
       path: '/auth',
       productName: 'Identity',
       defaultLanguage: 'ENG',
-      methods: { emailPassword: true, signUp: true },
+      methods: { emailPassword: true, signUp: true, passkey: true },
     });
     const on = { HOSTED_PAGES_ENABLED: 'true' };
     expect(

@@ -121,6 +121,10 @@ export const ConfigSchema = Type.Object(
           {
             emailPassword: Type.Boolean({ description: 'the email and password form (when the service allows it)' }),
             signUp: Type.Boolean({ description: 'the sign-up page (when the service allows sign-up)' }),
+            passkey: Type.Boolean({
+              description:
+                "passkeys on the sign-in and security pages (when the relying party accepts the pages' origin)",
+            }),
             /** Unset: every configured provider, in configuration order. */
             social: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
           },

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config';
+import { type Config, relyingParty } from '../config';
 import { ApiError } from '../errors';
-import type { TrustedOrigins } from '../http/origins';
+import { TrustedOrigins } from '../http/origins';
 import { isSafeRedirect } from '../http/redirects';
 
 type CaptchaProvider = NonNullable<Config['captcha']['provider']>;
@@ -110,8 +111,24 @@ function captchaConfig(config: Config) {
   return { provider, siteKey, scriptUrl: scriptUrl ?? CAPTCHA_SCRIPT_URLS[provider], endpoints };
 }
 
-/** What config.json tells the pages (hosted/src/config.ts reads it): the API, the branding, what to offer. */
-export function hostedPagesConfig(config: Config, callback: 'none' | 'allowed' | 'refused') {
+/**
+ * Whether pages on `origin` can run passkey ceremonies against this service (docs/two-factor.md, Passkeys): the
+ * relying party id is a domain (`PASSKEY_RP_ID`, by default PUBLIC_URL's host; browsers refuse an IP address) and
+ * `origin` is one of its origins (`PASSKEY_ORIGINS`, by default PUBLIC_URL and the trusted origins on that domain).
+ * Otherwise the browser or the service would refuse every ceremony, so the pages offer none.
+ */
+function passkeysUsableFrom(config: Config): (origin: string) => boolean {
+  const rp = relyingParty(config);
+  const domain = isIP(rp.id.replace(/^\[|\]$/g, '')) === 0;
+  const origins = new TrustedOrigins(rp.origins);
+  return (origin) => domain && origins.has(origin);
+}
+
+/**
+ * What config.json tells the pages (hosted/src/config.ts reads it): the API, the branding, what to offer.
+ * `passkeys`: whether the pages asking can use them (passkeysUsableFrom for their origin).
+ */
+export function hostedPagesConfig(config: Config, callback: 'none' | 'allowed' | 'refused', passkeys: boolean) {
   const pages = config.hostedPages;
   const emailPassword = config.emailAndPassword.enabled && pages.methods.emailPassword;
   const providers = config.social.providers;
@@ -134,6 +151,7 @@ export function hostedPagesConfig(config: Config, callback: 'none' | 'allowed' |
       emailPassword,
       signUp: emailPassword && pages.methods.signUp && !config.emailAndPassword.disableSignUp,
       social,
+      passkey: pages.methods.passkey && passkeys,
     },
     /** Sign-up mails a verification link (the sign-up page then says to look for it). */
     verifyOnSignUp: config.emailVerification.sendOnSignUp || config.emailAndPassword.requireEmailVerification,
@@ -179,6 +197,14 @@ export async function registerHostedPages(app: FastifyInstance, config: Config, 
     if (callbackURL === undefined) return 'none' as const;
     return isSafeRedirect(callbackURL, trusted) ? ('allowed' as const) : ('refused' as const);
   };
+  // The pages asking for config.json: a copy on another origin says so (its fetch is cross-origin, so it carries
+  // Origin); the service's own pages are on PUBLIC_URL.
+  const passkeysFrom = passkeysUsableFrom(config);
+  const ownOrigin = new URL(config.publicUrl).origin;
+  const passkeys = (request: FastifyRequest) => {
+    const origin = request.headers.origin;
+    return passkeysFrom(typeof origin === 'string' ? origin : ownOrigin);
+  };
   const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
     if (verdict(request) === 'refused') {
       const lang = (request.query as Record<string, unknown>).lang;
@@ -203,7 +229,8 @@ export async function registerHostedPages(app: FastifyInstance, config: Config, 
         reply
           .header('cache-control', 'no-store')
           .header('access-control-allow-origin', '*')
-          .send(hostedPagesConfig(config, verdict(request))),
+          .header('vary', 'Origin')
+          .send(hostedPagesConfig(config, verdict(request), passkeys(request))),
       );
       await scope.register(fastifyStatic, {
         root,

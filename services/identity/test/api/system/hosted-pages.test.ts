@@ -115,7 +115,7 @@ describe('hosted pages serving', () => {
         colors: {},
         links: { support: 'https://help.acme.test/', terms: null, privacy: null },
         defaultLanguage: 'ENG',
-        methods: { emailPassword: true, signUp: true, social: [{ id: 'github', name: 'GitHub' }] },
+        methods: { emailPassword: true, signUp: true, social: [{ id: 'github', name: 'GitHub' }], passkey: true },
         verifyOnSignUp: false,
         password: { minLength: 10, maxLength: 128 },
         twoFactor: { trustDeviceDays: 30 },
@@ -165,7 +165,7 @@ describe('hosted pages serving', () => {
     );
     try {
       const config = (await app.app.inject({ method: 'GET', url: '/auth/config.json' })).json();
-      expect(config.methods).toEqual({ emailPassword: true, signUp: false, social: [] });
+      expect(config.methods).toEqual({ emailPassword: true, signUp: false, social: [], passkey: true });
       // No trusted devices: the second-factor step offers no "trust this device".
       expect(config.twoFactor).toEqual({ trustDeviceDays: 0 });
       const csp = String((await app.app.inject({ method: 'GET', url: '/auth/' })).headers['content-security-policy']);
@@ -174,6 +174,54 @@ describe('hosted pages serving', () => {
     } finally {
       await app.close();
     }
+  });
+
+  describe('passkeys (methods.passkey)', () => {
+    const passkeyFor = async (app: TestApp, origin?: string) =>
+      (await app.app.inject({ method: 'GET', url: '/auth/config.json', headers: origin ? { origin } : {} })).json()
+        .methods.passkey;
+
+    it("are offered to pages whose origin the relying party accepts: the service's own, or a copy's that says so", async () => {
+      // The relying party is the trusted origin's domain: a copy there runs ceremonies, the service's own pages
+      // (PUBLIC_URL, on localhost) cannot.
+      const app = await startTestApp({}, { ...ENABLED, PASSKEY_RP_ID: 'example.test' });
+      try {
+        const res = await app.app.inject({ method: 'GET', url: '/auth/config.json' });
+        expect(res.headers.vary).toBe('Origin');
+        expect(res.json().methods.passkey).toBe(false);
+        expect(await passkeyFor(app, TRUSTED_ORIGIN)).toBe(true);
+        expect(await passkeyFor(app, 'https://other.example.test')).toBe(false);
+        expect(await passkeyFor(app, 'null')).toBe(false);
+      } finally {
+        await app.close();
+      }
+      // By default (PUBLIC_URL's host) the service's own pages do, a copy elsewhere does not.
+      const own = await startTestApp({}, ENABLED);
+      try {
+        expect(await passkeyFor(own)).toBe(true);
+        expect(await passkeyFor(own, TRUSTED_ORIGIN)).toBe(false);
+      } finally {
+        await own.close();
+      }
+    });
+
+    it('are not offered when the setting turns them off, or the relying party id is an IP address (browsers refuse it)', async () => {
+      const off = await startTestApp({ hostedPages: { methods: { passkey: false } } }, ENABLED);
+      try {
+        expect(await passkeyFor(off)).toBe(false);
+      } finally {
+        await off.close();
+      }
+      const ip = await startTestApp(
+        {},
+        { ...ENABLED, PASSKEY_RP_ID: '127.0.0.1', PASSKEY_ORIGINS: 'http://127.0.0.1:3000' },
+      );
+      try {
+        expect(await passkeyFor(ip, 'http://127.0.0.1:3000')).toBe(false);
+      } finally {
+        await ip.close();
+      }
+    });
   });
 
   describe('with a bot check', () => {
