@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { generate } from 'otplib';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { addPasskey, SoftwareAuthenticator } from '../../e2e/passkeys';
 import { cancel, confirmAction } from './dialogs';
 import { ADMIN, start, type World } from './harness';
 import { axeProblems, buttonProblems, offscreenProblems, SHOTS, settled, shot } from './pageChecks';
@@ -10,8 +11,9 @@ import { signInInBrowser } from './signIn';
 
 /**
  * The second factor in the console, with the service's admin policy on (TWO_FACTOR_REQUIRED_FOR_ADMINS): an admin
- * without one is sent to enrol before the menu; a user's page shows their second factor and resets it; an admin
- * with one signs in with a code from the app or a backup code.
+ * without one is sent to enrol before the menu; a user's page shows their second factor (the app and the passkeys)
+ * and resets it; an admin whose only factor is a passkey is not sent to enrol; an admin with the app signs in with
+ * a code from it or a backup code.
  */
 const PASSWORD = 'User-pass-123!';
 const tina = { email: 'tina.totp@two-factor-e2e.test', name: 'Tina Totp' };
@@ -137,6 +139,231 @@ describe('admin second-factor policy in the console', () => {
     await shot(p, 'two-factor-enrol-narrow');
     expect(await axeProblems(p)).toEqual([]);
   });
+});
+
+/** A user with passkeys, registered through the API from their own session with the software authenticator. */
+interface WithPasskeys {
+  id: string;
+  email: string;
+  name: string;
+  cookie: string;
+}
+
+/**
+ * Creates a user (`role`), signs them in through the API and registers one passkey per device named (a synced one:
+ * backed up, multi-device), as their browser would on the console's origin (the relying party's PUBLIC_URL); with
+ * `app`, also enrols and confirms an authenticator app.
+ */
+async function withPasskeys(
+  email: string,
+  name: string,
+  role: string,
+  devices: { name: string; synced: boolean }[],
+  app = false,
+): Promise<WithPasskeys> {
+  const created = await api('/admin/create-user', { email, name, password: PASSWORD, role });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const cookie = (await world.signIn(email, PASSWORD)).cookie as string;
+  for (const device of devices)
+    await addPasskey(
+      world.api,
+      cookie,
+      new SoftwareAuthenticator({ origin: world.origin, synced: device.synced }),
+      device.name,
+    );
+  if (app) {
+    const enabled = await api('/two-factor/enable', { password: PASSWORD }, cookie);
+    const secret = new URL(enabled.body.totpURI).searchParams.get('secret') as string;
+    expect((await api('/two-factor/verify-totp', { code: await codeNow(secret) }, cookie)).status).toBe(200);
+  }
+  return { id: created.body.user.id, email, name, cookie };
+}
+
+const userPage = (id: string) => `${world.origin}/#/users/${id}/show`;
+const area = () => page.getByTestId('second-factor');
+const shownApp = async () => area().getByTestId('second-factor-app').textContent();
+const shownCount = async () => area().getByTestId('second-factor-passkeys').textContent();
+/** The passkeys table's rows as the page shows them, cell by cell (the cells a wide window shows). */
+const shownPasskeys = () =>
+  area()
+    .getByTestId('passkeys')
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent)));
+
+describe("a user's passkeys in the console", () => {
+  const petra = { email: 'petra@two-factor-e2e.test', name: 'Petra Passkeys', id: '' };
+
+  it("a user's page shows the app and each passkey (name, when added, kind, backed up) as the API lists them; none says so", async () => {
+    const made = await withPasskeys(
+      petra.email,
+      petra.name,
+      'user',
+      [
+        { name: 'Work laptop', synced: false },
+        { name: 'Phone', synced: true },
+      ],
+      true,
+    );
+    petra.id = made.id;
+    const listed = await api(`/admin/list-user-passkeys?userId=${petra.id}`);
+    expect(listed.status).toBe(200);
+    expect(
+      listed.body.map((p: { name: string; deviceType: string; backedUp: boolean }) => [
+        p.name,
+        p.deviceType,
+        p.backedUp,
+      ]),
+    ).toEqual([
+      ['Work laptop', 'singleDevice', false],
+      ['Phone', 'multiDevice', true],
+    ]);
+    expect((await api(`/admin/get-user?id=${petra.id}`)).body).toMatchObject({
+      twoFactorEnabled: true,
+      passkeyCount: 2,
+    });
+
+    await page.goto(userPage(petra.id));
+    await area().getByTestId('passkeys').waitFor();
+    expect(await shownApp()).toBe('On');
+    expect(await shownCount()).toBe('2');
+    // The rows are the API's, oldest first; the date in the browser's own locale and time zone.
+    const expected: string[][] = [];
+    for (const p of listed.body as { name: string; createdAt: string; deviceType: string; backedUp: boolean }[]) {
+      const added = await page.evaluate(
+        (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
+        p.createdAt,
+      );
+      const kind = p.deviceType === 'multiDevice' ? 'Synced' : 'This device only';
+      expected.push([p.name, added, kind, p.backedUp ? 'Yes' : 'No']);
+    }
+    expect(await shownPasskeys()).toEqual(expected);
+    expect(await area().getByTestId('passkeys').getAttribute('aria-label')).toBe(`Passkeys of ${petra.email}`);
+    expect(await axeProblems(page)).toEqual([]);
+    await shot(page, 'user-second-factor');
+
+    // A user without any (Tina, reset above): the app off, no passkeys, and no Reset.
+    await page.goto(userPage(ids.tina));
+    await area().getByTestId('passkeys-empty').waitFor();
+    expect(await area().getByTestId('passkeys-empty').textContent()).toBe('No passkeys');
+    expect([await shownApp(), await shownCount()]).toEqual(['Off', '0']);
+    await page.getByRole('button', { name: 'Set role' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Reset second factor' }).count()).toBe(0);
+  }, 90_000);
+
+  it('at 400 px the area and the Reset dialog fit: no button overlaps another or leaves the window, nothing off-screen', async () => {
+    await page.setViewportSize({ width: 400, height: 860 });
+    try {
+      await page.goto(userPage(petra.id));
+      await area().getByTestId('passkeys').waitFor();
+      await settled(page);
+      expect(await buttonProblems(page)).toEqual([]);
+      expect(await offscreenProblems(page)).toEqual([]);
+      // The narrow table keeps the name, the date and the kind.
+      expect((await shownPasskeys()).map((row) => row.slice(0, 3).every(Boolean))).toEqual([true, true]);
+      expect(await axeProblems(page)).toEqual([]);
+      await shot(page, 'user-second-factor-narrow');
+      const dialog = await confirmAction(page, 'Reset second factor');
+      await settled(page);
+      // The page behind the dialog is covered on purpose: the dialog's own buttons are in the window, apart.
+      const boxes = await dialog
+        .getByRole('button')
+        .evaluateAll((buttons) => buttons.map((b) => b.getBoundingClientRect().toJSON() as DOMRect));
+      expect(boxes.map((b) => b.left >= 0 && b.right <= 400)).toEqual([true, true]);
+      expect(
+        boxes[0].right <= boxes[1].left || boxes[1].right <= boxes[0].left || boxes[0].bottom <= boxes[1].top,
+      ).toBe(true);
+      expect(await offscreenProblems(page)).toEqual([]);
+      expect(await axeProblems(page)).toEqual([]);
+      await shot(page, 'user-reset-second-factor-narrow');
+      await cancel(dialog);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  }, 90_000);
+
+  it('Reset names the user, the app with its backup codes and the 2 passkeys; cancel changes nothing; reopened and confirmed, the page and the API show none', async () => {
+    await page.goto(userPage(petra.id));
+    await area().getByTestId('passkeys').waitFor();
+    const says = `Remove from ${petra.email}: the authenticator app, its backup codes and trusted devices, and 2 passkeys?`;
+    let dialog = await confirmAction(page, 'Reset second factor');
+    expect(await dialog.getByRole('heading').textContent()).toBe(`Reset the second factor of ${petra.email}`);
+    expect(await dialog.textContent()).toContain(says);
+    expect(await axeProblems(page)).toEqual([]);
+    await shot(page, 'user-reset-second-factor');
+    await cancel(dialog);
+    // Nothing changed.
+    expect((await api(`/admin/get-user?id=${petra.id}`)).body).toMatchObject({
+      twoFactorEnabled: true,
+      passkeyCount: 2,
+    });
+    expect((await api(`/admin/list-user-passkeys?userId=${petra.id}`)).body).toHaveLength(2);
+    expect(await shownPasskeys()).toHaveLength(2);
+
+    dialog = await confirmAction(page, 'Reset second factor');
+    expect(await dialog.textContent()).toContain(says);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText(`Second factor of ${petra.email} reset`).waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    // The page shows none at once (it read the user and the list again before the dialog closed)...
+    expect(await area().getByTestId('passkeys-empty').textContent()).toBe('No passkeys');
+    expect([await shownApp(), await shownCount()]).toEqual(['Off', '0']);
+    expect(await page.getByRole('button', { name: 'Reset second factor' }).count()).toBe(0);
+    // ...and the API agrees.
+    expect((await api(`/admin/get-user?id=${petra.id}`)).body).toMatchObject({
+      twoFactorEnabled: false,
+      passkeyCount: 0,
+    });
+    expect((await api(`/admin/list-user-passkeys?userId=${petra.id}`)).body).toEqual([]);
+    await page.reload();
+    await area().getByTestId('passkeys-empty').waitFor();
+    expect(await axeProblems(page)).toEqual([]);
+  }, 90_000);
+
+  it('an admin whose only factor is a passkey opens the console without enrolling; a reset done with the keyboard sends them to enrol', async () => {
+    const pia = await withPasskeys('pia@two-factor-e2e.test', 'Pia Passkey', 'admin', [
+      { name: 'Security key', synced: false },
+    ]);
+    // The service counts the passkey: the policy is met.
+    expect((await api('/admin/list-users', undefined, pia.cookie)).status).toBe(200);
+    const p = await world.newPage();
+    await signInInBrowser(p, world.origin, pia.email, PASSWORD);
+    await p.getByText(`Signed in as ${pia.name}`).waitFor();
+    await p.getByRole('menuitem', { name: 'Users' }).waitFor();
+    expect(await p.getByRole('heading', { name: 'Set up a second factor' }).count()).toBe(0);
+
+    await page.goto(userPage(pia.id));
+    await area().getByTestId('passkeys').waitFor();
+    expect(await shownApp()).toBe('Off');
+    expect(await shownCount()).toBe('1');
+    const reset = page.getByRole('button', { name: 'Reset second factor' });
+    await reset.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    const text = (await dialog.textContent()) ?? '';
+    expect(text).toContain(`Remove from ${pia.email}: 1 passkey?`);
+    expect(text).not.toContain('authenticator app');
+    // Escape cancels; the focus is back on the action, and Enter opens it again, then confirms.
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await api(`/admin/get-user?id=${pia.id}`)).body.passkeyCount).toBe(1);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Reset second factor');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    await settled(page);
+    await page.keyboard.press('Enter');
+    await page.getByText(`Second factor of ${pia.email} reset`).waitFor();
+    await area().getByTestId('passkeys-empty').waitFor();
+    expect((await api(`/admin/list-user-passkeys?userId=${pia.id}`)).body).toEqual([]);
+
+    // Without a second factor, the policy refuses Pia again: the API says so, and the console sends her to enrol.
+    const refused = await api('/admin/list-users', undefined, pia.cookie);
+    expect([refused.status, refused.body.code]).toEqual([403, 'TWO_FACTOR_REQUIRED']);
+    await p.reload();
+    await p.getByRole('heading', { name: 'Set up a second factor' }).waitFor();
+    expect(await p.getByRole('menuitem', { name: 'Users' }).count()).toBe(0);
+    await p.context().close();
+  }, 90_000);
 });
 
 /** An account enrolled through the API, with what its authenticator app and its saved backup codes hold. */

@@ -399,6 +399,20 @@ describe('dataProvider user sections', () => {
     expect(await dp.listUserOrganizations('u1')).toEqual([membership]);
     expect(api.last()).toMatchObject({ path: '/admin/list-user-organizations', query: { userId: 'u1' } });
   });
+
+  it("reads a user's passkeys from admin/list-user-passkeys", async () => {
+    const passkey = {
+      id: 'p1',
+      name: 'Laptop',
+      deviceType: 'multiDevice',
+      backedUp: true,
+      aaguid: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    };
+    const api = fakeApi({ 'GET /admin/list-user-passkeys': { body: [passkey] } });
+    expect(await makeDataProvider(api.client).listUserPasskeys('u1')).toEqual([passkey]);
+    expect(api.last()).toMatchObject({ method: 'GET', path: '/admin/list-user-passkeys', query: { userId: 'u1' } });
+  });
 });
 
 describe('dataProvider webhooks', () => {

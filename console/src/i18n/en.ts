@@ -324,6 +324,27 @@ export const en: TranslationMessages = {
         linkedAt: 'Linked',
       },
       organizations: { empty: 'Not a member of any organization' },
+      /** The profile's second-factor area and the Reset confirmation (docs/two-factor.md "For operators"). */
+      second_factor: {
+        app: 'Authenticator app',
+        app_on: 'On',
+        app_off: 'Off',
+        passkeys: 'Passkeys',
+        passkeys_of: 'Passkeys of %{email}',
+        no_passkeys: 'No passkeys',
+        unnamed: 'Unnamed passkey',
+        yes: 'Yes',
+        no: 'No',
+        columns: { name: 'Name', added: 'Added', kind: 'Kind', backed_up: 'Backed up' },
+        kinds: { synced: 'Synced', single_device: 'This device only', unknown: 'Unknown' },
+        reset_confirm: {
+          app: 'Remove from %{email}: the authenticator app, its backup codes and trusted devices? They then sign in without a second factor until they set one up again; they are mailed a notice.',
+          passkeys:
+            'Remove from %{email}: %{smart_count} passkey? They then sign in without a second factor until they set one up again; they are mailed a notice. |||| Remove from %{email}: %{smart_count} passkeys? They then sign in without a second factor until they set one up again; they are mailed a notice.',
+          app_and_passkeys:
+            'Remove from %{email}: the authenticator app, its backup codes and trusted devices, and %{smart_count} passkey? They then sign in without a second factor until they set one up again; they are mailed a notice. |||| Remove from %{email}: the authenticator app, its backup codes and trusted devices, and %{smart_count} passkeys? They then sign in without a second factor until they set one up again; they are mailed a notice.',
+        },
+      },
       sessions: {
         empty: 'No active sessions',
         device: 'Device',
@@ -389,8 +410,6 @@ export const en: TranslationMessages = {
         reset_sent: 'Password reset link sent to %{email}',
         reset_two_factor: 'Reset second factor',
         reset_two_factor_title: 'Reset the second factor of %{email}',
-        reset_two_factor_confirm:
-          'Remove the authenticator app, backup codes and trusted devices of %{email}? Their password alone will sign them in until they enrol again; they are mailed a notice.',
         two_factor_reset: 'Second factor of %{email} reset',
         send_verification: 'Send verification email',
         send_verification_title: 'Send a verification email to %{email}',

@@ -25,6 +25,10 @@ const ACTIONS: Record<string, Record<string, Permissions>> = {
     ban: { user: ['ban'] },
     impersonate: { user: ['impersonate'] },
     'set-password': { user: ['set-password'] },
+    /** admin/reset-two-factor: the same permission as setting the password (docs/two-factor.md "For operators"). */
+    'reset-two-factor': { user: ['set-password'] },
+    /** admin/list-user-passkeys. */
+    'list-passkeys': { user: ['get'] },
     'list-sessions': { session: ['list'] },
     'revoke-sessions': { session: ['revoke'] },
   },

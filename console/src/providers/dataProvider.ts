@@ -32,6 +32,8 @@ export type Member = components['schemas']['Member'];
 export type Invitation = components['schemas']['Invitation'];
 export type Team = components['schemas']['Team'];
 export type TeamMember = components['schemas']['TeamMember'];
+/** A user's passkey as operators see it (admin/list-user-passkeys): never its key or credential id. */
+export type AdminPasskey = components['schemas']['AdminPasskey'];
 
 /** Filters the users list offers, each sent as list-users' parameter of the same name (an equality; all apply). */
 export const USER_FILTERS = ['role', 'banned', 'emailVerified'] as const;
@@ -97,8 +99,10 @@ export interface AdminMethods {
   enableTwoFactor(password: string): Promise<{ totpURI: string; backupCodes: string[] }>;
   /** The first code from the app: the second factor is on from then. */
   verifyTotp(code: string): Promise<void>;
-  /** Removes the user's second factor (TOTP, backup codes, trusted devices); the user is mailed. */
+  /** Removes the user's second factors (TOTP, backup codes, trusted devices, passkeys); the user is mailed. */
   resetTwoFactor(userId: string): Promise<User>;
+  /** The user's passkeys, oldest first (admin/list-user-passkeys, needs `user: get`). */
+  listUserPasskeys(userId: string): Promise<AdminPasskey[]>;
   /** Mails a user whose email is not verified a verification link. */
   sendVerificationEmail(userId: string): Promise<void>;
   listUserAccounts(userId: string): Promise<LinkedAccount[]>;
@@ -354,6 +358,9 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
     },
     async resetTwoFactor(userId) {
       return unwrap(await client.POST('/admin/reset-two-factor', { body: { userId } })).user;
+    },
+    async listUserPasskeys(userId) {
+      return unwrap(await client.GET('/admin/list-user-passkeys', { params: { query: { userId } } }));
     },
     async sendVerificationEmail(userId) {
       unwrap(await client.POST('/admin/send-verification-email', { body: { userId } }));

@@ -5,6 +5,7 @@ import { BanStatus } from './BanStatus';
 import { UserAccounts } from './UserAccounts';
 import { UserBanBadge } from './UserBanBadge';
 import { UserOrganizations } from './UserOrganizations';
+import { UserSecondFactor } from './UserSecondFactor';
 import { UserSessions } from './UserSessions';
 import { UserShowActions } from './UserShowActions';
 
@@ -21,7 +22,7 @@ export function UserShow() {
           <TextField source="name" />
           <TextField source="role" />
           <BooleanField source="emailVerified" />
-          <BooleanField source="twoFactorEnabled" />
+          <UserSecondFactor label="resources.users.fields.twoFactorEnabled" />
           <BanStatus label="resources.users.fields.banned" />
           <TextField source="language" emptyText="-" />
           <DateField source="createdAt" showTime />
