@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { generate } from 'otplib';
 import type { CDPSession, Page } from 'playwright-core';
 import { build } from 'vite';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeProblems, buttonProblems, offscreenProblems } from '../../e2e/page-checks';
 import { freePort } from '../../e2e/world';
 import { start, type World } from './harness';
+import { browserSteps, shot } from './steps';
 
 /**
  * Passkeys in the hosted pages (docs/hosted-pages.md, docs/two-factor.md "Passkeys"), in headless Chromium against
@@ -21,9 +22,6 @@ let world: World;
 let clientOrigin: string;
 let clientHost: Server | null = null;
 let bundleDir: string | null = null;
-const SHOTS = join(import.meta.dirname, 'output');
-const shot = (p: Page, name: string) =>
-  p.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 const PASSWORD = 'Pages-pass-123!';
 let n = 0;
 const email = (tag: string) => `${tag}-${Date.now().toString(36)}-${n++}@passkeys-e2e.test`;
@@ -91,38 +89,7 @@ afterAll(async () => {
   if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
   await world?.stop();
 });
-const open: Page[] = [];
-/** A page in a fresh browser context, kept to take its picture if the test fails. */
-const newPage = async (...args: Parameters<World['newPage']>) => {
-  const page = await world.newPage(...args);
-  open.push(page);
-  return page;
-};
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail')
-    for (const p of open.splice(0).filter((p) => !p.isClosed()))
-      await shot(p, `failed-${ctx.task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => {});
-  open.length = 0;
-  world.consoleErrors.splice(0);
-  world.pageErrors.splice(0);
-});
-
-/** No serious or critical axe finding, nothing off-screen, no overlapping button, no script or CSP error. */
-async function checkPage(page: Page, what: string) {
-  await shot(page, what.replace(/\W+/g, '-'));
-  expect([what, await axeProblems(page)]).toEqual([what, []]);
-  expect([what, await offscreenProblems(page)]).toEqual([what, []]);
-  expect([what, await buttonProblems(page)]).toEqual([what, []]);
-  expect([what, world.pageErrors, world.consoleErrors]).toEqual([what, [], []]);
-}
-
-/** Chromium logs each refused call itself: those lines (one per refusal, with its status) are expected. */
-function expectRefusals(status: string) {
-  const lines = world.consoleErrors.splice(0);
-  expect(lines.length).toBeGreaterThan(0);
-  for (const line of lines)
-    expect(line).toBe(`Failed to load resource: the server responded with a status of ${status}`);
-}
+const { newPage, checkPage, expectRefusals } = browserSteps(() => world);
 
 /**
  * Chromium's virtual authenticator in one tab (WebAuthn.addVirtualAuthenticator): CTAP2 over the internal

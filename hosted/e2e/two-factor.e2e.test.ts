@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { generate } from 'otplib';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeProblems, buttonProblems, offscreenProblems } from '../../e2e/page-checks';
 import { start, type World } from './harness';
+import { browserSteps, shot } from './steps';
 
 /**
  * The second factor in the hosted pages (docs/two-factor.md, docs/hosted-pages.md), in headless Chromium against the
@@ -13,9 +13,6 @@ import { start, type World } from './harness';
  * code, new backup codes, turning it off after a fresh sign-in). Codes come from otplib, as an authenticator app's.
  */
 let world: World;
-const SHOTS = join(import.meta.dirname, 'output');
-const shot = (p: Page, name: string) =>
-  p.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 const PASSWORD = 'Pages-pass-123!';
 let n = 0;
 const email = (tag: string) => `${tag}-${Date.now().toString(36)}-${n++}@two-factor-e2e.test`;
@@ -33,39 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await world?.stop();
 });
-const open: Page[] = [];
-/** A page in a fresh browser context, kept to take its picture if the test fails. */
-const newPage = async (...args: Parameters<World['newPage']>) => {
-  const page = await world.newPage(...args);
-  open.push(page);
-  return page;
-};
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail')
-    for (const p of open.splice(0).filter((p) => !p.isClosed()))
-      await shot(p, `failed-${ctx.task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => {});
-  open.length = 0;
-  // A failed test's expected refusals must not fail the next one's page checks.
-  world.consoleErrors.splice(0);
-  world.pageErrors.splice(0);
-});
-
-/** No serious or critical axe finding, nothing off-screen, no overlapping button, no script or CSP error. */
-async function checkPage(page: Page, what: string) {
-  await shot(page, what.replace(/\W+/g, '-'));
-  expect([what, await axeProblems(page)]).toEqual([what, []]);
-  expect([what, await offscreenProblems(page)]).toEqual([what, []]);
-  expect([what, await buttonProblems(page)]).toEqual([what, []]);
-  expect([what, world.pageErrors, world.consoleErrors]).toEqual([what, [], []]);
-}
-
-/** Chromium logs each refused call itself: those lines (one per refusal, with its status) are expected. */
-function expectRefusals(status: string) {
-  const lines = world.consoleErrors.splice(0);
-  expect(lines.length).toBeGreaterThan(0);
-  for (const line of lines)
-    expect(line).toBe(`Failed to load resource: the server responded with a status of ${status}`);
-}
+const { newPage, checkPage, expectRefusals } = browserSteps(() => world);
 
 /**
  * An authenticator app, as otplib computes its codes (SHA-1, 6 digits, 30 s). The service accepts each time step once
