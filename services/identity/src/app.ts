@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context';
-import { registerErrorHandler } from './errors/handler';
+import { frameworkError, registerErrorHandler } from './errors/handler';
 import { registerCaptcha } from './features/captcha';
 import { cookieFastPath } from './features/session';
 import { registerBodylessCalls } from './http/bodyless-calls';
@@ -78,6 +78,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     forceCloseConnections: 'idle',
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 512 },
+    // Refused before any hook ran, so the security headers are set here (a JSON answer: the API's).
+    frameworkErrors: (error, request, reply) => frameworkError(error, request, reply.headers(API_HEADERS)),
     ajv: { customOptions: { removeAdditional: false } },
   });
   // Only JSON bodies: a text/plain or form POST (a "simple" request that skips CORS preflight) is refused.

@@ -143,6 +143,8 @@ export const EXTRA_ERRORS = {
   PAYLOAD_TOO_LARGE: e(413, 'Request body too large'),
   UNSUPPORTED_MEDIA_TYPE: e(415, 'Unsupported content type'),
   NOT_FOUND: e(404, 'Not found'),
+  /** A built file (console, hosted pages) asked with an `If-Match` or `If-Unmodified-Since` it does not meet. */
+  PRECONDITION_FAILED: e(412, 'Precondition failed'),
   /** spec §7: a call without a body arrives as GET; on a route that changes state a GET may not act (CSRF). */
   METHOD_NOT_ALLOWED: e(405, 'Use POST for this call'),
   /**

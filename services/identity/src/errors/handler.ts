@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { ApiError, type ErrorDetail } from './api-error';
 import { CATALOGUE, type ErrorCode } from './catalogue';
@@ -48,6 +48,24 @@ function toApiError(
   if (error.statusCode === 429) return new ApiError('RATE_LIMITED');
   if (isDatabaseUnavailable(error)) return new ApiError('SERVICE_UNAVAILABLE');
   return null;
+}
+
+/**
+ * Fastify's `frameworkErrors`: a request its router refused before any route or hook ran. A path whose
+ * percent-encoding does not decode (`%e0%a4%a`, an overlong `%c0%ae`) or whose parameter passes the router's length
+ * limit is a bad input like any other, so it answers the catalogue's VALIDATION_ERROR instead of Fastify's own body.
+ */
+export function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const problems: Record<string, string> = {
+    FST_ERR_BAD_URL: 'not a valid percent-encoded path',
+    FST_ERR_MAX_PARAM_LENGTH: 'a path segment longer than the limit',
+  };
+  const problem = error.code ? problems[error.code] : undefined;
+  if (!problem) request.log.error({ err: error }, 'unexpected error');
+  const api = problem
+    ? new ApiError('VALIDATION_ERROR', [{ field: 'url', problem }])
+    : new ApiError('INTERNAL_SERVER_ERROR');
+  reply.status(api.status).send({ code: api.code, message: api.message, details: api.details });
 }
 
 /** Seconds a client should wait before retrying a 503: about what a PostgreSQL restart or failover takes. */

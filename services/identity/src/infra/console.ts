@@ -1,9 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../config';
-import { ApiError } from '../errors';
+import { serveSinglePageApp } from './single-page-app';
 
 /** Where the identity service serves the admin console, when `consoleEnabled`. */
 export const CONSOLE_PATH = '/console';
@@ -25,10 +24,6 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Hashed vite assets never change: a year, immutable. Everything else (index.html) is revalidated every time. */
-const cacheControl = (path: string) =>
-  /[/\\]assets[/\\]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache';
-
 /**
  * The built index.html, made to work under /console: `<base href>` points the bundle's relative asset URLs at
  * /console/, and a meta tag tells the console where the API is (this service's base path, same origin).
@@ -40,7 +35,10 @@ export function consoleIndex(html: string, basePath: string): string {
   return withoutBase.replace(/<head>/i, `<head>\n    ${head}`);
 }
 
-/** Serves the console's static files at /console with an SPA fallback to index.html (off by default). */
+/**
+ * Serves the console's static files at /console with an SPA fallback to index.html (off by default); a path that
+ * names no served file is a 404 (single-page-app.ts).
+ */
 export async function registerConsole(app: FastifyInstance, config: Config): Promise<void> {
   if (!config.consoleEnabled) return;
   const root = resolve(config.consoleDir);
@@ -57,21 +55,7 @@ export async function registerConsole(app: FastifyInstance, config: Config): Pro
       scope.get('/', (request, reply) =>
         request.url.split('?')[0] === CONSOLE_PATH ? reply.redirect(`${CONSOLE_PATH}/`, 301) : sendIndex(reply),
       );
-      await scope.register(fastifyStatic, {
-        root,
-        prefix: '/',
-        decorateReply: false,
-        index: false,
-        cacheControl: false,
-        dotfiles: 'deny',
-        setHeaders: (reply, path) => reply.header('cache-control', cacheControl(path)),
-      });
-      // SPA fallback: a path without a file extension is a client-side route; a missing file is a 404.
-      scope.setNotFoundHandler((request, reply) => {
-        const last = request.url.split('?')[0].split('/').pop() ?? '';
-        if (request.method === 'GET' && !last.includes('.')) return sendIndex(reply);
-        throw new ApiError('NOT_FOUND');
-      });
+      await serveSinglePageApp(scope, { prefix: CONSOLE_PATH, root, sendIndex: (_request, reply) => sendIndex(reply) });
     },
     { prefix: CONSOLE_PATH },
   );

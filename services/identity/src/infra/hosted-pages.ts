@@ -1,12 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Config, relyingParty } from '../config';
-import { ApiError } from '../errors';
 import { TrustedOrigins } from '../http/origins';
 import { isSafeRedirect } from '../http/redirects';
+import { serveSinglePageApp } from './single-page-app';
 
 type CaptchaProvider = NonNullable<Config['captcha']['provider']>;
 
@@ -170,10 +169,6 @@ export function hostedPagesIndex(html: string, path: string): string {
   return withoutBase.replace(/<head>/i, `<head>\n    <base href="${path}/" />`);
 }
 
-/** Hashed vite assets never change: a year, immutable. Everything else (index.html, config.json) is revalidated. */
-const cacheControl = (file: string) =>
-  /[/\\]assets[/\\]/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache';
-
 function callbackOf(request: FastifyRequest): string | undefined {
   const value = (request.query as Record<string, unknown> | undefined)?.callbackURL;
   return typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined;
@@ -181,7 +176,8 @@ function callbackOf(request: FastifyRequest): string | undefined {
 
 /**
  * Serves the hosted sign-in pages under `hostedPages.path` (off by default): the built files, config.json from the
- * settings, and index.html for every page route (an SPA). A page asked with a `callbackURL` the API would refuse
+ * settings, and index.html for every page route (an SPA); a path that names no served file is a 404
+ * (single-page-app.ts). A page asked with a `callbackURL` the API would refuse
  * (spec §5: not relative and not on a trusted origin) is never shown with it: the browser goes to the error page.
  */
 export async function registerHostedPages(app: FastifyInstance, config: Config, trusted: TrustedOrigins) {
@@ -232,23 +228,8 @@ export async function registerHostedPages(app: FastifyInstance, config: Config, 
           .header('vary', 'Origin')
           .send(hostedPagesConfig(config, verdict(request), passkeys(request))),
       );
-      await scope.register(fastifyStatic, {
-        root,
-        prefix: '/',
-        decorateReply: false,
-        index: false,
-        cacheControl: false,
-        dotfiles: 'deny',
-        // The built config.json is for a CDN copy; here the service answers it from its settings (above).
-        allowedPath: (pathName) => pathName !== '/config.json',
-        setHeaders: (reply, file) => reply.header('cache-control', cacheControl(file)),
-      });
-      // SPA fallback: a path without a file extension is a page; a missing file is a 404.
-      scope.setNotFoundHandler((request, reply) => {
-        const last = request.url.split('?')[0].split('/').pop() ?? '';
-        if (request.method === 'GET' && !last.includes('.')) return sendIndex(request, reply);
-        throw new ApiError('NOT_FOUND');
-      });
+      // The built config.json is for a CDN copy; here the service answers it from its settings (above).
+      await serveSinglePageApp(scope, { prefix: pages.path, root, ownFiles: ['/config.json'], sendIndex });
     },
     { prefix: pages.path },
   );

@@ -6,6 +6,7 @@ import { TwoFactorRepository } from './repository';
 import { twoFactorRoutes } from './two-factor.routes';
 import { sealContext, TwoFactorService } from './two-factor.service';
 
+export type { AttemptBudget, AttemptBudgetStore, AttemptRule, CodeVerdict } from './attempt-budget';
 export type { OrganizationPolicy, TwoFactorFeatureDeps } from './deps';
 export type { ResettableFactor, TwoFactorService, TwoFactorStatus } from './two-factor.service';
 

@@ -1,4 +1,5 @@
 import type { Sql } from '../../shared/sql';
+import type { AttemptBudgetStore } from './attempt-budget';
 
 /** A user's second factor as stored (migration 1796100000300). */
 export interface TwoFactorRow {
@@ -37,9 +38,10 @@ function toRow(r: Row): TwoFactorRow {
 /**
  * The second factor's tables. Every change that must hold under concurrency is one conditional statement: a code's
  * time step is accepted only above the last one, a backup code is removed only while it is still there, a pending
- * sign-in counts its attempts with one increment and is consumed by one delete.
+ * sign-in counts its attempts with one increment and is consumed by one delete, an attempt is taken from the
+ * account's budget only while no lock runs. It is the store of the account's attempt budget (attempt-budget.ts).
  */
-export class TwoFactorRepository {
+export class TwoFactorRepository implements AttemptBudgetStore {
   constructor(private readonly sql: Sql) {}
 
   /** `lock`: held until the transaction `sql` ends (a re-seal or a removal of the row waits). */
@@ -113,28 +115,46 @@ export class TwoFactorRepository {
     return rows.length > 0;
   }
 
+  // The account's budget of wrong codes (attempt-budget.ts): failed_count and locked_until of the user's row
+
   /**
-   * One more wrong code in a row; at `max` the account is locked until `lockUntil`. Answers the new count. A lock
-   * that has lapsed starts the count again.
+   * Takes one attempt unless a lock is running: one conditional update, so concurrent takes are counted one after
+   * the other on the row and none passes a lock another has just started. A lapsed lock starts the count again.
    */
-  async recordFailure(userId: string, max: number, lockUntil: Date, now: Date): Promise<number> {
-    const rows = await this.sql.query<{ failed_count: number }>(
+  async takeAttempt(
+    userId: string,
+    max: number,
+    lockUntil: Date,
+    now: Date,
+  ): Promise<{ failures: number; lockedUntil: Date | null } | null> {
+    const rows = await this.sql.query<{ failed_count: number; locked_until: Date | null }>(
       `UPDATE two_factors SET
-         failed_count = CASE WHEN locked_until IS NOT NULL AND locked_until <= $4 THEN 1 ELSE failed_count + 1 END,
-         locked_until = CASE
-           WHEN locked_until IS NOT NULL AND locked_until <= $4 THEN NULL
-           WHEN $2 > 0 AND failed_count + 1 >= $2 AND (locked_until IS NULL) THEN $3
-           ELSE locked_until END
-       WHERE user_id = $1 RETURNING failed_count`,
+         failed_count = CASE WHEN locked_until IS NULL THEN failed_count + 1 ELSE 1 END,
+         locked_until = CASE WHEN (CASE WHEN locked_until IS NULL THEN failed_count + 1 ELSE 1 END) >= $2 THEN $3::timestamptz
+           ELSE NULL END
+       WHERE user_id = $1 AND (locked_until IS NULL OR locked_until <= $4)
+       RETURNING failed_count, locked_until`,
       [userId, max, lockUntil, now],
     );
-    return rows[0]?.failed_count ?? 0;
+    const r = rows[0];
+    return r ? { failures: r.failed_count, lockedUntil: r.locked_until ?? null } : null;
   }
 
-  async resetFailures(userId: string, sql: Sql = this.sql): Promise<void> {
-    await sql.query(
-      'UPDATE two_factors SET failed_count = 0, locked_until = NULL WHERE user_id = $1 AND failed_count > 0',
-      [userId],
+  async returnAttempt(userId: string, startedLock: Date | null): Promise<void> {
+    await this.sql.query(
+      `UPDATE two_factors SET failed_count = failed_count - 1,
+         locked_until = CASE WHEN locked_until = $2 THEN NULL ELSE locked_until END
+       WHERE user_id = $1 AND failed_count > 0`,
+      [userId, startedLock],
+    );
+  }
+
+  async resetAttempts(userId: string, startedLock: Date | null, now: Date): Promise<void> {
+    await this.sql.query(
+      `UPDATE two_factors SET failed_count = 0, locked_until = NULL
+       WHERE user_id = $1 AND (failed_count > 0 OR locked_until IS NOT NULL)
+         AND (locked_until IS NULL OR locked_until <= $3 OR locked_until = $2)`,
+      [userId, startedLock, now],
     );
   }
 

@@ -108,15 +108,18 @@ export async function twoFactorRoutes(fastify: FastifyInstance, ctx: TwoFactorWe
     return { token: done.current.session.token, user: done.current.user };
   };
 
+  /** The signed-in caller as the actor of what a code checked with their session records. */
+  const signedIn = (request: FastifyRequest, current: SessionWithUser) =>
+    auditSource(request, { type: 'user', id: current.user.id, impersonatorId: current.session.impersonatedBy });
+
   // A signed-in caller confirms the enrolment (or just checks a code); otherwise the code completes a sign-in.
   app.post('/two-factor/verify-totp', { schema: VerifyTotp }, async (request, reply) => {
     const current = await ctx.optionalSession(request);
     if (!current) return completeSignIn(request, reply, 'totp', request.body);
-    const actor = { type: 'user', id: current.user.id, impersonatorId: current.session.impersonatedBy } as const;
     const user = await ctx.twoFactor.verifyTotpSignedIn(
       current.user,
       request.body.code,
-      auditSource(request, actor),
+      signedIn(request, current),
       lang(request),
     );
     if (user !== current.user) reissue(request, reply, current, user);
@@ -130,7 +133,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance, ctx: TwoFactorWe
         fail('VALIDATION_ERROR', [{ field: 'disableSession', problem: 'a pending sign-in always ends in a session' }]);
       return completeSignIn(request, reply, 'backup-code', request.body);
     }
-    await ctx.twoFactor.verifyBackupCodeSignedIn(current.user, request.body.code);
+    await ctx.twoFactor.verifyBackupCodeSignedIn(current.user, request.body.code, signedIn(request, current));
     return { token: current.session.token, user: current.user };
   });
 }

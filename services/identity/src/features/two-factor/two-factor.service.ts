@@ -12,6 +12,7 @@ import type { Sql } from '../../shared/sql';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { CookieGrant, SecondFactorGate } from '../account';
 import type { SessionService } from '../session';
+import { AttemptBudget, type CodeVerdict } from './attempt-budget';
 import type { OrganizationPolicy, PasswordCheck, TwoFactorAudit } from './deps';
 import type { TwoFactorRepository, TwoFactorRow } from './repository';
 
@@ -49,11 +50,17 @@ export interface CompletedSignIn {
 /**
  * The second factor (docs/two-factor.md): TOTP enrolment and removal, backup codes, and the sign-in step that
  * follows a correct password. The TOTP secret is sealed at rest (bound to its user); backup codes are stored as
- * keyed hashes; a code's time step is accepted once; wrong codes are counted per pending sign-in and per account.
+ * keyed hashes; a code's time step is accepted once; wrong codes are counted per pending sign-in and, before any
+ * code of a confirmed factor is checked, taken from the account's budget (attempt-budget.ts).
  */
 export class TwoFactorService {
   /** Named hook points: the other second factors an operator's reset removes (the passkey feature's hooks). */
   readonly hooks: { resettable: ResettableFactor[] } = { resettable: [] };
+  /**
+   * The account's budget of wrong codes (TWO_FACTOR_LOCKOUT_FAILURES, TWO_FACTOR_LOCKOUT_SEC), shared by every
+   * route and kind of code that checks a confirmed factor.
+   */
+  readonly attempts: AttemptBudget;
 
   constructor(
     private readonly deps: {
@@ -69,7 +76,10 @@ export class TwoFactorService {
       clock: Clock;
       audit: TwoFactorAudit;
     },
-  ) {}
+  ) {
+    const { lockoutFailures: max, lockoutSec: lockSec } = deps.config;
+    this.attempts = new AttemptBudget(deps.repo, { max, lockSec }, () => this.now());
+  }
 
   // Enrolment, with a session
 
@@ -105,13 +115,23 @@ export class TwoFactorService {
 
   /**
    * A code from the signed-in user: the first one confirms the enrolment (the second factor is on from then, with
-   * its audit event and notice). Answers the user as it now is.
+   * its audit event and notice). Answers the user as it now is. Once the factor is confirmed, a code checked here
+   * takes from the account's budget as at sign-in (a session is no licence to guess); while enrolling it does not:
+   * the caller was just shown the secret, and a wrong first code tests no factor that guards anything.
    */
   async verifyTotpSignedIn(user: UserView, code: string, source: AuditSource, lang?: string): Promise<UserView> {
     const row = await this.deps.repo.find(user.id);
     if (!row) fail('TOTP_NOT_ENABLED');
-    if (!(await this.useTotp(row, code))) fail('INVALID_CODE');
-    if (row.verified) return user;
+    const secret = this.secretOf(row);
+    if (row.verified) {
+      const verdict = await this.attempts.spend(user.id, () => this.useTotp(row, secret, code));
+      if (!verdict.right) {
+        await this.recordWrongCode(user.id, 'totp', verdict, source, false);
+        fail('INVALID_CODE');
+      }
+      return user;
+    }
+    if (!(await this.useTotp(row, secret, code))) fail('INVALID_CODE');
     const now = this.now();
     const changed = await this.deps.sessions.changeUser(user.id, async (tx) => {
       if (!(await this.deps.repo.confirm(user.id, now, tx))) return false;
@@ -123,11 +143,19 @@ export class TwoFactorService {
     return changed ? { ...user, twoFactorEnabled: true, updatedAt: now.toISOString() } : user;
   }
 
-  /** A backup code from the signed-in user (better-auth allows it): spent like at sign-in. */
-  async verifyBackupCodeSignedIn(user: UserView, code: string): Promise<void> {
+  /** A backup code from the signed-in user (better-auth allows it): spent, and counted, like at sign-in. */
+  async verifyBackupCodeSignedIn(user: UserView, code: string, source: AuditSource): Promise<void> {
     const row = await this.deps.repo.find(user.id);
     if (!row?.verified) fail('BACKUP_CODES_NOT_ENABLED');
-    if ((await this.useBackupCode(row, code)) === null) fail('INVALID_BACKUP_CODE');
+    const secret = this.secretOf(row);
+    const verdict = await this.attempts.spend(
+      user.id,
+      async () => (await this.useBackupCode(row, secret, code)) !== null,
+    );
+    if (!verdict.right) {
+      await this.recordWrongCode(user.id, 'backup-code', verdict, source, false);
+      fail('INVALID_BACKUP_CODE');
+    }
   }
 
   /**
@@ -249,7 +277,8 @@ export class TwoFactorService {
   /**
    * The second step of a sign-in: `challengeId` from the signed cookie, a code of `factor`. Each attempt is
    * counted on the pending sign-in first (one increment, so parallel guesses cannot all slip past the limit); past
-   * the limit it is given up. A wrong code also counts towards the account's lockout. A right code ends the pending
+   * the limit it is given up. Then it is taken from the account's budget, before the code is checked, so parallel
+   * guesses through many pending sign-ins cannot pass the account's lockout either. A right code ends the pending
    * sign-in and makes the session in one transaction.
    */
   async completeSignIn(
@@ -269,10 +298,13 @@ export class TwoFactorService {
     }
     const row = await repo.find(challenge.userId);
     if (!row?.verified) fail(factor === 'totp' ? 'TOTP_NOT_ENABLED' : 'BACKUP_CODES_NOT_ENABLED');
-    if (row.lockedUntil && row.lockedUntil.getTime() > now.getTime()) fail('ACCOUNT_TEMPORARILY_LOCKED');
-    const ok = factor === 'totp' ? await this.useTotp(row, code) : (await this.useBackupCode(row, code)) !== null;
-    if (!ok) {
-      await this.recordFailure(row.userId, factor, source);
+    // opened before an attempt is taken: a secret no configured secret opens costs the owner nothing
+    const secret = this.secretOf(row);
+    const verdict = await this.attempts.spend(row.userId, async () =>
+      factor === 'totp' ? this.useTotp(row, secret, code) : (await this.useBackupCode(row, secret, code)) !== null,
+    );
+    if (!verdict.right) {
+      await this.recordWrongCode(row.userId, factor, verdict, source, true);
       fail(factor === 'totp' ? 'INVALID_CODE' : 'INVALID_BACKUP_CODE');
     }
     const user = await this.deps.passwords.getUser(challenge.userId);
@@ -281,7 +313,6 @@ export class TwoFactorService {
     const device = trustDevice && maxAgeSec > 0 ? randomString(32) : null;
     const current = await repo.transaction(async (tx) => {
       if (!(await repo.consumeChallenge(challengeId, now, tx))) fail('INVALID_TWO_FACTOR_COOKIE');
-      await repo.resetFailures(user.id, tx);
       if (device) await repo.trustDevice(device, user.id, new Date(now.getTime() + maxAgeSec * 1000), now, tx);
       return this.deps.sessions.create(
         {
@@ -309,37 +340,45 @@ export class TwoFactorService {
   // Steps
 
   /** A right TOTP code whose time step was not used before (the step is then remembered). */
-  private async useTotp(row: TwoFactorRow, code: string): Promise<boolean> {
-    const step = await matchTotp(this.secretOf(row), code, this.deps.clock.now());
+  private async useTotp(row: TwoFactorRow, secret: string, code: string): Promise<boolean> {
+    const step = await matchTotp(secret, code, this.deps.clock.now());
     if (step === null) return false;
     return this.deps.repo.acceptStep(row.userId, step, this.now());
   }
 
   /** Spends a backup code; answers how many are left, or null when it is not one of the user's unused codes. */
-  private async useBackupCode(row: TwoFactorRow, code: string): Promise<number | null> {
+  private async useBackupCode(row: TwoFactorRow, secret: string, code: string): Promise<number | null> {
     const plain = normalizeBackupCode(code);
     if (!BACKUP_CODE.test(plain)) return null;
-    return this.deps.repo.useBackupCode(row.userId, [hashCode(this.secretOf(row), row.userId, plain)], this.now());
+    return this.deps.repo.useBackupCode(row.userId, [hashCode(secret, row.userId, plain)], this.now());
   }
 
-  /** A wrong code at sign-in: counted for the lockout, recorded; the lock itself is recorded when it starts. */
-  private async recordFailure(userId: string, factor: Factor, source: AuditSource): Promise<void> {
-    const { config, repo, sql } = this.deps;
-    const now = this.now();
-    const lockUntil = new Date(now.getTime() + config.lockoutSec * 1000);
-    const count = await repo.recordFailure(userId, config.lockoutFailures, lockUntil, now);
-    await this.deps.audit.record(sql, {
-      type: 'user.sign_in_failed',
-      source: { ...source, actor: { type: 'anonymous' } },
-      target: userTarget(userId),
-      details: { method: 'email', secondFactor: factor },
-    });
-    if (config.lockoutFailures > 0 && count === config.lockoutFailures)
-      await this.deps.audit.record(sql, {
-        type: 'user.two_factor_locked',
-        source: { ...source, actor: { type: 'anonymous' } },
+  /**
+   * A wrong code (its attempt already taken from the budget): at sign-in it is recorded as a failed sign-in by an
+   * anonymous caller; the lock, when this attempt started it, is recorded once, by whoever made the attempt.
+   */
+  private async recordWrongCode(
+    userId: string,
+    factor: Factor,
+    verdict: Extract<CodeVerdict, { right: false }>,
+    source: AuditSource,
+    signingIn: boolean,
+  ): Promise<void> {
+    const { sql, audit } = this.deps;
+    const by = signingIn ? { ...source, actor: { type: 'anonymous' as const } } : source;
+    if (signingIn)
+      await audit.record(sql, {
+        type: 'user.sign_in_failed',
+        source: by,
         target: userTarget(userId),
-        details: { failures: count, lockedUntil: lockUntil.toISOString() },
+        details: { method: 'email', secondFactor: factor },
+      });
+    if (verdict.lockStarted)
+      await audit.record(sql, {
+        type: 'user.two_factor_locked',
+        source: by,
+        target: userTarget(userId),
+        details: { failures: verdict.failures, lockedUntil: verdict.lockStarted.toISOString() },
       });
   }
 
