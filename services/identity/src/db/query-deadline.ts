@@ -58,6 +58,13 @@ export function createQueryDeadline(options: QueryDeadlineOptions): QueryDeadlin
 
     constructor(config?: string | ClientConfig) {
       super(config);
+      // PostgreSQL ending the connection (restart, failover, pg_terminate_backend) makes pg emit 'error' on it
+      // when no query of it is in flight, and once more when the socket closes. The pool listens only while the
+      // connection is idle in it; checked out (handed to a waiting caller, between a transaction's statements,
+      // the clock's readings) nobody would, and an unheard 'error' ends the process. So the connection always
+      // hears it itself: pg has already marked it unusable, its next query fails as unavailable (a 503), and the
+      // pool drops it when it comes back.
+      this.on('error', ignoreConnectionError);
       // pg emits 'drain' when the last queued query has its answer and the connection is ready again.
       this.on('drain', () => {
         this.busySince = 0;
@@ -107,3 +114,6 @@ export function createQueryDeadline(options: QueryDeadlineOptions): QueryDeadlin
     busy: () => [...open].filter((c) => c.busySince !== 0).length,
   };
 }
+
+/** See WatchedClient's constructor: the failure reaches the connection's user through its next query. */
+function ignoreConnectionError(): void {}
