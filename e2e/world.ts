@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
@@ -151,7 +151,9 @@ export async function startService(cleanups: Cleanups, options: ServiceOptions):
       child.once('exit', () => res());
       child.kill('SIGTERM');
     });
-  const service = spawn(process.execPath, [join(SERVICE, 'dist/main.js')], {
+  // With the Node.js flags of the service's start script, as the image and the chart run it.
+  const flags: string[] = JSON.parse(readFileSync(join(SERVICE, 'package.json'), 'utf8')).scripts.start.split(/\s+/);
+  const service = spawn(process.execPath, [...flags.slice(1, -1), join(SERVICE, 'dist/main.js')], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -26,6 +26,8 @@ case "${HOSTED_PAGES_ENABLED:-false}" in
   true | 1 | yes | on | TRUE | YES | ON) [ -f hosted/dist/index.html ] || npm run build -w hosted ;;
 esac
 node "$service/dist/cli.js" migrate
+# The Node.js flags the API runs with everywhere: those of the package's start script.
+read -r -a flags <<<"$(node -p "require('./$service/package.json').scripts.start.split(/\\s+/).slice(1, -1).join(' ')")"
 
 pids=()
 stop() {
@@ -37,7 +39,7 @@ stop() {
 trap stop INT TERM
 
 for port in $PORTS; do
-  PORT=$port node "$service/dist/main.js" &
+  PORT=$port node "${flags[@]}" "$service/dist/main.js" &
   pids+=($!)
   echo "cluster: API on http://$HOST:$port/api/auth (pid $!)"
 done

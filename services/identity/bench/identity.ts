@@ -24,8 +24,8 @@ export interface Credentials {
  * The Node.js flags the API runs with in production: those of the package's start script, which the image's CMD
  * and the chart's command repeat (test/deploy checks they agree), so the bench measures the server as deployed.
  */
-export function apiNodeFlags(): string[] {
-  const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+export function apiNodeFlags(serviceRoot = join(__dirname, '..', '..')): string[] {
+  const pkg = JSON.parse(readFileSync(join(serviceRoot, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
   const [node, ...rest] = pkg.scripts.start.split(/\s+/);

@@ -11,6 +11,7 @@ import { registerDrainClose } from './http/drain';
 import { registerExpectContinue } from './http/expect-continue';
 import { registerLingeringClose } from './http/lingering-close';
 import { registerOriginCheck } from './http/origin-check';
+import { registerRequestDeadline } from './http/request-deadline';
 import { registerConsole } from './infra/console';
 import { hostedPagesCsp, registerHostedPages } from './infra/hosted-pages';
 import { loggerOptions } from './infra/logger';
@@ -88,6 +89,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerErrorHandler(app);
   // Before any other onRoute hook (rate limits, OpenAPI), so the GET twins get those hooks once, as routes of their own.
   registerBodylessCalls(app, validation, config.basePath);
+  registerRequestDeadline(app, config.requestTimeoutMs);
   registerLingeringClose(app);
   registerDrainClose(app, ctx.lifecycle);
   registerExpectContinue(app);

@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import type { Config } from './config';
 import { deriveKeys } from './crypto/keys';
 import { PasswordHasher } from './crypto/password';
+import type { Acquirer } from './db/acquire';
 import { openEmbeddedPostgres } from './db/embedded';
 import { runMigrations } from './db/migrate';
 import { createPool } from './db/pool';
@@ -24,7 +25,7 @@ import { Outbox } from './outbox/outbox';
 import { BackgroundTasks } from './shared/background';
 import type { Clock } from './shared/clock';
 import { drainBatches } from './shared/drain-batches';
-import { type Sql, sqlFor } from './shared/sql';
+import { acquirerFor, type Sql, sqlFor } from './shared/sql';
 import { type KeyValueStore, MemoryStore, RedisStore } from './store';
 import { createFeatures, type Features } from './wiring';
 
@@ -100,7 +101,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const closers: Array<() => Promise<unknown>> = [];
   try {
     const { pool, redis } = await connect(config, options, log, closers);
-    const sql = sqlFor(pool);
+    const acquirer = acquirerFor(pool);
+    const sql = sqlFor(pool, acquirer);
     const metrics = new Metrics({ defaultMetrics: config.metricsEnabled });
     const clock = options.clock ?? (await databaseClock(config, options, pool, metrics, log, closers));
     const store: KeyValueStore = redis ? new RedisStore(redis, config.redisPrefix) : new MemoryStore(clock.now);
@@ -131,7 +133,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     // Every mail of the API goes through this one cap (account mails and invitations alike), at write time.
     const cap = new MailCap(store, config.mail.maxPerAddressPerHour, clock.now, (m) => log.warn(m));
     const mailOutbox = new MailOutbox(outbox, cap);
-    watchDependencies(metrics, pool, mail, outbox);
+    watchDependencies(metrics, pool, acquirer, mail, outbox);
     const background = new BackgroundTasks((error, label) =>
       log.error({ error: (error as Error).message }, `${label} failed`),
     );
@@ -237,13 +239,14 @@ function takeoverMs(config: Config): number {
 }
 
 /** Gauges read at scrape time: the PostgreSQL pool, the mail queue and the outbox. */
-function watchDependencies(metrics: Metrics, pool: Pool, mail: MailQueue, outbox: Outbox): void {
+function watchDependencies(metrics: Metrics, pool: Pool, acquirer: Acquirer, mail: MailQueue, outbox: Outbox): void {
   metrics.gauge('identity_db_pool_connections', 'PostgreSQL pool connections by state', ['state'], async () => {
     const { totalCount, idleCount, waitingCount } = pool;
     return [
       [{ state: 'total' }, totalCount],
       [{ state: 'idle' }, idleCount],
-      [{ state: 'waiting_clients' }, waitingCount],
+      // Requests waiting for a connection (db/acquire.ts), and any waiting in pg-pool behind the clock's.
+      [{ state: 'waiting_clients' }, waitingCount + acquirer.waiting()],
     ];
   });
   metrics.gauge('identity_mail_jobs', 'Mail jobs by state (waiting, active, delayed, failed)', ['state'], async () =>

@@ -43,6 +43,8 @@ export function defaultConfig(): Config {
       defaultLanguage: 'ENG',
     },
     shutdownDrainMs: 5000,
+    // docs/operations.md, "Request deadline": an outage answer within Keycloak's 5 s acquire bound.
+    requestTimeoutMs: 5000,
     clockSyncIntervalSec: 30,
     metricsEnabled: true,
     workerMetricsPort: 0,

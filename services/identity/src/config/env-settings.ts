@@ -264,6 +264,12 @@ export const ENV_SETTINGS: EnvSetting[] = [
     'int',
     'The worker serves GET /metrics (its webhook deliveries) on this port; 0: it serves none',
   ),
+  s(
+    'REQUEST_TIMEOUT_MS',
+    'requestTimeoutMs',
+    'int',
+    'Every request is answered within this: its waits for PostgreSQL (a connection, each answer) end by then, and past it the answer is 503 SERVICE_UNAVAILABLE; routes that document a longer deadline keep theirs',
+  ),
   s('SHUTDOWN_DRAIN_MS', 'shutdownDrainMs', 'int', 'On SIGTERM, serve with readiness 503 this long before closing'),
   s(
     'CLOCK_SYNC_INTERVAL_SEC',

@@ -151,6 +151,7 @@ export const ConfigSchema = Type.Object(
       description: 'the worker serves GET /metrics on this port (webhook deliveries); 0 = not at all',
     }),
     shutdownDrainMs: Int(0, 'on SIGTERM, serve this long with readiness 503 before closing'),
+    requestTimeoutMs: Int(500, 'a request is answered by then (503 past it), database waits included'),
     clockSyncIntervalSec: Int(1, "how often each instance reads the database's clock (expiries follow it)"),
     session: Type.Object(
       {

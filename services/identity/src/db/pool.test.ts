@@ -106,4 +106,36 @@ describe('createPool', () => {
       await pool.end();
     }
   });
+
+  /**
+   * PostgreSQL ending a connection (a restart, pg_terminate_backend, a failover) sends FATAL 57P01 and closes it.
+   * A connection checked out of the pool has no listener of the pool's: when the message finds it between two
+   * queries (handed to a waiting caller, between a transaction's statements, the clock's readings), pg emits
+   * 'error' on it, which would end the process unless the connection itself listens.
+   */
+  it('a checked-out connection ended by the server between queries does not end the process: its next query fails as unavailable', async () => {
+    const errors: Error[] = [];
+    const pool = createPool({ url: url(), poolSize: 2, onPoolError: (error) => errors.push(error) });
+    const killer = new Client({ connectionString: url() });
+    await killer.connect();
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.prependListener('uncaughtException', onUncaught);
+    try {
+      const client = await pool.connect();
+      const [{ pid }] = (await client.query('SELECT pg_backend_pid() AS pid')).rows;
+      await killer.query('SELECT pg_terminate_backend($1)', [pid]);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(uncaught).toEqual([]);
+      const failure = await client.query('SELECT 1').catch((error: unknown) => error);
+      expect(isDatabaseUnavailable(failure)).toBe(true);
+      client.release(failure as Error);
+      expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      expect(pool.totalCount).toBe(1);
+    } finally {
+      process.removeListener('uncaughtException', onUncaught);
+      await killer.end();
+      await pool.end();
+    }
+  });
 });

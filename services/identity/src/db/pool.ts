@@ -4,9 +4,16 @@ import { createQueryDeadline } from './query-deadline';
 
 /**
  * How long after PostgreSQL's own statement bound the client gives up on a connection that has not answered: it
- * closes it between half of this and all of it later (db/query-deadline.ts sweeps twice per grace period).
+ * closes it between half of this and half of it plus one sweep later (db/query-deadline.ts).
  */
 export const QUERY_TIMEOUT_GRACE_MS = 1000;
+/** How often the query deadline looks for overdue answers. */
+const SWEEP_MS = 100;
+/**
+ * A request's database work ends this long before the request's deadline (shared/request-deadline.ts): two sweeps,
+ * so the connection is closed, and the 503 written, before the deadline itself.
+ */
+export const REQUEST_DEADLINE_MARGIN_MS = 2 * SWEEP_MS;
 
 export interface PoolOptions {
   url: string;
@@ -31,7 +38,10 @@ export interface PoolOptions {
  * demand: creating it opens nothing.
  */
 export function createPool(options: PoolOptions): Pool {
-  const pool = new Pool({ connectionString: options.url, ...poolSettings(options) });
+  // Pipeline mode: a statement is sent without waiting for the answer to the one before it on the same
+  // connection, so a transaction's BEGIN and its independent statements share round trips (shared/sql.ts). A
+  // connection serves one caller at a time either way; only a transaction sends several statements at once.
+  const pool = new Pool({ connectionString: options.url, ...poolSettings(options), pipeline: true });
   pool.on('error', options.onPoolError ?? (() => {}));
   return pool;
 }
@@ -41,7 +51,8 @@ export function poolSettings(options: PoolOptions): PoolConfig {
   const queryTimeoutMs = options.queryTimeoutMs ?? DATABASE_DEFAULTS.queryTimeoutMs;
   const deadline = createQueryDeadline({
     limitMs: queryTimeoutMs + QUERY_TIMEOUT_GRACE_MS / 2,
-    sweepMs: QUERY_TIMEOUT_GRACE_MS / 2,
+    sweepMs: SWEEP_MS,
+    marginMs: REQUEST_DEADLINE_MARGIN_MS,
   });
   return {
     max: options.poolSize ?? DATABASE_DEFAULTS.poolSize,

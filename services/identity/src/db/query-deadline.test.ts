@@ -80,8 +80,9 @@ describe('query deadline', () => {
   it('counts connections that wait for an answer', async () => {
     const { pool: p, deadline } = pool(2);
     try {
-      const slow = [p.query('select pg_sleep(0.2)'), p.query('select pg_sleep(0.2)')];
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Well within the limit even on a loaded machine; counted once both are sent (after their connects).
+      const slow = [p.query('select pg_sleep(0.15)'), p.query('select pg_sleep(0.15)')];
+      for (let i = 0; i < 100 && deadline.busy() < 2; i++) await new Promise((resolve) => setTimeout(resolve, 2));
       expect(deadline.busy()).toBe(2);
       await Promise.all(slow);
       expect(deadline.busy()).toBe(0);

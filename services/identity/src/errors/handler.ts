@@ -46,6 +46,8 @@ function toApiError(
   if (error.statusCode === 400 && (error instanceof SyntaxError || /prototype|JSON/i.test(error.message)))
     return new ApiError('INVALID_JSON');
   if (error.statusCode === 429) return new ApiError('RATE_LIMITED');
+  // Fastify's handler timeout: the request's deadline came first (http/request-deadline.ts).
+  if (error.code === 'FST_ERR_HANDLER_TIMEOUT') return new ApiError('SERVICE_UNAVAILABLE');
   if (isDatabaseUnavailable(error)) return new ApiError('SERVICE_UNAVAILABLE');
   return null;
 }
@@ -82,6 +84,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
       // An outage is expected and already known from readiness and metrics: one short line per request, no stack.
       if (api.code === 'SERVICE_UNAVAILABLE' && isDatabaseUnavailable(error))
         request.log.warn({ cause: (error as { code?: string }).code ?? error.message }, 'database unavailable');
+      else if (error.code === 'FST_ERR_HANDLER_TIMEOUT')
+        request.log.warn({ deadlineMs: request.routeOptions.handlerTimeout }, 'request deadline passed');
       else if (api.status >= 500) request.log.error({ err: error }, api.logMessage ?? 'request failed');
       if (api.status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', RETRY_AFTER_SEC);
       return reply.status(api.status).send({ code: api.code, message: api.message, details: api.details });

@@ -1,4 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
+import { type Acquirer, createAcquirer } from '../db/acquire';
+import { REQUEST_DEADLINE_MARGIN_MS } from '../db/pool';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { TEXT_TIMESTAMPTZ } from './pg-time';
 
@@ -25,7 +27,7 @@ export interface Sql {
   afterCommit(hook: () => void): void;
 }
 
-const onClient = (client: Pool | PoolClient): Omit<Sql, 'transaction' | 'afterCommit'> => ({
+const onClient = (client: PoolClient): Omit<Sql, 'transaction' | 'afterCommit'> => ({
   async query<T>(text: string, params?: unknown[], options?: QueryOptions) {
     const result = options?.timestamptzAsText
       ? await client.query({ text, values: params, types: TEXT_TIMESTAMPTZ })
@@ -38,40 +40,58 @@ const onClient = (client: Pool | PoolClient): Omit<Sql, 'transaction' | 'afterCo
   },
 });
 
-export function sqlFor(pool: Pool): Sql {
+/**
+ * The `Sql` of the process's pool (db/pool.ts). Each statement and each transaction takes a connection for itself
+ * and gives it back. The wait for one ends at the pool's own bound or at the current request's deadline
+ * (shared/request-deadline.ts), whichever comes first, and a connection that comes free goes to the caller whose
+ * wait ends first (db/acquire.ts).
+ */
+export function sqlFor(pool: Pool, acquirer: Acquirer = acquirerFor(pool)): Sql {
+  const { acquire } = acquirer;
+  /** Runs `use` on a connection of the pool; a connection that broke under it is dropped, not reused. */
+  const withConnection = async <T>(use: (client: PoolClient) => Promise<T>): Promise<T> => {
+    const lease = await acquire();
+    let broken: Error | undefined;
+    try {
+      return await use(lease.client);
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) broken = error as Error;
+      throw error;
+    } finally {
+      lease.release(broken);
+    }
+  };
   return {
-    ...onClient(pool),
+    query: (text, params, options) => withConnection((client) => onClient(client).query(text, params, options)),
+    prepared: (name, text, values) => withConnection((client) => onClient(client).prepared(name, text, values)),
     afterCommit: (hook) => hook(),
     async transaction(work) {
-      const client = await pool.connect();
-      // A checked-out client has no listener of the pool's: its connection breaking (PostgreSQL restarted or
-      // stopped, the network gone) would emit an unhandled 'error' and end the process. The query in flight
-      // fails with that error on its own; here it only marks the connection as not to be reused.
-      let broken: unknown;
-      const onError = (error: Error) => {
-        broken ??= error;
-      };
-      client.on('error', onError);
+      const { client, release } = await acquire();
+      // The pool's connections are in pipeline mode (db/pool.ts): BEGIN goes out with the work's first statement
+      // instead of costing a round trip of its own. Should it fail, so does that statement.
+      const begun = client.query('BEGIN');
+      begun.catch(() => {});
+      let broken: Error | undefined;
       const hooks: Array<() => void> = [];
       let result: Awaited<ReturnType<typeof work>>;
       try {
-        await client.query('BEGIN');
         const tx: Sql = {
           ...onClient(client),
           transaction: (inner) => inner(tx),
           afterCommit: (hook) => hooks.push(hook),
         };
         result = await work(tx);
+        await begun;
         await client.query('COMMIT');
       } catch (error) {
         // A lost or unanswered connection is closed instead (PostgreSQL rolls back what it had): a ROLLBACK on
-        // it would only wait out another timeout.
-        if (isDatabaseUnavailable(error)) broken ??= error;
-        else if (!broken) await client.query('ROLLBACK').catch(() => {});
+        // it would only wait out another timeout. A connection that broke is also refused by the pool on its
+        // own: pg marks it unusable, and its 'error' is heard by the connection itself (db/query-deadline.ts).
+        if (isDatabaseUnavailable(error)) broken = error as Error;
+        else await client.query('ROLLBACK').catch(() => {});
         throw error;
       } finally {
-        client.removeListener('error', onError);
-        client.release(broken ? (broken as Error) : undefined);
+        release(broken);
       }
       // After the commit and the release: a hook that fails cannot make a committed change look failed.
       for (const hook of hooks) {
@@ -84,6 +104,15 @@ export function sqlFor(pool: Pool): Sql {
       return result;
     },
   };
+}
+
+/** What hands out `pool`'s connections (db/acquire.ts), with the pool's own bounds. */
+export function acquirerFor(pool: Pool): Acquirer {
+  return createAcquirer(pool, {
+    size: pool.options.max,
+    waitMs: pool.options.connectionTimeoutMillis || Number.POSITIVE_INFINITY,
+    marginMs: REQUEST_DEADLINE_MARGIN_MS,
+  });
 }
 
 /** PostgreSQL unique_violation. */

@@ -17,12 +17,16 @@ import { type FaultStack, startFaultStack } from './harness/stack';
 /** Generous against the configured 2 s bounds (connect and query), for a loaded 2-core machine. */
 const BOUND_MS = 8000;
 const SLOW_ACCOUNT_LIMIT = 3;
+/** What the test's own client adds to a request's time on a loaded machine (sending, reading, its event loop). */
+const DEADLINE_SLACK_MS = 150;
 
 let stack: FaultStack;
 /** Bounds of 2 s, and a per-account failure limit of 3 (rate limits on, route limits out of the way). */
 let api: ApiProcess;
 /** A pool of 2 connections, a short wait for one (1.5 s), and queries allowed long enough to hold both. */
 let small: ApiProcess;
+/** The shipped settings: a 5 s request deadline, 5 s to wait for a connection, 10 s statements. */
+let shipped: ApiProcess;
 let configDir: string;
 
 beforeAll(async () => {
@@ -40,7 +44,7 @@ beforeAll(async () => {
       },
     }),
   );
-  [api, small] = await Promise.all([
+  [api, small, shipped] = await Promise.all([
     stack.api({
       DB_CONNECT_TIMEOUT_MS: '2000',
       DB_QUERY_TIMEOUT_MS: '2000',
@@ -48,6 +52,7 @@ beforeAll(async () => {
       CONFIG_FILE: configFile,
     }),
     stack.api({ DB_POOL_SIZE: '2', DB_CONNECT_TIMEOUT_MS: '1500', DB_QUERY_TIMEOUT_MS: '10000' }),
+    stack.api(),
   ]);
 }, 60_000);
 
@@ -216,6 +221,45 @@ it('PostgreSQL hung (SIGSTOP): 503 within the bound instead of waiting; resumed:
   }
   expect((await untilReady(api)).status).toBe(200);
   expect((await signIn(api, email)).status).toBe(200);
+});
+
+/**
+ * The request deadline (docs/operations.md, "Request deadline"): with the shipped settings a statement may run
+ * 10 s and a connection may be waited for 5 s, but no request waits past its 5 s deadline for both together. More
+ * requests than the pool has connections: ten wait on a hung connection, the rest for a connection.
+ */
+it('PostgreSQL hung under the shipped settings: every request answers 503 within its 5 s deadline', async () => {
+  const email = uniqueEmail('hung-shipped');
+  const user = await signUp(shipped, email);
+  expect(user.status).toBe(200);
+  const token = user.body.token as string;
+  stack.pg.pause();
+  let answers: Array<[string, Answer]>;
+  try {
+    answers = await Promise.all([
+      ...Array.from({ length: 12 }, () => signIn(shipped, email).then((a): [string, Answer] => ['sign-in', a])),
+      signUp(shipped, uniqueEmail('hung-shipped-new')).then((a): [string, Answer] => ['sign-up', a]),
+      call(shipped, '/list-sessions', undefined, token).then((a): [string, Answer] => ['list-sessions', a]),
+      call(shipped, '/organization/create', { name: 'Hung', slug: `hung-${Date.now()}` }, token).then(
+        (a): [string, Answer] => ['organization/create', a],
+      ),
+    ]);
+    expectAlive(shipped);
+  } finally {
+    stack.pg.resume();
+  }
+  for (const [route, answer] of answers) {
+    expect({ route, status: answer.status, code: answer.body.code }).toEqual({
+      route,
+      status: 503,
+      code: 'SERVICE_UNAVAILABLE',
+    });
+    expect(Number(answer.retryAfter)).toBeGreaterThan(0);
+    // Measured from before the request was sent: the deadline counts from its arrival.
+    expect({ route, withinDeadline: answer.ms < 5000 + DEADLINE_SLACK_MS }).toEqual({ route, withinDeadline: true });
+  }
+  expect((await untilReady(shipped)).status).toBe(200);
+  expect((await signIn(shipped, email)).status).toBe(200);
 });
 
 it('sign-ins refused by an outage do not count toward the per-account lockout; wrong passwords still do', async () => {

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { apiNodeFlags } from '../../bench/identity';
 import { PUBLIC_URL, TEST_SECRET } from './app';
 
 const root = resolve(__dirname, '../..');
@@ -31,7 +32,8 @@ export async function spawnApi(env: Record<string, string> = {}): Promise<ApiPro
   const port = await freePort();
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const key of ['CONFIG_FILE', 'SMTP_URL']) delete base[key];
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  // With the Node.js flags of the package's start script, as the image and the chart run it.
+  const child = spawn(process.execPath, [...apiNodeFlags(root), 'dist/main.js'], {
     cwd: root,
     env: {
       ...base,

@@ -7,6 +7,11 @@ export interface TcpProxy {
   /** Drops every open connection and stops listening until `restore` (the engine behind "goes away"). */
   cut(): void;
   restore(): void;
+  /**
+   * Delays every chunk by `ms` in each direction from now on (order kept), so a round trip takes 2 × `ms` more:
+   * a slow network to the engine (this kernel has no netem). 0 relays at once again.
+   */
+  delay(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -15,6 +20,7 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const open = new Set<Socket>();
   let down = false;
   let hung = false;
+  let delayMs = 0;
   const server = createServer((client) => {
     if (down) return void client.destroy();
     const upstream = connect(targetPort, '127.0.0.1');
@@ -29,7 +35,9 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
         b.destroy();
       });
       if (hung) a.pause();
-      a.pipe(b);
+      const relay = delayedRelay(b, () => delayMs);
+      a.on('data', (chunk: Buffer) => relay.write(chunk));
+      a.on('end', () => relay.end());
     }
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -47,6 +55,9 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
       hung = true;
       for (const s of open) s.pause();
     },
+    delay: (ms) => {
+      delayMs = ms;
+    },
     restore: () => {
       down = false;
       hung = false;
@@ -61,4 +72,36 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
         else done();
       }),
   };
+}
+
+/** Writes to `to` each chunk `delay()` ms after it came, in the order they came (a change of delay keeps it). */
+function delayedRelay(to: Socket, delay: () => number) {
+  const queue: Array<{ due: number; chunk: Buffer | null }> = [];
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    const now = Date.now();
+    while (queue.length > 0 && queue[0].due <= now) {
+      const { chunk } = queue.shift()!;
+      if (to.destroyed) continue;
+      if (chunk) to.write(chunk);
+      else to.end();
+    }
+    if (queue.length > 0) schedule(queue[0].due - now);
+  };
+  const schedule = (ms: number) => {
+    scheduled = true;
+    setTimeout(flush, Math.max(0, ms));
+  };
+  const push = (chunk: Buffer | null) => {
+    if (queue.length === 0 && delay() === 0) {
+      if (!to.destroyed) chunk ? to.write(chunk) : to.end();
+      return;
+    }
+    // Never before the chunk ahead of it.
+    const due = Math.max(Date.now() + delay(), queue.at(-1)?.due ?? 0);
+    queue.push({ due, chunk });
+    if (!scheduled) schedule(queue[0].due - Date.now());
+  };
+  return { write: (chunk: Buffer) => push(chunk), end: () => push(null) };
 }

@@ -169,8 +169,9 @@ export class AccountService {
   ): Promise<SignInOutcome> {
     this.assertEmailPasswordEnabled();
     const email = normalizeEmail(input.email);
-    const user = await this.repo.findUserByEmail(email);
-    const result = await this.checkPassword(user?.id ?? null, input.password);
+    const found = await this.repo.findUserWithPasswordHash(email);
+    const user = found?.user;
+    const result = await this.verifyPassword(found?.passwordHash ?? null, input.password);
     if (!user || !result.ok) {
       await this.audit.record(this.sql, {
         type: 'user.sign_in_failed',
@@ -282,7 +283,10 @@ export class AccountService {
    * a password over the maximum length never matches (and is not hashed at its full length).
    */
   async checkPassword(userId: string | null, password: string) {
-    const hash = userId ? await this.repo.findPasswordHash(userId) : null;
+    return this.verifyPassword(userId ? await this.repo.findPasswordHash(userId) : null, password);
+  }
+
+  private async verifyPassword(hash: string | null, password: string) {
     const tooLong = password.length > this.config.password.maxLength;
     const result = await this.hasher.verify(hash, tooLong ? '' : password);
     return { ok: result.ok && !tooLong, hasCredential: hash !== null, needsRehash: result.needsRehash };

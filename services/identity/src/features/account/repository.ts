@@ -36,6 +36,22 @@ export class AccountRepository {
     return rows[0] ? toUserView(rows[0]) : null;
   }
 
+  /**
+   * The user of `email` with its credential account's password hash (null for a social-only user), in one round
+   * trip: a sign-in reads both, and a known and an unknown address then cost the database the same.
+   */
+  async findUserWithPasswordHash(email: string): Promise<{ user: UserView; passwordHash: string | null } | null> {
+    const rows = await this.sql.query(
+      `SELECT ${USER_RETURNING},
+         (SELECT a.password FROM accounts a WHERE a.user_id = u.id AND a.provider_id = 'credential') AS password_hash
+       FROM users u WHERE u.email = $1`,
+      [email],
+    );
+    return rows[0]
+      ? { user: toUserView(rows[0]), passwordHash: (rows[0].password_hash as string | null) ?? null }
+      : null;
+  }
+
   /** The credential account's password hash, or null (no user, or a social-only user). */
   async findPasswordHash(userId: string): Promise<string | null> {
     const rows = await this.sql.query<{ password: string | null }>(

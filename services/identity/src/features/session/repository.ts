@@ -76,10 +76,15 @@ export class SessionRepository {
     return new Map(rows.map((r) => [r[keyColumn] as string, { session: toSessionView(r), user: toUserView(r) }]));
   }
 
-  async insert(s: NewSession, sql: Sql = this.sql): Promise<SessionView> {
-    const rows = await sql.query(
-      `INSERT INTO sessions AS s (id, token, user_id, expires_at, remember_me, ip_address, user_agent, impersonated_by, active_organization_id, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING ${SESSION_COLUMNS}`,
+  /**
+   * Writes the session and answers it as the service holds it: from the values written, since the database
+   * defaults none of them, so that what follows in the transaction (its audit event, the ban recheck) can be sent
+   * with the INSERT instead of after its answer (shared/sql.ts, pipeline mode).
+   */
+  insert(s: NewSession, sql: Sql = this.sql): { session: SessionView; written: Promise<unknown> } {
+    const written = sql.query(
+      `INSERT INTO sessions (id, token, user_id, expires_at, remember_me, ip_address, user_agent, impersonated_by, active_organization_id, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`,
       [
         s.id,
         s.token,
@@ -93,7 +98,20 @@ export class SessionRepository {
         s.now,
       ],
     );
-    return toSessionView(rows[0]);
+    const session: SessionView = {
+      id: s.id,
+      token: s.token,
+      userId: s.userId,
+      expiresAt: s.expiresAt.toISOString(),
+      createdAt: s.now.toISOString(),
+      updatedAt: s.now.toISOString(),
+      ipAddress: s.ipAddress,
+      userAgent: s.userAgent,
+      impersonatedBy: s.impersonatedBy,
+      activeOrganizationId: s.activeOrganizationId,
+      rememberMe: s.rememberMe,
+    };
+    return { session, written };
   }
 
   /** Sliding renewal; returns false when the row is gone (revoked meanwhile). */

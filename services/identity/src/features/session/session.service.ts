@@ -144,13 +144,14 @@ export class SessionService {
   /**
    * The session row and its audit event in `tx`, then the afterCreate hooks: a refusal rolls back both. A session
    * insert holds the user's row (foreign key), so a ban committing meanwhile waits for this transaction and then
-   * ends the session; one committed before is seen by the hook.
+   * ends the session; one committed before is seen by the hook. The three go to PostgreSQL together, in this order
+   * (pipeline mode, shared/sql.ts): a sign-in holds its connection for two round trips, this and the COMMIT.
    */
   private async insertChecked(input: CreateSessionInput, user: UserView, tx: Sql): Promise<SessionWithUser> {
     const now = this.clock.now();
     const lifetimeSec =
       input.fixedLifetimeSec ?? (input.rememberMe ? this.config.expiresInSec : this.config.notRememberedExpiresInSec);
-    const session = await this.repo.insert(
+    const { session, written } = this.repo.insert(
       {
         id: newId(),
         token: newSessionToken(),
@@ -166,8 +167,11 @@ export class SessionService {
       tx,
     );
     const created = { session, user };
-    await this.audit.record(tx, input.event(created));
-    for (const hook of this.hooks.afterCreate) await hook(created, tx);
+    await Promise.all([
+      written,
+      this.audit.record(tx, input.event(created)),
+      ...this.hooks.afterCreate.map((hook) => hook(created, tx)),
+    ]);
     return created;
   }
 

@@ -26,6 +26,8 @@ export interface PostgresCluster {
   /** SIGSTOP / SIGCONT to every process of the cluster: the server hangs with its sockets open. */
   pause(): void;
   resume(): void;
+  /** What the server has written to its output so far (its log). */
+  log(): string;
   /** Stop the server and remove its directory. */
   destroy(): Promise<void>;
 }
@@ -165,6 +167,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       await stop(mode);
       await start();
     },
+    log: () => log,
     pause: () => signalAll('SIGSTOP'),
     resume: () => signalAll('SIGCONT'),
     async destroy() {
