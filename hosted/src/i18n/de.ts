@@ -111,7 +111,7 @@ export const de: Catalogue = {
     'Geben Sie einen der Backup-Codes ein, die Sie beim Aktivieren der Zwei-Faktor-Authentifizierung gespeichert haben. Jeder Code gilt einmal.',
   totpCode: 'Code aus der App',
   backupCode: 'Backup-Code',
-  backupCodeHint: 'Zehn Buchstaben und Ziffern, etwa abcde-12345.',
+  backupCodeHint: 'Zehn Buchstaben und Ziffern, etwa abcde-23456.',
   trustDevice: 'Diesem Gerät {days} Tage lang vertrauen',
   trustDeviceAny: 'Diesem Gerät vertrauen',
   trustDeviceHint:

@@ -106,7 +106,7 @@ export const en = {
     'Enter one of the backup codes you saved when you turned on two-factor authentication. Each code works once.',
   totpCode: 'Code from the app',
   backupCode: 'Backup code',
-  backupCodeHint: 'Ten letters and digits, such as abcde-12345.',
+  backupCodeHint: 'Ten letters and digits, such as abcde-23456.',
   trustDevice: 'Trust this device for {days} days',
   trustDeviceAny: 'Trust this device',
   trustDeviceHint: 'This browser will not be asked for a code meanwhile. Leave it unticked on a shared computer.',

@@ -108,7 +108,7 @@ export const es: Catalogue = {
     'Introduce uno de los códigos de respaldo que guardaste al activar la verificación en dos pasos. Cada código sirve una vez.',
   totpCode: 'Código de la aplicación',
   backupCode: 'Código de respaldo',
-  backupCodeHint: 'Diez letras y cifras, por ejemplo abcde-12345.',
+  backupCodeHint: 'Diez letras y cifras, por ejemplo abcde-23456.',
   trustDevice: 'Confiar en este dispositivo durante {days} días',
   trustDeviceAny: 'Confiar en este dispositivo',
   trustDeviceHint: 'Mientras tanto, este navegador no pedirá ningún código. No lo marques en un ordenador compartido.',

@@ -110,7 +110,7 @@ export const fr: Catalogue = {
     "Saisissez l'un des codes de secours enregistrés lors de l'activation de la double authentification. Chaque code ne sert qu'une fois.",
   totpCode: "Code de l'application",
   backupCode: 'Code de secours',
-  backupCodeHint: 'Dix lettres et chiffres, par exemple abcde-12345.',
+  backupCodeHint: 'Dix lettres et chiffres, par exemple abcde-23456.',
   trustDevice: 'Faire confiance à cet appareil pendant {days} jours',
   trustDeviceAny: 'Faire confiance à cet appareil',
   trustDeviceHint:

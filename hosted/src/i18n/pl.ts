@@ -106,7 +106,7 @@ export const pl: Catalogue = {
     'Wpisz jeden z kodów zapasowych zapisanych przy włączaniu uwierzytelniania dwuskładnikowego. Każdy kod działa raz.',
   totpCode: 'Kod z aplikacji',
   backupCode: 'Kod zapasowy',
-  backupCodeHint: 'Dziesięć liter i cyfr, na przykład abcde-12345.',
+  backupCodeHint: 'Dziesięć liter i cyfr, na przykład abcde-23456.',
   trustDevice: 'Ufaj temu urządzeniu przez {days} dni',
   trustDeviceAny: 'Ufaj temu urządzeniu',
   trustDeviceHint: 'Przez ten czas ta przeglądarka nie będzie prosić o kod. Nie zaznaczaj tego na wspólnym komputerze.',

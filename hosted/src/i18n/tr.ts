@@ -103,7 +103,7 @@ export const tr: Catalogue = {
     'İki adımlı doğrulamayı açarken kaydettiğiniz yedek kodlardan birini girin. Her kod bir kez kullanılabilir.',
   totpCode: 'Uygulamadaki kod',
   backupCode: 'Yedek kod',
-  backupCodeHint: 'On harf ve rakam, örneğin abcde-12345.',
+  backupCodeHint: 'On harf ve rakam, örneğin abcde-23456.',
   trustDevice: 'Bu cihaza {days} gün güven',
   trustDeviceAny: 'Bu cihaza güven',
   trustDeviceHint: 'Bu süre boyunca bu tarayıcıda kod istenmez. Ortak kullanılan bir bilgisayarda işaretlemeyin.',
