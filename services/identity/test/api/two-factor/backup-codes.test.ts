@@ -44,7 +44,9 @@ describe('POST /two-factor/verify-backup-code at sign-in', () => {
     const more = await Promise.all(
       [1, 2, 3].map(() => post(t.app, '/two-factor/generate-backup-codes', { password: PASSWORD }, { jar: u.jar })),
     );
-    const seen = new Set([...codes, ...more.flatMap((r) => r.json().backupCodes as string[])].join('').replace(/-/g, ''));
+    const seen = new Set(
+      [...codes, ...more.flatMap((r) => r.json().backupCodes as string[])].join('').replace(/-/g, ''),
+    );
     expect([...seen].sort().join('')).toBe('23456789abcdefghjkmnpqrstuvwxyz');
   });
 
@@ -53,7 +55,10 @@ describe('POST /two-factor/verify-backup-code at sign-in', () => {
     for (const [i, typed] of [
       [1, u.backupCodes[1].toUpperCase()],
       [2, ` ${u.backupCodes[2].replace('-', '')} `],
-      [3, u.backupCodes[3].replace(/^(.)(.)/, (_, a: string, b: string) => `${a.toUpperCase()}${b}`).replace('-', ' - ')],
+      [
+        3,
+        u.backupCodes[3].replace(/^(.)(.)/, (_, a: string, b: string) => `${a.toUpperCase()}${b}`).replace('-', ' - '),
+      ],
     ] as const) {
       const { jar } = await pendingSignIn(t, u.email);
       const res = await post(t.app, '/two-factor/verify-backup-code', { code: typed }, { jar });
