@@ -262,6 +262,14 @@ describe('the audit trail in the console', () => {
     expect(problems).toEqual([]);
   }, 60_000);
 
+  it('the console, here as everywhere, has an icon of its own: the browser never asks the origin for /favicon.ico', async () => {
+    const href = await page.locator('link[rel="icon"]').evaluate((l) => (l as HTMLLinkElement).href);
+    expect(new URL(href).pathname).toMatch(/\/favicon\.ico$/);
+    const icon = await page.request.get(href);
+    expect(icon.status()).toBe(200);
+    expect((await icon.body()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0])); // an ICO file's header
+  });
+
   it('no page error and no request left the machine', () => {
     expect(world.pageErrors).toEqual([]);
     expect(world.blocked).toEqual([]);

@@ -161,7 +161,7 @@ describe('GET admin/list-events', () => {
     await seed(testSource(ada.userId));
     await seed({ ...testSource(), actor: { type: 'user', id: bob.userId, impersonatorId: admin.userId } });
     await seed(testSource(gone));
-    await seed({ ...testSource(), actor: { type: 'api_key', id: 'key-1' } });
+    await seed({ ...testSource(), actor: { type: 'api_key', id: 'key-1', userId: ada.userId } });
     await seed({ ...testSource(), actor: { type: 'system' } });
     const res = await list(admin.jar, `organizationId=${organizationId}`);
     expect(res.statusCode).toBe(200);
