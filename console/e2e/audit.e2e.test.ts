@@ -21,7 +21,12 @@ const ids: Record<string, string> = {};
 const api = (path: string, body?: unknown) => world.api(path, { body, cookie: adminCookie });
 /** Every event list-events answers for this query (all pages), newest first. */
 async function apiEvents(query: Record<string, string>) {
-  const all: { id: string; type: string; details: Record<string, unknown> }[] = [];
+  const all: {
+    id: string;
+    type: string;
+    details: Record<string, unknown>;
+    actor: { id: string | null; email?: string | null; name?: string | null; impersonatorEmail?: string | null };
+  }[] = [];
   let cursor: string | null = null;
   do {
     const params = new URLSearchParams({ ...query, limit: '200', ...(cursor ? { cursor } : {}) });
@@ -43,12 +48,39 @@ async function expectShown(p: Page, expected: string[], testId = 'events') {
   await expect.poll(() => shownIds(p, testId), { timeout: 10_000 }).toEqual(expected);
 }
 
+/**
+ * Where the type cells' text wraps other than after a separator: each line break is found by the characters'
+ * boxes (a character whose top is below the previous one's starts a line), and the character before it must be
+ * `.` or `_`. Answers the offending cells as `type: …|…`.
+ */
+const typeBreaks = (p: Page) =>
+  p.getByTestId('event-type').evaluateAll((cells) =>
+    cells.flatMap((cell) => {
+      const text = cell.textContent ?? '';
+      const chars: { ch: string; top: number }[] = [];
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode())
+        for (let i = 0; i < (node.textContent ?? '').length; i++) {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          chars.push({ ch: node.textContent![i], top: range.getBoundingClientRect().top });
+        }
+      const bad: string[] = [];
+      for (let i = 1; i < chars.length; i++)
+        if (chars[i].top > chars[i - 1].top + 2 && !/[._]/.test(chars[i - 1].ch))
+          bad.push(`${text}: ${text.slice(0, i)}|${text.slice(i)}`);
+      return bad;
+    }),
+  );
+
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   world = await start();
   const signedIn = await world.signIn(ADMIN.email, ADMIN.password);
   expect(signedIn.status).toBe(200);
   adminCookie = signedIn.cookie as string;
+  ids.admin = signedIn.body.user.id;
   for (const [key, person] of Object.entries(people)) {
     const created = await api('/admin/create-user', { ...person, password: PASSWORD });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -92,9 +124,13 @@ describe('the audit trail in the console', () => {
     );
     const row = page.locator(`[data-event-id="${banned.id}"]`);
     expect(await row.getAttribute('data-event-type')).toBe('admin.user.banned');
-    // The actor (the admin) and the target (the user) link to their pages.
+    // The actor (the admin) reads as their email, with their name, and links to their page; the target (the user)
+    // links to hers.
+    expect(banned.actor).toMatchObject({ id: ids.admin, email: ADMIN.email, name: ADMIN.name });
+    expect(await row.getByRole('link', { name: ADMIN.email }).getAttribute('href')).toBe(`#/users/${ids.admin}/show`);
+    await row.getByText(ADMIN.name).waitFor();
+    expect(await row.getByText(ids.admin).count()).toBe(0);
     expect(await row.getByRole('link', { name: ids.mallory }).getAttribute('href')).toBe(`#/users/${ids.mallory}/show`);
-    expect(await row.getByRole('link').first().getAttribute('href')).toMatch(/^#\/users\/.+\/show$/);
     await row.getByRole('button', { name: 'Show details of admin.user.banned' }).click();
     // Opened, the button says so and now offers to hide them.
     const hide = row.getByRole('button', { name: 'Hide details of admin.user.banned' });
@@ -189,6 +225,14 @@ describe('the audit trail in the console', () => {
     await page.getByRole('button', { name: 'Stop impersonating' }).click();
     await page.getByTestId('impersonation-banner').waitFor({ state: 'hidden' });
     await page.getByRole('menuitem', { name: 'Audit' }).waitFor();
+    // What Mallory's session did while impersonated reads as Mallory, impersonated by the admin, both by email.
+    const [during] = await apiEvents({ actorId: ids.mallory, type: 'admin.user.impersonation_stopped' });
+    expect(during.actor).toMatchObject({ email: people.mallory.email, impersonatorEmail: ADMIN.email });
+    await page.goto(`${world.origin}/#/events`);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    const row = page.locator(`[data-event-id="${during.id}"]`);
+    await row.getByRole('link', { name: people.mallory.email }).waitFor();
+    expect(await row.getByRole('link', { name: ADMIN.email }).getAttribute('href')).toBe(`#/users/${ids.admin}/show`);
   }, 60_000);
 
   it('at 400 px the Audit page keeps everything in the window and has no serious or critical axe finding, wide or narrow', async () => {
@@ -203,6 +247,10 @@ describe('the audit trail in the console', () => {
         .first()
         .click();
       await p.getByTestId('event-details').waitFor();
+      // Long type names (admin.user.impersonation_started) wrap only after a dot or an underscore, never inside a word.
+      const types = await p.getByTestId('event-type').evaluateAll((cells) => cells.map((cell) => cell.textContent));
+      expect(types).toEqual(expect.arrayContaining(['admin.user.impersonation_started', 'admin.user.role_set']));
+      expect(await typeBreaks(p)).toEqual([]);
       if (width === 400) {
         expect(await buttonProblems(p)).toEqual([]);
         expect(await offScreen(p)).toEqual({ overflow: 0, outside: [] });
@@ -213,6 +261,14 @@ describe('the audit trail in the console', () => {
     }
     expect(problems).toEqual([]);
   }, 60_000);
+
+  it('the console, here as everywhere, has an icon of its own: the browser never asks the origin for /favicon.ico', async () => {
+    const href = await page.locator('link[rel="icon"]').evaluate((l) => (l as HTMLLinkElement).href);
+    expect(new URL(href).pathname).toMatch(/\/favicon\.ico$/);
+    const icon = await page.request.get(href);
+    expect(icon.status()).toBe(200);
+    expect((await icon.body()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0])); // an ICO file's header
+  });
 
   it('no page error and no request left the machine', () => {
     expect(world.pageErrors).toEqual([]);

@@ -10,6 +10,7 @@ import {
   mergeFeeds,
   targetLink,
   typeChoices,
+  typeSegments,
 } from '../src/audit/auditEvents';
 import { canAccessWithRole } from '../src/providers/access';
 import { makeDataProvider } from '../src/providers/dataProvider';
@@ -81,7 +82,22 @@ describe('eventsQuery', () => {
 
 describe('labels', () => {
   it('a user actor links; others read as system, service, API key or anonymous', () => {
-    expect(actorLabel({ type: 'user', id: 'u1', impersonatorId: 'a1' })).toEqual({ kind: 'user', id: 'u1' });
+    expect(
+      actorLabel({ type: 'user', id: 'u1', impersonatorId: 'a1', email: 'ada@example.com', name: 'Ada Lovelace' }),
+    ).toEqual({ kind: 'user', id: 'u1', email: 'ada@example.com', name: 'Ada Lovelace' });
+    // A user since deleted (or an answer without emails): the id is all there is.
+    expect(actorLabel({ type: 'user', id: 'u1', impersonatorId: null, email: null, name: null })).toEqual({
+      kind: 'user',
+      id: 'u1',
+      email: null,
+      name: null,
+    });
+    expect(actorLabel({ type: 'user', id: 'u1', impersonatorId: null })).toEqual({
+      kind: 'user',
+      id: 'u1',
+      email: null,
+      name: null,
+    });
     expect(actorLabel({ type: 'system', id: null, impersonatorId: null })).toEqual({ kind: 'text', text: 'system' });
     expect(actorLabel({ type: 'service', id: 'static', impersonatorId: null })).toEqual({
       kind: 'text',
@@ -99,6 +115,15 @@ describe('labels', () => {
       kind: 'text',
       text: 'anonymous',
     });
+  });
+
+  it('an event type is cut into pieces that end at its separators, where a line may wrap', () => {
+    expect(typeSegments('admin.user.impersonation_started')).toEqual(['admin.', 'user.', 'impersonation_', 'started']);
+    expect(typeSegments('user.signed_in')).toEqual(['user.', 'signed_', 'in']);
+    expect(typeSegments('plain')).toEqual(['plain']);
+    expect(typeSegments('a..b_')).toEqual(['a.', '.', 'b_']);
+    for (const type of AUDIT_EVENT_TYPES) expect(typeSegments(type).join('')).toBe(type);
+    expect(typeSegments('root@console-e2e.test', '@.')).toEqual(['root@', 'console-e2e.', 'test']);
   });
 
   it('a user or organization target links to its page; other targets do not', () => {

@@ -107,7 +107,7 @@ describe('a static copy of the pages on another origin', () => {
   it("refuses a callback the service refuses (the service's verdict, read through source)", async () => {
     const page = await world.newPage();
     await page.goto(`${cdnOrigin}/sign-in?callbackURL=${encodeURIComponent('https://evil.example/steal')}`);
-    await page.getByRole('heading', { name: 'Something went wrong' }).waitFor();
+    await page.getByRole('heading', { name: 'You were not sent back' }).waitFor();
     expect(await page.locator('#error-code').textContent()).toBe('INVALID_CALLBACK_URL');
     expect(new URL(page.url()).origin).toBe(cdnOrigin);
     expect(world.blocked.filter((u) => u.includes('evil.example'))).toEqual([]);

@@ -60,12 +60,13 @@ fetch(${JSON.stringify(`${apiOrigin}/api/auth/get-session`)}, { credentials: 'in
  * Starts the world; `env` adds or overrides the service's settings, `trust` adds origins to TRUSTED_ORIGINS
  * besides the product's (a CDN copy of the pages). `host` names the loopback host the browser reaches the service
  * and the product by: `127.0.0.1` by default, `localhost` for WebAuthn (a relying party id must be a domain; the
- * browser refuses an IP address).
+ * browser refuses an IP address). `defaults` names settings this world leaves at the service's own default (the
+ * world otherwise sets them for its tests, e.g. `SEND_VERIFICATION_ON_SIGN_UP=true`).
  */
 export async function start(
   env: Record<string, string> = {},
   trust: string[] = [],
-  { host = '127.0.0.1' }: { host?: '127.0.0.1' | 'localhost' } = {},
+  { host = '127.0.0.1', defaults = [] }: { host?: '127.0.0.1' | 'localhost'; defaults?: string[] } = {},
 ): Promise<World> {
   const cleanups = new Cleanups();
   const stop = () => cleanups.run();
@@ -87,25 +88,28 @@ export async function start(
     const configFile = join(configDir, 'config.json');
     const corp = { type: 'oidc', discoveryUrl: oidc.issuer, clientId: 'hosted-e2e', displayName: 'Corp SSO' };
     writeFileSync(configFile, JSON.stringify({ social: { providers: { corp } } }));
+    const settings: Record<string, string> = {
+      TRUSTED_ORIGINS: [productOrigin, ...trust].join(','),
+      HOSTED_PAGES_ENABLED: 'true',
+      HOSTED_PAGES_DIR: join(HOSTED, 'dist'),
+      HOSTED_PAGES_PRODUCT_NAME: 'Acme',
+      HOSTED_PAGES_SUPPORT_URL: `${productOrigin}/help`,
+      HOSTED_PAGES_HOME_URL: `${productOrigin}/`,
+      SEND_VERIFICATION_ON_SIGN_UP: 'true',
+      MAIL_MAX_PER_ADDRESS_PER_HOUR: '0',
+      // No session is fresh: deleting an account always goes through the mailed confirmation link.
+      SESSION_FRESH_AGE_SEC: '0',
+      CONFIG_FILE: configFile,
+      SOCIAL_CORP_CLIENT_SECRET: 'hosted-e2e-secret',
+      ...env,
+    };
+    for (const name of defaults) delete settings[name];
     const service = await startService(cleanups, {
       name: 'hosted_e2e',
       apiPort,
       publicUrl: apiOrigin,
       apiVia: apiOrigin,
-      env: {
-        TRUSTED_ORIGINS: [productOrigin, ...trust].join(','),
-        HOSTED_PAGES_ENABLED: 'true',
-        HOSTED_PAGES_DIR: join(HOSTED, 'dist'),
-        HOSTED_PAGES_PRODUCT_NAME: 'Acme',
-        HOSTED_PAGES_SUPPORT_URL: `${productOrigin}/help`,
-        SEND_VERIFICATION_ON_SIGN_UP: 'true',
-        MAIL_MAX_PER_ADDRESS_PER_HOUR: '0',
-        // No session is fresh: deleting an account always goes through the mailed confirmation link.
-        SESSION_FRESH_AGE_SEC: '0',
-        CONFIG_FILE: configFile,
-        SOCIAL_CORP_CLIENT_SECRET: 'hosted-e2e-secret',
-        ...env,
-      },
+      env: settings,
     });
     service.startMailWorker();
     const product: Server = createServer((request, response) => {

@@ -83,7 +83,7 @@ describe('hosted pages', () => {
     await page.context().close();
   });
 
-  it('a wrong password is refused in the words of the API, announced, in the browser language (Ukrainian)', async () => {
+  it("a wrong password is refused in the pages' own words, announced, in the browser language (Ukrainian)", async () => {
     const address = await newUser('wrong');
     const page = await world.newPage(undefined, { locale: 'uk-UA' });
     await page.goto(`${world.pages}/sign-in`);
@@ -94,7 +94,7 @@ describe('hosted pages', () => {
     await page.getByRole('button', { name: 'Увійти' }).click();
     await expect
       .poll(() => page.getByRole('alert').textContent())
-      .toContain('Неправильна адреса електронної пошти або пароль');
+      .toContain('Адресу електронної пошти або пароль указано неправильно. Перевірте їх і спробуйте знову.');
     // Chromium logs the refused call itself; that one line is expected, and taken out before the page checks.
     expect(world.consoleErrors.splice(0)).toEqual([
       'Failed to load resource: the server responded with a status of 401 (Unauthorized)',
@@ -175,7 +175,16 @@ describe('hosted pages', () => {
     expect(page.url()).not.toContain('token');
     await page.getByLabel('Nouveau mot de passe').fill('Another-pass-456!');
     await page.getByRole('button', { name: 'Enregistrer le mot de passe' }).click();
+    // Done: the heading says so (no longer "choose a new password"), and it has the focus, so it is read out.
+    const done = page.getByRole('heading', { name: 'Votre mot de passe est modifié' });
+    await done.waitFor();
     await page.getByText('Votre mot de passe a été modifié').waitFor();
+    expect(await done.evaluate((h) => h === document.activeElement)).toBe(true);
+    expect(await page.title()).toBe('Votre mot de passe est modifié · Acme');
+    expect(await page.getByRole('heading', { name: 'Choisissez un nouveau mot de passe' }).count()).toBe(0);
+    await checkPage(page, 'reset-password-done');
+    await page.setViewportSize({ width: 320, height: 640 });
+    await checkPage(page, 'reset-password-done-320');
     // Used: nothing is kept in the tab any more; the page asked afresh has no token.
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     await page.goto(`${world.pages}/reset-password?lang=fr`);
@@ -193,7 +202,8 @@ describe('hosted pages', () => {
     const evil = 'https://evil.example/steal';
     await page.goto(`${world.pages}/sign-in?lang=es&callbackURL=${encodeURIComponent(evil)}`);
     await page.waitForURL(/\/auth\/error\?error=INVALID_CALLBACK_URL/);
-    await page.getByRole('heading', { name: 'Algo ha salido mal' }).waitFor();
+    // The heading says what happened, not "something went wrong".
+    await page.getByRole('heading', { name: 'No se te ha devuelto' }).waitFor();
     await page.getByText('no tiene permiso para recibir tu inicio de sesión').waitFor();
     expect(await page.locator('#error-code').textContent()).toBe('INVALID_CALLBACK_URL');
     expect(await page.getByRole('link', { name: 'Volver al inicio de sesión' }).getAttribute('href')).not.toContain(
@@ -279,7 +289,7 @@ describe('hosted pages', () => {
     await page.context().close();
   });
 
-  it('"keep my account" keeps it; the link followed signed out asks to sign in first, then confirms', async () => {
+  it('"keep my account" keeps it and offers the way back to the product; signed out, the link asks to sign in first', async () => {
     const address = await newUser('keep');
     const { page, link } = await askForDeletion(address);
     await page.goto(link);
@@ -289,8 +299,24 @@ describe('hosted pages', () => {
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Hesabımı koru');
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Giriş yaptınız' }).waitFor();
+    // Kept: said on the page (the heading has the focus), with the way back to the product's home
+    // (HOSTED_PAGES_HOME_URL) and to the account's security page.
+    const kept = page.getByRole('heading', { name: 'Hesabınız korunuyor' });
+    await kept.waitFor();
+    expect(await kept.evaluate((h) => h === document.activeElement)).toBe(true);
+    await page.getByText('Hiçbir şey silinmedi: Acme hesabınız olduğu gibi duruyor.').waitFor();
     expect(await userExists(address)).toBe(true);
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await checkPage(page, 'delete-account-kept');
+    await page.setViewportSize({ width: 320, height: 640 });
+    await checkPage(page, 'delete-account-kept-320');
+    await page.getByRole('link', { name: 'Hesap güvenliği' }).waitFor();
+    // Keyboard alone again: the way back is the first link after the heading.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Acme uygulamasına dön');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${world.productOrigin}/`);
+    await page.getByText(`Signed in as ${address}`).waitFor();
     await page.context().close();
 
     // Another browser, signed out: the same link (still valid) asks to sign in with that account first; the
@@ -370,9 +396,11 @@ describe('hosted pages', () => {
     await page.getByLabel('Adres e-mail').fill(invitee);
     await page.getByLabel('Hasło').fill(PASSWORD);
     await page.getByRole('button', { name: 'Załóż konto' }).click();
-    // Signed in, back on the invitation: the address must be verified first (the API's rule, in words).
+    // Signed in, back on the invitation: the address must be verified first, and the page offers the link (this
+    // world's sign-up mailed one already; invitation.e2e.test.ts runs the service's defaults, where it does not).
     await page.waitForURL(/\/auth\/invitation\//);
-    await page.getByText('Przed przyjęciem lub odrzuceniem zaproszenia potwierdź adres e-mail').waitFor();
+    await page.getByText(`Zanim odpowiesz, potwierdź, że ${invitee} to Twój adres.`).waitFor();
+    await page.getByRole('button', { name: 'Wyślij link' }).waitFor();
     // Chromium logs the refused get-invitation itself: expected here, and taken out before the page checks.
     expect(new Set(world.consoleErrors.splice(0))).toEqual(
       new Set(['Failed to load resource: the server responded with a status of 403 (Forbidden)']),
@@ -395,6 +423,68 @@ describe('hosted pages', () => {
       [invitee, slug],
     );
     expect(members).toEqual([{ role: 'member' }]);
+    await page.context().close();
+  });
+
+  it("an address already taken at sign-up is said in the pages' own words, by keyboard alone, 320 px wide", async () => {
+    const address = await newUser('taken');
+    const page = await world.newPage({ width: 320, height: 700 });
+    await page.goto(`${world.pages}/sign-up`);
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+    // The name field has the focus when the page opens.
+    await page.keyboard.type('Someone Else');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(address);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    const alert = page.getByRole('alert').filter({ hasText: /\S/ });
+    await expect
+      .poll(() => alert.textContent())
+      .toBe('An account with this email already exists. Sign in instead, or reset your password if you forgot it.');
+    expect(await page.getByText('User already exists').count()).toBe(0);
+    world.consoleErrors.splice(0); // Chromium's own line for the refused call (422)
+    await checkPage(page, 'sign-up-taken-320');
+    await page.context().close();
+  });
+
+  it("the error page's heading says what happened; an unknown code or page reads as such", async () => {
+    const page = await world.newPage({ width: 320, height: 700 });
+    for (const [query, heading, sentence] of [
+      ['error=access_denied', 'The sign-in was cancelled', 'The sign-in was cancelled at the provider.'],
+      ['error=state_not_found', 'The sign-in was interrupted', 'The sign-in took too long or was interrupted.'],
+      ['error=account_already_linked_to_different_user', 'The accounts could not be joined', 'already joined'],
+      ['error=banned', 'This account is banned', 'This account is banned.'],
+      ['error=token_expired', 'This link no longer works', 'The link has expired.'],
+      ['error=something_new', 'Something went wrong', 'The request could not be completed.'],
+    ]) {
+      await page.goto(`${world.pages}/error?${query}`);
+      await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+      await page.getByText(sentence).waitFor();
+      expect(await page.title()).toBe(`${heading} · Acme`);
+    }
+    await page.goto(`${world.pages}/error?error=access_denied`);
+    await checkPage(page, 'error-cancelled-320');
+    // An address under the pages that is no page: "Page not found", with the way to sign in.
+    await page.goto(`${world.pages}/no-such-page`);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await page.getByText('There is no page at this address.').waitFor();
+    await checkPage(page, 'error-not-found-320');
+    await page.context().close();
+  });
+
+  it('the pages have an icon of their own, so the browser never asks the origin for /favicon.ico', async () => {
+    const page = await world.newPage();
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    await page.goto(`${world.pages}/sign-in`);
+    await page.getByRole('heading', { name: 'Sign in to Acme' }).waitFor();
+    const href = await page.locator('link[rel="icon"]').evaluate((l) => (l as HTMLLinkElement).href);
+    expect(href).toBe(`${world.pages}/favicon.ico`);
+    const icon = await page.request.get(href);
+    expect([icon.status(), icon.headers()['content-type']]).toEqual([200, 'image/vnd.microsoft.icon']);
+    expect((await icon.body()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0])); // an ICO file's header
+    expect(asked.filter((path) => path === '/favicon.ico')).toEqual([]);
     await page.context().close();
   });
 

@@ -307,12 +307,9 @@ describe('the account security page', () => {
     expect(await activeElement(page)).toMatchObject({ tag: 'input', label: 'Password' });
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Continue' }).click();
-    await expect.poll(() => page.getByRole('alert').first().textContent()).toBe('Invalid password');
-    expect(await activeElement(page)).toMatchObject({
-      label: 'Password',
-      invalid: 'true',
-      describedBy: ['Invalid password'],
-    });
+    const wrong = 'The password is not right. Enter the password of your account.';
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toBe(wrong);
+    expect(await activeElement(page)).toMatchObject({ label: 'Password', invalid: 'true', describedBy: [wrong] });
     expectRefusals('400 (Bad Request)');
     await checkPage(page, 'security password');
     await page.getByLabel('Password').fill(PASSWORD);

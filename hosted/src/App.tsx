@@ -54,7 +54,7 @@ function page({ route, token, error, invitationId }: Arrival): ReactNode {
     case 'delete-account':
       return <DeleteAccount token={token} />;
     case 'invitation':
-      return <Invitation id={invitationId} />;
+      return <Invitation id={invitationId} linkError={error} />;
     case 'error':
       return <ErrorPage code={error ?? 'unknown_error'} />;
     case 'two-factor':

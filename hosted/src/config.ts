@@ -11,7 +11,8 @@ export interface PagesConfig {
   productName?: string;
   logoUrl?: string | null;
   colors?: { accent?: string; accentText?: string };
-  links?: { support?: string | null; terms?: string | null; privacy?: string | null };
+  /** `home`: the product's home page, the way back where no callbackURL names one. */
+  links?: { support?: string | null; terms?: string | null; privacy?: string | null; home?: string | null };
   defaultLanguage?: string;
   /**
    * `passkey`: the sign-in page offers passkeys and the security page manages them (the service's relying party

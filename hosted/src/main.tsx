@@ -4,7 +4,7 @@ import { App, type Arrival } from './App';
 import { call, makeClient } from './client';
 import { apiBase, loadConfig } from './config';
 import { type Pages, PagesContext } from './context';
-import { chooseLanguage, LANGUAGE_TAGS, loadCatalogue, translator } from './i18n';
+import { chooseLanguage, LANGUAGE_TAGS, loadCatalogue, redirectErrorTitle, translator } from './i18n';
 import { pageHref, pageTarget, routeOf, withoutParams } from './links';
 import './styles.css';
 import { arrivalToken } from './tokens';
@@ -87,7 +87,7 @@ async function boot() {
     'account-deleted': t('deletedTitle'),
     'delete-account': t('deleteTitle'),
     invitation: t('invitationTitle'),
-    error: t('errorTitle'),
+    error: t(redirectErrorTitle(error ?? 'unknown_error')),
     'two-factor': t('twoFactorTitle'),
     security: t('securityTitle'),
   } as const;

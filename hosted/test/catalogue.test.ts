@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiErrorKey, LANGUAGES, loadCatalogue, redirectErrorKey } from '../src/i18n';
+import { apiErrorKey, LANGUAGES, loadCatalogue, redirectErrorKey, redirectErrorTitle } from '../src/i18n';
 import { en } from '../src/i18n/en';
 import { ceremonyCancelled, passkeyErrorKey } from '../src/passkeys';
 
@@ -59,6 +59,14 @@ describe('the catalogue', () => {
     ];
     for (const code of codes) expect([code, redirectErrorKey(code)]).not.toEqual([code, 'x_unknown']);
     expect(redirectErrorKey('<script>')).toBe('x_unknown');
+    // The error page's heading fits the code: only a code it does not know reads "Something went wrong".
+    for (const code of [...codes, 'access_denied', 'not_found', 'token_expired'])
+      expect([code, redirectErrorTitle(code)]).not.toEqual([code, 'errorTitle']);
+    expect(redirectErrorTitle('token_expired')).toBe('linkExpiredTitle');
+    expect(redirectErrorTitle('INVALID_CALLBACK_URL')).toBe('h_untrusted');
+    expect(redirectErrorTitle('not_found')).toBe('h_notFound');
+    expect(redirectErrorKey('not_found')).toBe('x_notFound');
+    expect(redirectErrorTitle('<script>')).toBe('errorTitle');
   });
 
   it("names passkey refusals in words, the device's failures apart from the API's, and hears no cancel", () => {

@@ -2363,6 +2363,9 @@ export interface components {
                 type: string;
                 id: string | null;
                 impersonatorId: string | null;
+                email?: string | null;
+                name?: string | null;
+                impersonatorEmail?: string | null;
             };
             target: {
                 type: string;

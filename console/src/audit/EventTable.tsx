@@ -10,32 +10,72 @@ import {
   TableCell,
   TableHead,
   TableRow,
+  type Theme,
   Typography,
+  useMediaQuery,
 } from '@mui/material';
 import { Fragment, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { ScrollX } from '../layout/ScrollX';
 import { wideOnly } from '../layout/useNarrow';
-import { type AuditEvent, actorLabel, targetLink } from './auditEvents';
+import { type AuditEvent, actorLabel, targetLink, typeSegments } from './auditEvents';
 import type { useEventFeed } from './useEventFeed';
 
 const href = (path: string) => `#${path}`;
 
+/** In a wide window the type and the actor's address keep to one line; narrower, they wrap at their separators. */
+const oneLineWhenWide = { whiteSpace: { md: 'nowrap' } } as const;
+/** Chromium breaks at a <wbr> even under `white-space: nowrap`: the opportunities are written only when narrower. */
+const useWrapping = () => useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
+
+/** Ids have no words: they may break anywhere. */
+const breakAnywhere = { overflowWrap: 'anywhere' } as const;
+
+/**
+ * Text that wraps only after its separators (typeSegments): a line-break opportunity after each piece, none inside
+ * one, so `admin.user.` / `role_set`, never `admin.us` / `er.role_se` / `t`; a piece wider than the column is cut
+ * only as a last resort (the table scrolls sideways first).
+ */
+function Pieces({ text, separators, testId }: { text: string; separators: '._' | '@.'; testId?: string }) {
+  const wrapping = useWrapping();
+  return (
+    <span data-testid={testId} style={{ wordBreak: 'normal', overflowWrap: 'break-word' }}>
+      {typeSegments(text, separators).map((piece, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one fixed string, never reordered
+        <Fragment key={i}>
+          {piece}
+          {wrapping && <wbr />}
+        </Fragment>
+      ))}
+    </span>
+  );
+}
+
 function Actor({ event }: { event: AuditEvent }) {
   const translate = useTranslate();
   const label = actorLabel(event.actor);
+  const { impersonatorId, impersonatorEmail } = event.actor;
   return (
     <>
       {label.kind === 'user' ? (
-        <Link href={href(`/users/${encodeURIComponent(label.id)}/show`)}>{label.id}</Link>
+        <>
+          <Link href={href(`/users/${encodeURIComponent(label.id)}/show`)} sx={breakAnywhere}>
+            {label.email ? <Pieces text={label.email} separators="@." /> : label.id}
+          </Link>
+          {label.name && (
+            <Typography variant="body2" component="div" color="text.secondary" data-testid="actor-name">
+              {label.name}
+            </Typography>
+          )}
+        </>
       ) : (
-        label.text
+        <span style={breakAnywhere}>{label.text}</span>
       )}
-      {event.actor.impersonatorId && (
+      {impersonatorId && (
         <Typography variant="body2" component="div">
           {translate('resources.events.impersonated_by')}{' '}
-          <Link href={href(`/users/${encodeURIComponent(event.actor.impersonatorId)}/show`)}>
-            {event.actor.impersonatorId}
+          <Link href={href(`/users/${encodeURIComponent(impersonatorId)}/show`)} sx={breakAnywhere}>
+            {impersonatorEmail ? <Pieces text={impersonatorEmail} separators="@." /> : impersonatorId}
           </Link>
         </Typography>
       )}
@@ -136,8 +176,10 @@ export function EventTable({ feed, testId = 'events' }: { feed: ReturnType<typeo
                       </IconButton>
                     </TableCell>
                     <TableCell>{new Date(event.occurredAt).toLocaleString()}</TableCell>
-                    <TableCell sx={{ wordBreak: 'break-word' }}>{event.type}</TableCell>
-                    <TableCell sx={{ wordBreak: 'break-all' }}>
+                    <TableCell sx={oneLineWhenWide}>
+                      <Pieces text={event.type} separators="._" testId="event-type" />
+                    </TableCell>
+                    <TableCell sx={oneLineWhenWide}>
                       <Actor event={event} />
                     </TableCell>
                     <TableCell sx={wideOnly}>

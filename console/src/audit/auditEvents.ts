@@ -119,13 +119,20 @@ export function eventsQuery(filter: AuditFilter, cursor?: string | null, limit =
   return query;
 }
 
-/** How the actor reads: a user links to their page; anything else is a label (and the key or credential id). */
-export type ActorLabel = { kind: 'user'; id: string } | { kind: 'text'; text: string };
+/**
+ * How the actor reads: a user links to their page by email (list-events names them; a user since deleted has only
+ * the id), with their name; anything else is a label (and the key or credential id).
+ */
+export type ActorLabel =
+  | { kind: 'user'; id: string; email: string | null; name: string | null }
+  | { kind: 'text'; text: string };
 
 export function actorLabel(actor: AuditEvent['actor']): ActorLabel {
   switch (actor.type) {
     case 'user':
-      return actor.id ? { kind: 'user', id: actor.id } : { kind: 'text', text: 'user' };
+      return actor.id
+        ? { kind: 'user', id: actor.id, email: actor.email ?? null, name: actor.name ?? null }
+        : { kind: 'text', text: 'user' };
     case 'api_key':
       return { kind: 'text', text: actor.id ? `API key ${actor.id}` : 'API key' };
     case 'service':
@@ -140,6 +147,16 @@ export function actorLabel(actor: AuditEvent['actor']): ActorLabel {
     default:
       return { kind: 'text', text: [actor.type, actor.id].filter(Boolean).join(' ') };
   }
+}
+
+/**
+ * An event type in pieces that each end at a separator (`admin.`, `user.`, `impersonation_`, `started`): the table
+ * puts a line-break opportunity after each piece and none inside one, so a long type wraps between its words only.
+ * An email address is cut the same way after its `@` and dots (`ada@`, `example.`, `com`).
+ */
+export function typeSegments(type: string, separators: '._' | '@.' = '._'): string[] {
+  const piece = new RegExp(`[^${separators}]*[${separators}]|[^${separators}]+$`, 'g');
+  return type.match(piece) ?? [type];
 }
 
 /** Where a target links: a user's or an organization's page; other targets are shown as type and id. */

@@ -65,11 +65,13 @@ export const de: Catalogue = {
   terms: 'Nutzungsbedingungen',
   privacy: 'Datenschutz',
   busy: 'Bitte warten…',
-  e_INVALID_EMAIL_OR_PASSWORD: 'E-Mail-Adresse oder Passwort ungültig',
-  e_INVALID_EMAIL: 'Ungültige E-Mail-Adresse',
-  e_PASSWORD_TOO_SHORT: 'Passwort zu kurz',
-  e_PASSWORD_TOO_LONG: 'Passwort zu lang',
-  e_USER_ALREADY_EXISTS: 'Benutzer existiert bereits',
+  e_INVALID_EMAIL_OR_PASSWORD:
+    'E-Mail-Adresse oder Passwort stimmen nicht. Prüfen Sie beides und versuchen Sie es erneut.',
+  e_INVALID_EMAIL: 'Diese E-Mail-Adresse ist ungültig. Prüfen Sie sie, etwa name@example.com.',
+  e_PASSWORD_TOO_SHORT: 'Das Passwort ist zu kurz. Wählen Sie ein längeres (die Länge steht unter dem Feld).',
+  e_PASSWORD_TOO_LONG: 'Das Passwort ist zu lang. Wählen Sie ein kürzeres (die Länge steht unter dem Feld).',
+  e_USER_ALREADY_EXISTS:
+    'Es gibt bereits ein Konto mit dieser E-Mail-Adresse. Melden Sie sich an, oder setzen Sie Ihr Passwort zurück, falls Sie es vergessen haben.',
   e_EMAIL_NOT_VERIFIED:
     'E-Mail-Adresse nicht bestätigt. Wir haben Ihnen einen neuen Link geschickt: Öffnen Sie ihn und melden Sie sich dann an.',
   e_BANNED_USER:
@@ -79,10 +81,12 @@ export const de: Catalogue = {
   e_INVALID_TOKEN: 'Dieser Link ist abgelaufen oder wurde schon benutzt.',
   e_CAPTCHA: 'Die Prüfung, dass Sie kein Roboter sind, ist fehlgeschlagen. Versuchen Sie es erneut.',
   e_INVALID_CALLBACK_URL: 'Die Seite, von der Sie kommen, darf Ihre Anmeldung nicht empfangen.',
-  e_INVITATION_NOT_FOUND: 'Einladung nicht gefunden',
-  e_NOT_THE_RECIPIENT_OF_THE_INVITATION: 'Diese Einladung ist nicht an Sie gerichtet',
+  e_INVITATION_NOT_FOUND:
+    'Diese Einladung gibt es nicht mehr: Sie wurde beantwortet, zurückgezogen oder ist abgelaufen. Bitten Sie bei Bedarf um eine neue.',
+  e_NOT_THE_RECIPIENT_OF_THE_INVITATION:
+    'Diese Einladung ging an eine andere Adresse. Melden Sie sich mit dem Konto der Adresse an, an die sie ging.',
   e_EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION:
-    'Bestätigen Sie Ihre E-Mail-Adresse, bevor Sie die Einladung annehmen oder ablehnen',
+    'Bestätigen Sie Ihre E-Mail-Adresse, bevor Sie die Einladung beantworten.',
   e_generic: 'Die Anfrage konnte nicht ausgeführt werden. Versuchen Sie es später erneut.',
   e_network: 'Der Dienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
   x_linkExpired: 'Der Link ist abgelaufen. Fordern Sie einen neuen an.',
@@ -111,7 +115,7 @@ export const de: Catalogue = {
     'Geben Sie einen der Backup-Codes ein, die Sie beim Aktivieren der Zwei-Faktor-Authentifizierung gespeichert haben. Jeder Code gilt einmal.',
   totpCode: 'Code aus der App',
   backupCode: 'Backup-Code',
-  backupCodeHint: 'Zehn Buchstaben und Ziffern, etwa abcde-12345.',
+  backupCodeHint: 'Zehn Buchstaben und Ziffern, etwa abcde-23456.',
   trustDevice: 'Diesem Gerät {days} Tage lang vertrauen',
   trustDeviceAny: 'Diesem Gerät vertrauen',
   trustDeviceHint:
@@ -160,7 +164,7 @@ export const de: Catalogue = {
   e_ACCOUNT_TEMPORARILY_LOCKED:
     'Zu viele fehlgeschlagene Bestätigungsversuche. Ihr Konto ist vorübergehend gesperrt. Versuchen Sie es später erneut.',
   e_INVALID_TWO_FACTOR_COOKIE: 'Diese Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.',
-  e_INVALID_PASSWORD: 'Ungültiges Passwort',
+  e_INVALID_PASSWORD: 'Das Passwort stimmt nicht. Geben Sie das Passwort Ihres Kontos ein.',
   e_SESSION_NOT_FRESH:
     'Zu Ihrer Sicherheit ist dafür eine frische Anmeldung nötig. Melden Sie sich erneut an und versuchen Sie es dann noch einmal.',
   e_TOTP_ALREADY_ENABLED: 'Die Zwei-Faktor-Authentifizierung ist bereits aktiviert.',
@@ -215,4 +219,48 @@ export const de: Catalogue = {
   e_FAILED_TO_VERIFY_REGISTRATION:
     'Der Passkey konnte nicht geprüft werden und wurde daher nicht hinzugefügt. Versuchen Sie es erneut.',
   e_YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY: 'Sie dürfen diesen Passkey nicht registrieren.',
+  e_DELETE_USER_DISABLED:
+    'Konten können hier nicht gelöscht werden. Wenden Sie sich an den Support, um Ihres löschen zu lassen.',
+  e_EMAIL_ALREADY_VERIFIED: 'Ihre E-Mail-Adresse ist bereits bestätigt: Ein neuer Link ist nicht nötig.',
+  e_EMAIL_MISMATCH: 'Ein Link kann nur an die Adresse des Kontos gehen, mit dem Sie angemeldet sind.',
+  e_EMAIL_PASSWORD_DISABLED:
+    'Die Anmeldung mit E-Mail-Adresse und Passwort ist hier abgeschaltet. Melden Sie sich auf anderem Weg an.',
+  e_request:
+    'Der Dienst konnte nicht lesen, was diese Seite gesendet hat. Laden Sie die Seite neu und versuchen Sie es erneut.',
+  e_VALIDATION_ERROR:
+    'Eine Eingabe wird nicht angenommen: zu lang oder nicht in der erwarteten Form. Prüfen Sie die Felder und versuchen Sie es erneut.',
+  e_unavailable: 'Der Dienst kann das gerade nicht ausführen. Versuchen Sie es in ein paar Minuten erneut.',
+  e_ORIGIN:
+    'Der Dienst nimmt keine Anfragen von der Adresse an, unter der diese Seite geöffnet wurde. Öffnen Sie sie über den Link, den Sie erhalten haben.',
+  e_UNAUTHORIZED: 'Sie sind nicht mehr angemeldet. Melden Sie sich an und versuchen Sie es erneut.',
+  e_ORGANIZATION_MEMBERSHIP_LIMIT_REACHED:
+    'Diese Organisation hat keinen Platz für ein weiteres Mitglied. Fragen Sie die Person, die Sie eingeladen hat.',
+  e_TEAM_MEMBER_LIMIT_REACHED: 'Das Team dieser Einladung ist voll. Fragen Sie die Person, die Sie eingeladen hat.',
+  e_TEAM_NOT_FOUND:
+    'Das Team dieser Einladung gibt es nicht mehr. Bitten Sie die Person, die Sie eingeladen hat, um eine neue Einladung.',
+  e_ORGANIZATION_NOT_FOUND: 'Die Organisation dieser Einladung gibt es nicht mehr.',
+  e_USER_IS_ALREADY_A_MEMBER: 'Sie sind bereits Mitglied dieser Organisation.',
+  e_PROVIDER_NOT_FOUND: 'Diese Art der Anmeldung ist nicht verfügbar. Wählen Sie eine andere.',
+  e_RESET_PASSWORD_DISABLED: 'Passwörter können hier nicht zurückgesetzt werden. Wenden Sie sich an den Support.',
+  e_USER_NOT_FOUND: 'Dieses Konto gibt es nicht mehr.',
+  invitationVerifyIntro:
+    'Bevor Sie antworten, bestätigen Sie, dass {email} Ihre Adresse ist. Wir senden Ihnen einen Link, der Sie hierher zurückbringt.',
+  invitationSendLink: 'Link senden',
+  invitationLinkSent:
+    'Wir haben einen Link an {email} gesendet. Öffnen Sie ihn, um Ihre Adresse zu bestätigen: Er bringt Sie zu dieser Einladung zurück.',
+  resetDoneTitle: 'Ihr Passwort ist geändert',
+  keptTitle: 'Ihr Konto bleibt bestehen',
+  keptText: 'Es wurde nichts gelöscht: Ihr {product}-Konto bleibt, wie es war.',
+  h_accountGone: 'Dieses Konto gibt es nicht mehr',
+  h_signInFirst: 'Melden Sie sich zuerst an',
+  h_interrupted: 'Die Anmeldung wurde unterbrochen',
+  h_provider: 'Der Anmeldedienst hat Sie nicht angemeldet',
+  h_untrusted: 'Sie wurden nicht zurückgeschickt',
+  h_noCallback: 'Keine Seite zum Zurückkehren',
+  h_notLinked: 'Die Konten konnten nicht verbunden werden',
+  h_signupClosed: 'Keine neuen Konten',
+  h_cancelled: 'Die Anmeldung wurde abgebrochen',
+  h_banned: 'Dieses Konto ist gesperrt',
+  h_notFound: 'Seite nicht gefunden',
+  x_notFound: 'Unter dieser Adresse gibt es keine Seite. Prüfen Sie den Link, oder kehren Sie zur Anmeldung zurück.',
 };

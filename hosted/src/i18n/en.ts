@@ -1,8 +1,10 @@
 /**
  * The English catalogue: every string the pages show. The other languages are typed by it (a missing or extra key
  * is a type error) and test/catalogue.test.ts checks them at run time too. `{name}` marks a value put in.
- * Keys `e_*` are the API's error codes (services/identity/src/errors/catalogue.ts, same wording as its messages);
- * keys `x_*` explain the redirect error codes of docs/SPEC.md §8 on the error page.
+ * Keys `e_*` say what an API error code (services/identity/src/errors/catalogue.ts) means to the person and what to
+ * do, in the pages' own words (api-errors.ts maps the codes to them; test/api-errors.test.ts checks every code the
+ * pages can receive has one); keys `x_*` explain the redirect error codes of docs/SPEC.md §8 on the error page, and
+ * `h_*` are its headings.
  */
 export const en = {
   signInTitle: 'Sign in',
@@ -66,11 +68,12 @@ export const en = {
   terms: 'Terms',
   privacy: 'Privacy',
   busy: 'Please wait…',
-  e_INVALID_EMAIL_OR_PASSWORD: 'Invalid email or password',
-  e_INVALID_EMAIL: 'Invalid email',
-  e_PASSWORD_TOO_SHORT: 'Password too short',
-  e_PASSWORD_TOO_LONG: 'Password too long',
-  e_USER_ALREADY_EXISTS: 'User already exists',
+  e_INVALID_EMAIL_OR_PASSWORD: 'The email or the password is not right. Check both, then try again.',
+  e_INVALID_EMAIL: 'This email address is not valid. Check it, for example name@example.com.',
+  e_PASSWORD_TOO_SHORT: 'This password is too short. Choose a longer one (the length is shown under the field).',
+  e_PASSWORD_TOO_LONG: 'This password is too long. Choose a shorter one (the length is shown under the field).',
+  e_USER_ALREADY_EXISTS:
+    'An account with this email already exists. Sign in instead, or reset your password if you forgot it.',
   e_EMAIL_NOT_VERIFIED: 'Email not verified. We sent you a new link: follow it, then sign in.',
   e_BANNED_USER: 'You have been banned from this application. Please contact support if you believe this is an error.',
   e_RATE_LIMITED: 'Too many attempts. Wait a while, then try again.',
@@ -78,9 +81,11 @@ export const en = {
   e_INVALID_TOKEN: 'This link has expired or has already been used.',
   e_CAPTCHA: 'The check that you are not a robot did not pass. Try again.',
   e_INVALID_CALLBACK_URL: 'The page that sent you here is not allowed to receive your sign-in.',
-  e_INVITATION_NOT_FOUND: 'Invitation not found',
-  e_NOT_THE_RECIPIENT_OF_THE_INVITATION: 'You are not the recipient of the invitation',
-  e_EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION: 'Email verification required before accepting or rejecting invitation',
+  e_INVITATION_NOT_FOUND:
+    'This invitation no longer exists: it was answered, canceled or has expired. Ask for a new one if you need it.',
+  e_NOT_THE_RECIPIENT_OF_THE_INVITATION:
+    'This invitation was sent to another address. Sign in with the account of the address it was sent to.',
+  e_EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION: 'Confirm your email address before you answer the invitation.',
   e_generic: 'The request could not be completed. Try again later.',
   e_network: 'The service could not be reached. Check your connection, then try again.',
   x_linkExpired: 'The link has expired. Ask for a new one.',
@@ -106,7 +111,7 @@ export const en = {
     'Enter one of the backup codes you saved when you turned on two-factor authentication. Each code works once.',
   totpCode: 'Code from the app',
   backupCode: 'Backup code',
-  backupCodeHint: 'Ten letters and digits, such as abcde-12345.',
+  backupCodeHint: 'Ten letters and digits, such as abcde-23456.',
   trustDevice: 'Trust this device for {days} days',
   trustDeviceAny: 'Trust this device',
   trustDeviceHint: 'This browser will not be asked for a code meanwhile. Leave it unticked on a shared computer.',
@@ -152,7 +157,7 @@ export const en = {
   e_ACCOUNT_TEMPORARILY_LOCKED:
     'Too many failed verification attempts. Your account is temporarily locked. Please try again later.',
   e_INVALID_TWO_FACTOR_COOKIE: 'This sign-in has expired. Please sign in again.',
-  e_INVALID_PASSWORD: 'Invalid password',
+  e_INVALID_PASSWORD: 'The password is not right. Enter the password of your account.',
   e_SESSION_NOT_FRESH: 'For your safety, this needs a recent sign-in. Sign in again, then try once more.',
   e_TOTP_ALREADY_ENABLED: 'Two-factor authentication is already on.',
   e_TWO_FACTOR_NOT_ENABLED: 'Two-factor authentication is not on.',
@@ -201,6 +206,47 @@ export const en = {
   e_PREVIOUSLY_REGISTERED: 'This passkey is already registered.',
   e_FAILED_TO_VERIFY_REGISTRATION: 'The passkey could not be verified, so it was not added. Try again.',
   e_YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY: 'You are not allowed to register this passkey.',
+  e_DELETE_USER_DISABLED: 'Accounts cannot be deleted here. Contact support to have yours deleted.',
+  e_EMAIL_ALREADY_VERIFIED: 'Your email address is already confirmed: no new link is needed.',
+  e_EMAIL_MISMATCH: 'A link can only be sent to the address of the account you are signed in with.',
+  e_EMAIL_PASSWORD_DISABLED: 'Signing in with an email and a password is turned off here. Use another way to sign in.',
+  e_request: 'The service could not read what this page sent. Reload the page, then try again.',
+  e_VALIDATION_ERROR:
+    'Something you entered is not accepted: too long, or not in the expected form. Check the fields, then try again.',
+  e_unavailable: 'The service cannot do this right now. Try again in a few minutes.',
+  e_ORIGIN:
+    'The service does not accept requests from the address this page was opened at. Open it from the link you were given.',
+  e_UNAUTHORIZED: 'You are no longer signed in. Sign in, then try again.',
+  e_ORGANIZATION_MEMBERSHIP_LIMIT_REACHED:
+    'This organization has no room for another member. Ask the person who invited you.',
+  e_TEAM_MEMBER_LIMIT_REACHED: 'The team this invitation is for is full. Ask the person who invited you.',
+  e_TEAM_NOT_FOUND:
+    'The team this invitation is for no longer exists. Ask the person who invited you for a new invitation.',
+  e_ORGANIZATION_NOT_FOUND: 'The organization of this invitation no longer exists.',
+  e_USER_IS_ALREADY_A_MEMBER: 'You are already a member of this organization.',
+  e_PROVIDER_NOT_FOUND: 'This way of signing in is not available. Choose another one.',
+  e_RESET_PASSWORD_DISABLED: 'Passwords cannot be reset here. Contact support for help.',
+  e_USER_NOT_FOUND: 'This account no longer exists.',
+  invitationVerifyIntro:
+    'Before you answer, confirm that {email} is your address. We send you a link: following it brings you back here.',
+  invitationSendLink: 'Send me the link',
+  invitationLinkSent:
+    'We sent a link to {email}. Open it to confirm your address: it brings you back to this invitation.',
+  resetDoneTitle: 'Your password is changed',
+  keptTitle: 'Your account is kept',
+  keptText: 'Nothing was deleted: your {product} account stays as it was.',
+  h_accountGone: 'This account no longer exists',
+  h_signInFirst: 'Sign in first',
+  h_interrupted: 'The sign-in was interrupted',
+  h_provider: 'The sign-in provider did not sign you in',
+  h_untrusted: 'You were not sent back',
+  h_noCallback: 'No page to go back to',
+  h_notLinked: 'The accounts could not be joined',
+  h_signupClosed: 'New accounts are closed',
+  h_cancelled: 'The sign-in was cancelled',
+  h_banned: 'This account is banned',
+  h_notFound: 'Page not found',
+  x_notFound: 'There is no page at this address. Check the link, or go back to sign in.',
 } as const;
 
 export type MessageKey = keyof typeof en;

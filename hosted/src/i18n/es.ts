@@ -64,11 +64,13 @@ export const es: Catalogue = {
   terms: 'Condiciones',
   privacy: 'Privacidad',
   busy: 'Un momento…',
-  e_INVALID_EMAIL_OR_PASSWORD: 'Correo electrónico o contraseña no válidos',
-  e_INVALID_EMAIL: 'Correo electrónico no válido',
-  e_PASSWORD_TOO_SHORT: 'La contraseña es demasiado corta',
-  e_PASSWORD_TOO_LONG: 'La contraseña es demasiado larga',
-  e_USER_ALREADY_EXISTS: 'El usuario ya existe',
+  e_INVALID_EMAIL_OR_PASSWORD:
+    'El correo electrónico o la contraseña no son correctos. Revísalos e inténtalo de nuevo.',
+  e_INVALID_EMAIL: 'Esta dirección de correo no es válida. Revísala, por ejemplo nombre@example.com.',
+  e_PASSWORD_TOO_SHORT: 'La contraseña es demasiado corta. Elige una más larga (la longitud se indica bajo el campo).',
+  e_PASSWORD_TOO_LONG: 'La contraseña es demasiado larga. Elige una más corta (la longitud se indica bajo el campo).',
+  e_USER_ALREADY_EXISTS:
+    'Ya existe una cuenta con este correo. Inicia sesión o restablece tu contraseña si la has olvidado.',
   e_EMAIL_NOT_VERIFIED: 'Correo no verificado. Te hemos enviado un enlace nuevo: ábrelo y después inicia sesión.',
   e_BANNED_USER:
     'Se te ha bloqueado el acceso a esta aplicación. Si crees que es un error, ponte en contacto con el soporte.',
@@ -77,9 +79,11 @@ export const es: Catalogue = {
   e_INVALID_TOKEN: 'Este enlace ha caducado o ya se ha usado.',
   e_CAPTCHA: 'No se ha superado la comprobación de que no eres un robot. Vuelve a intentarlo.',
   e_INVALID_CALLBACK_URL: 'La página desde la que llegaste no tiene permiso para recibir tu inicio de sesión.',
-  e_INVITATION_NOT_FOUND: 'Invitación no encontrada',
-  e_NOT_THE_RECIPIENT_OF_THE_INVITATION: 'No eres el destinatario de la invitación',
-  e_EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION: 'Debes verificar tu correo antes de aceptar o rechazar la invitación',
+  e_INVITATION_NOT_FOUND:
+    'Esta invitación ya no existe: se respondió, se canceló o ha caducado. Pide una nueva si la necesitas.',
+  e_NOT_THE_RECIPIENT_OF_THE_INVITATION:
+    'Esta invitación se envió a otra dirección. Inicia sesión con la cuenta de la dirección a la que se envió.',
+  e_EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION: 'Confirma tu dirección de correo antes de responder a la invitación.',
   e_generic: 'No se ha podido completar la solicitud. Inténtalo más tarde.',
   e_network: 'No se ha podido contactar con el servicio. Comprueba tu conexión y vuelve a intentarlo.',
   x_linkExpired: 'El enlace ha caducado. Pide uno nuevo.',
@@ -108,7 +112,7 @@ export const es: Catalogue = {
     'Introduce uno de los códigos de respaldo que guardaste al activar la verificación en dos pasos. Cada código sirve una vez.',
   totpCode: 'Código de la aplicación',
   backupCode: 'Código de respaldo',
-  backupCodeHint: 'Diez letras y cifras, por ejemplo abcde-12345.',
+  backupCodeHint: 'Diez letras y cifras, por ejemplo abcde-23456.',
   trustDevice: 'Confiar en este dispositivo durante {days} días',
   trustDeviceAny: 'Confiar en este dispositivo',
   trustDeviceHint: 'Mientras tanto, este navegador no pedirá ningún código. No lo marques en un ordenador compartido.',
@@ -158,7 +162,7 @@ export const es: Catalogue = {
   e_ACCOUNT_TEMPORARILY_LOCKED:
     'Demasiados intentos de verificación fallidos. Tu cuenta está bloqueada temporalmente. Inténtalo más tarde.',
   e_INVALID_TWO_FACTOR_COOKIE: 'Este inicio de sesión ha caducado. Vuelve a iniciar sesión.',
-  e_INVALID_PASSWORD: 'Contraseña no válida',
+  e_INVALID_PASSWORD: 'La contraseña no es correcta. Escribe la contraseña de tu cuenta.',
   e_SESSION_NOT_FRESH:
     'Por tu seguridad, esto requiere un inicio de sesión reciente. Vuelve a iniciar sesión y después inténtalo de nuevo.',
   e_TOTP_ALREADY_ENABLED: 'La verificación en dos pasos ya está activada.',
@@ -213,4 +217,44 @@ export const es: Catalogue = {
   e_FAILED_TO_VERIFY_REGISTRATION:
     'No se ha podido verificar la llave de acceso, así que no se ha añadido. Inténtalo de nuevo.',
   e_YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY: 'No tienes permiso para registrar esta llave de acceso.',
+  e_DELETE_USER_DISABLED: 'Aquí no se pueden eliminar cuentas. Contacta con soporte para que eliminen la tuya.',
+  e_EMAIL_ALREADY_VERIFIED: 'Tu dirección de correo ya está confirmada: no hace falta un enlace nuevo.',
+  e_EMAIL_MISMATCH: 'Solo se puede enviar un enlace a la dirección de la cuenta con la que has iniciado sesión.',
+  e_EMAIL_PASSWORD_DISABLED:
+    'Aquí no se puede iniciar sesión con correo y contraseña. Usa otra forma de iniciar sesión.',
+  e_request: 'El servicio no pudo leer lo que envió esta página. Recarga la página e inténtalo de nuevo.',
+  e_VALIDATION_ERROR:
+    'Algo de lo que has escrito no se acepta: es demasiado largo o no tiene la forma esperada. Revisa los campos e inténtalo de nuevo.',
+  e_unavailable: 'El servicio no puede hacerlo ahora mismo. Inténtalo de nuevo dentro de unos minutos.',
+  e_ORIGIN:
+    'El servicio no acepta peticiones desde la dirección en la que se abrió esta página. Ábrela desde el enlace que recibiste.',
+  e_UNAUTHORIZED: 'Ya no has iniciado sesión. Inicia sesión e inténtalo de nuevo.',
+  e_ORGANIZATION_MEMBERSHIP_LIMIT_REACHED: 'Esta organización no admite más miembros. Pregunta a quien te invitó.',
+  e_TEAM_MEMBER_LIMIT_REACHED: 'El equipo de esta invitación está completo. Pregunta a quien te invitó.',
+  e_TEAM_NOT_FOUND: 'El equipo de esta invitación ya no existe. Pide una invitación nueva a quien te invitó.',
+  e_ORGANIZATION_NOT_FOUND: 'La organización de esta invitación ya no existe.',
+  e_USER_IS_ALREADY_A_MEMBER: 'Ya eres miembro de esta organización.',
+  e_PROVIDER_NOT_FOUND: 'Esta forma de iniciar sesión no está disponible. Elige otra.',
+  e_RESET_PASSWORD_DISABLED: 'Aquí no se pueden restablecer contraseñas. Contacta con soporte.',
+  e_USER_NOT_FOUND: 'Esta cuenta ya no existe.',
+  invitationVerifyIntro:
+    'Antes de responder, confirma que {email} es tu dirección. Te enviamos un enlace: al abrirlo vuelves aquí.',
+  invitationSendLink: 'Enviarme el enlace',
+  invitationLinkSent:
+    'Hemos enviado un enlace a {email}. Ábrelo para confirmar tu dirección: te devuelve a esta invitación.',
+  resetDoneTitle: 'Tu contraseña se ha cambiado',
+  keptTitle: 'Tu cuenta se conserva',
+  keptText: 'No se ha eliminado nada: tu cuenta de {product} sigue como estaba.',
+  h_accountGone: 'Esta cuenta ya no existe',
+  h_signInFirst: 'Inicia sesión primero',
+  h_interrupted: 'El inicio de sesión se interrumpió',
+  h_provider: 'El proveedor no completó el inicio de sesión',
+  h_untrusted: 'No se te ha devuelto',
+  h_noCallback: 'No hay página a la que volver',
+  h_notLinked: 'No se pudieron unir las cuentas',
+  h_signupClosed: 'No se admiten cuentas nuevas',
+  h_cancelled: 'Se canceló el inicio de sesión',
+  h_banned: 'Esta cuenta está bloqueada',
+  h_notFound: 'Página no encontrada',
+  x_notFound: 'No hay ninguna página en esta dirección. Revisa el enlace o vuelve a iniciar sesión.',
 };

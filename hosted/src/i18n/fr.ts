@@ -65,11 +65,14 @@ export const fr: Catalogue = {
   terms: 'Conditions',
   privacy: 'Confidentialité',
   busy: 'Veuillez patienter…',
-  e_INVALID_EMAIL_OR_PASSWORD: 'Adresse e-mail ou mot de passe incorrect',
-  e_INVALID_EMAIL: 'Adresse e-mail non valide',
-  e_PASSWORD_TOO_SHORT: 'Mot de passe trop court',
-  e_PASSWORD_TOO_LONG: 'Mot de passe trop long',
-  e_USER_ALREADY_EXISTS: "L'utilisateur existe déjà",
+  e_INVALID_EMAIL_OR_PASSWORD: "L'adresse e-mail ou le mot de passe n'est pas correct. Vérifiez-les, puis réessayez.",
+  e_INVALID_EMAIL: "Cette adresse e-mail n'est pas valide. Vérifiez-la, par exemple nom@example.com.",
+  e_PASSWORD_TOO_SHORT:
+    'Ce mot de passe est trop court. Choisissez-en un plus long (la longueur est indiquée sous le champ).',
+  e_PASSWORD_TOO_LONG:
+    'Ce mot de passe est trop long. Choisissez-en un plus court (la longueur est indiquée sous le champ).',
+  e_USER_ALREADY_EXISTS:
+    'Un compte existe déjà avec cette adresse e-mail. Connectez-vous, ou réinitialisez votre mot de passe si vous l’avez oublié.',
   e_EMAIL_NOT_VERIFIED:
     'Adresse e-mail non vérifiée. Nous vous avons envoyé un nouveau lien : ouvrez-le, puis connectez-vous.',
   e_BANNED_USER:
@@ -79,10 +82,11 @@ export const fr: Catalogue = {
   e_INVALID_TOKEN: 'Ce lien a expiré ou a déjà été utilisé.',
   e_CAPTCHA: "La vérification anti-robot n'a pas réussi. Réessayez.",
   e_INVALID_CALLBACK_URL: "La page d'où vous venez n'est pas autorisée à recevoir votre connexion.",
-  e_INVITATION_NOT_FOUND: 'Invitation introuvable',
-  e_NOT_THE_RECIPIENT_OF_THE_INVITATION: "Vous n'êtes pas le destinataire de cette invitation",
-  e_EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION:
-    "Vérifiez votre adresse e-mail avant d'accepter ou de refuser l'invitation",
+  e_INVITATION_NOT_FOUND:
+    "Cette invitation n'existe plus : elle a reçu une réponse, a été annulée ou a expiré. Demandez-en une nouvelle si besoin.",
+  e_NOT_THE_RECIPIENT_OF_THE_INVITATION:
+    "Cette invitation a été envoyée à une autre adresse. Connectez-vous avec le compte de l'adresse à laquelle elle a été envoyée.",
+  e_EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION: "Confirmez votre adresse e-mail avant de répondre à l'invitation.",
   e_generic: "La demande n'a pas pu aboutir. Réessayez plus tard.",
   e_network: 'Le service est injoignable. Vérifiez votre connexion, puis réessayez.',
   x_linkExpired: 'Le lien a expiré. Demandez-en un nouveau.',
@@ -110,7 +114,7 @@ export const fr: Catalogue = {
     "Saisissez l'un des codes de secours enregistrés lors de l'activation de la double authentification. Chaque code ne sert qu'une fois.",
   totpCode: "Code de l'application",
   backupCode: 'Code de secours',
-  backupCodeHint: 'Dix lettres et chiffres, par exemple abcde-12345.',
+  backupCodeHint: 'Dix lettres et chiffres, par exemple abcde-23456.',
   trustDevice: 'Faire confiance à cet appareil pendant {days} jours',
   trustDeviceAny: 'Faire confiance à cet appareil',
   trustDeviceHint:
@@ -160,7 +164,7 @@ export const fr: Catalogue = {
   e_ACCOUNT_TEMPORARILY_LOCKED:
     'Trop de tentatives de vérification échouées. Votre compte est temporairement bloqué. Réessayez plus tard.',
   e_INVALID_TWO_FACTOR_COOKIE: 'Cette connexion a expiré. Reconnectez-vous.',
-  e_INVALID_PASSWORD: 'Mot de passe non valide',
+  e_INVALID_PASSWORD: "Le mot de passe n'est pas correct. Saisissez le mot de passe de votre compte.",
   e_SESSION_NOT_FRESH:
     'Pour votre sécurité, cette action demande une connexion récente. Reconnectez-vous, puis réessayez.',
   e_TOTP_ALREADY_ENABLED: 'La double authentification est déjà activée.',
@@ -212,4 +216,47 @@ export const fr: Catalogue = {
   e_PREVIOUSLY_REGISTERED: "Cette clé d'accès est déjà enregistrée.",
   e_FAILED_TO_VERIFY_REGISTRATION: "La clé d'accès n'a pas pu être vérifiée, elle n'a donc pas été ajoutée. Réessayez.",
   e_YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY: "Vous n'êtes pas autorisé à enregistrer cette clé d'accès.",
+  e_DELETE_USER_DISABLED:
+    'Les comptes ne peuvent pas être supprimés ici. Contactez le support pour faire supprimer le vôtre.',
+  e_EMAIL_ALREADY_VERIFIED: "Votre adresse e-mail est déjà confirmée : aucun nouveau lien n'est nécessaire.",
+  e_EMAIL_MISMATCH: "Un lien ne peut être envoyé qu'à l'adresse du compte avec lequel vous êtes connecté.",
+  e_EMAIL_PASSWORD_DISABLED:
+    'La connexion par adresse e-mail et mot de passe est désactivée ici. Utilisez un autre moyen de connexion.',
+  e_request: "Le service n'a pas pu lire ce que cette page a envoyé. Rechargez la page, puis réessayez.",
+  e_VALIDATION_ERROR:
+    "Une saisie n'est pas acceptée : trop longue, ou pas sous la forme attendue. Vérifiez les champs, puis réessayez.",
+  e_unavailable: 'Le service ne peut pas le faire pour le moment. Réessayez dans quelques minutes.',
+  e_ORIGIN:
+    "Le service n'accepte pas les requêtes de l'adresse où cette page est ouverte. Ouvrez-la depuis le lien reçu.",
+  e_UNAUTHORIZED: "Vous n'êtes plus connecté. Connectez-vous, puis réessayez.",
+  e_ORGANIZATION_MEMBERSHIP_LIMIT_REACHED:
+    "Cette organisation n'a plus de place pour un membre. Demandez à la personne qui vous a invité.",
+  e_TEAM_MEMBER_LIMIT_REACHED: "L'équipe de cette invitation est complète. Demandez à la personne qui vous a invité.",
+  e_TEAM_NOT_FOUND:
+    "L'équipe de cette invitation n'existe plus. Demandez une nouvelle invitation à la personne qui vous a invité.",
+  e_ORGANIZATION_NOT_FOUND: "L'organisation de cette invitation n'existe plus.",
+  e_USER_IS_ALREADY_A_MEMBER: 'Vous êtes déjà membre de cette organisation.',
+  e_PROVIDER_NOT_FOUND: "Ce moyen de connexion n'est pas disponible. Choisissez-en un autre.",
+  e_RESET_PASSWORD_DISABLED: 'Les mots de passe ne peuvent pas être réinitialisés ici. Contactez le support.',
+  e_USER_NOT_FOUND: "Ce compte n'existe plus.",
+  invitationVerifyIntro:
+    'Avant de répondre, confirmez que {email} est bien votre adresse. Nous vous envoyons un lien qui vous ramène ici.',
+  invitationSendLink: 'Envoyer le lien',
+  invitationLinkSent:
+    'Nous avons envoyé un lien à {email}. Ouvrez-le pour confirmer votre adresse : il vous ramène à cette invitation.',
+  resetDoneTitle: 'Votre mot de passe est modifié',
+  keptTitle: 'Votre compte est conservé',
+  keptText: "Rien n'a été supprimé : votre compte {product} reste tel quel.",
+  h_accountGone: "Ce compte n'existe plus",
+  h_signInFirst: "Connectez-vous d'abord",
+  h_interrupted: 'La connexion a été interrompue',
+  h_provider: 'Le fournisseur ne vous a pas connecté',
+  h_untrusted: "Vous n'avez pas été renvoyé",
+  h_noCallback: 'Aucune page où revenir',
+  h_notLinked: "Les comptes n'ont pas pu être reliés",
+  h_signupClosed: 'Les nouveaux comptes sont fermés',
+  h_cancelled: 'La connexion a été annulée',
+  h_banned: 'Ce compte est banni',
+  h_notFound: 'Page introuvable',
+  x_notFound: "Il n'y a pas de page à cette adresse. Vérifiez le lien, ou revenez à la connexion.",
 };

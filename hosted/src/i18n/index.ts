@@ -1,3 +1,4 @@
+import { API_ERROR_WORDING } from './api-errors';
 import { type Catalogue, en, type MessageKey } from './en';
 
 export type { Catalogue, MessageKey };
@@ -80,55 +81,9 @@ export function translator(catalogue: Catalogue): Translate {
     catalogue[key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
 
-/** An API error code (`{code}` of an error answer) → the catalogue's sentence for it. */
+/** An API error code (`{code}` of an error answer) → the pages' sentence for it (api-errors.ts); else a generic one. */
 export function apiErrorKey(code: string | undefined): MessageKey {
-  switch (code) {
-    case 'INVALID_EMAIL_OR_PASSWORD':
-    case 'INVALID_EMAIL':
-    case 'PASSWORD_TOO_SHORT':
-    case 'PASSWORD_TOO_LONG':
-    case 'USER_ALREADY_EXISTS':
-    case 'EMAIL_NOT_VERIFIED':
-    case 'BANNED_USER':
-    case 'RATE_LIMITED':
-    case 'SIGN_UP_DISABLED':
-    case 'INVALID_TOKEN':
-    case 'INVALID_CALLBACK_URL':
-    case 'INVITATION_NOT_FOUND':
-    case 'NOT_THE_RECIPIENT_OF_THE_INVITATION':
-    case 'EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION':
-      return `e_${code}`;
-    // The second factor (docs/two-factor.md, errors) and the password asked before changing it.
-    case 'INVALID_CODE':
-    case 'INVALID_BACKUP_CODE':
-    case 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE':
-    case 'ACCOUNT_TEMPORARILY_LOCKED':
-    case 'INVALID_TWO_FACTOR_COOKIE':
-    case 'INVALID_PASSWORD':
-    case 'SESSION_NOT_FRESH':
-    case 'TOTP_ALREADY_ENABLED':
-    case 'TWO_FACTOR_NOT_ENABLED':
-      return `e_${code}`;
-    // Passkeys (docs/two-factor.md, Passkeys): sign-in, adding, renaming and removing one.
-    case 'PASSKEY_NOT_FOUND':
-    case 'AUTHENTICATION_FAILED':
-    case 'CHALLENGE_NOT_FOUND':
-    case 'PREVIOUSLY_REGISTERED':
-    case 'FAILED_TO_VERIFY_REGISTRATION':
-    case 'YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY':
-      return `e_${code}`;
-    case 'MISSING_CAPTCHA_RESPONSE':
-    case 'CAPTCHA_VERIFICATION_FAILED':
-    case 'CAPTCHA_UNAVAILABLE':
-      return 'e_CAPTCHA';
-    // The pages' own: the widget has not handed over a token yet (captcha.tsx).
-    case 'CAPTCHA_REQUIRED':
-      return 'captchaFirst';
-    case 'NETWORK':
-      return 'e_network';
-    default:
-      return 'e_generic';
-  }
+  return (code !== undefined && Object.hasOwn(API_ERROR_WORDING, code) && API_ERROR_WORDING[code]) || 'e_generic';
 }
 
 /** A redirect error code (docs/SPEC.md §8, `?error=` of the error page) → the sentence explaining it. */
@@ -171,7 +126,32 @@ export function redirectErrorKey(code: string): MessageKey {
     case 'banned':
     case 'BANNED_USER':
       return 'x_banned';
+    // The pages' own: an address under the pages that is no page (main.tsx).
+    case 'not_found':
+      return 'x_notFound';
     default:
       return 'x_unknown';
   }
+}
+
+/** The error page's heading for a code: what happened, in a few words; "Something went wrong" only for the unknown. */
+export function redirectErrorTitle(code: string): MessageKey {
+  const titles: Partial<Record<MessageKey, MessageKey>> = {
+    x_linkExpired: 'linkExpiredTitle',
+    x_linkInvalid: 'linkExpiredTitle',
+    x_userNotFound: 'h_accountGone',
+    x_unauthorized: 'h_signInFirst',
+    x_restart: 'h_interrupted',
+    x_provider: 'h_provider',
+    x_emailNotFound: 'h_provider',
+    x_noCallback: 'h_noCallback',
+    x_notLinked: 'h_notLinked',
+    x_linkedElsewhere: 'h_notLinked',
+    x_signupDisabled: 'h_signupClosed',
+    x_denied: 'h_cancelled',
+    x_untrusted: 'h_untrusted',
+    x_banned: 'h_banned',
+    x_notFound: 'h_notFound',
+  };
+  return titles[redirectErrorKey(code)] ?? 'errorTitle';
 }

@@ -64,11 +64,12 @@ export const pl: Catalogue = {
   terms: 'Regulamin',
   privacy: 'Prywatność',
   busy: 'Proszę czekać…',
-  e_INVALID_EMAIL_OR_PASSWORD: 'Nieprawidłowy adres e-mail lub hasło',
-  e_INVALID_EMAIL: 'Nieprawidłowy adres e-mail',
-  e_PASSWORD_TOO_SHORT: 'Hasło jest za krótkie',
-  e_PASSWORD_TOO_LONG: 'Hasło jest za długie',
-  e_USER_ALREADY_EXISTS: 'Użytkownik już istnieje',
+  e_INVALID_EMAIL_OR_PASSWORD: 'Adres e-mail lub hasło są nieprawidłowe. Sprawdź je i spróbuj ponownie.',
+  e_INVALID_EMAIL: 'Ten adres e-mail jest nieprawidłowy. Sprawdź go, na przykład imie@example.com.',
+  e_PASSWORD_TOO_SHORT: 'Hasło jest za krótkie. Wybierz dłuższe (wymagana długość jest podana pod polem).',
+  e_PASSWORD_TOO_LONG: 'Hasło jest za długie. Wybierz krótsze (wymagana długość jest podana pod polem).',
+  e_USER_ALREADY_EXISTS:
+    'Konto z tym adresem e-mail już istnieje. Zaloguj się albo zresetuj hasło, jeśli go nie pamiętasz.',
   e_EMAIL_NOT_VERIFIED: 'Adres e-mail niepotwierdzony. Wysłaliśmy nowy link: otwórz go, a potem się zaloguj.',
   e_BANNED_USER:
     'Twój dostęp do tej aplikacji został zablokowany. Jeśli uważasz, że to pomyłka, skontaktuj się z pomocą techniczną.',
@@ -77,9 +78,11 @@ export const pl: Catalogue = {
   e_INVALID_TOKEN: 'Ten link wygasł lub został już użyty.',
   e_CAPTCHA: 'Nie udało się potwierdzić, że nie jesteś robotem. Spróbuj ponownie.',
   e_INVALID_CALLBACK_URL: 'Strona, z której przychodzisz, nie ma uprawnień do odebrania Twojego logowania.',
-  e_INVITATION_NOT_FOUND: 'Nie znaleziono zaproszenia',
-  e_NOT_THE_RECIPIENT_OF_THE_INVITATION: 'To zaproszenie nie jest skierowane do Ciebie',
-  e_EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION: 'Przed przyjęciem lub odrzuceniem zaproszenia potwierdź adres e-mail',
+  e_INVITATION_NOT_FOUND:
+    'To zaproszenie już nie istnieje: zostało przyjęte lub odrzucone, anulowane albo wygasło. W razie potrzeby poproś o nowe.',
+  e_NOT_THE_RECIPIENT_OF_THE_INVITATION:
+    'To zaproszenie wysłano na inny adres. Zaloguj się na konto z adresem, na który je wysłano.',
+  e_EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION: 'Zanim odpowiesz na zaproszenie, potwierdź swój adres e-mail.',
   e_generic: 'Nie udało się wykonać żądania. Spróbuj później.',
   e_network: 'Nie udało się połączyć z usługą. Sprawdź połączenie i spróbuj ponownie.',
   x_linkExpired: 'Link wygasł. Poproś o nowy.',
@@ -106,7 +109,7 @@ export const pl: Catalogue = {
     'Wpisz jeden z kodów zapasowych zapisanych przy włączaniu uwierzytelniania dwuskładnikowego. Każdy kod działa raz.',
   totpCode: 'Kod z aplikacji',
   backupCode: 'Kod zapasowy',
-  backupCodeHint: 'Dziesięć liter i cyfr, na przykład abcde-12345.',
+  backupCodeHint: 'Dziesięć liter i cyfr, na przykład abcde-23456.',
   trustDevice: 'Ufaj temu urządzeniu przez {days} dni',
   trustDeviceAny: 'Ufaj temu urządzeniu',
   trustDeviceHint: 'Przez ten czas ta przeglądarka nie będzie prosić o kod. Nie zaznaczaj tego na wspólnym komputerze.',
@@ -152,7 +155,7 @@ export const pl: Catalogue = {
   e_ACCOUNT_TEMPORARILY_LOCKED:
     'Zbyt wiele nieudanych prób weryfikacji. Konto jest tymczasowo zablokowane. Spróbuj ponownie później.',
   e_INVALID_TWO_FACTOR_COOKIE: 'To logowanie wygasło. Zaloguj się ponownie.',
-  e_INVALID_PASSWORD: 'Nieprawidłowe hasło',
+  e_INVALID_PASSWORD: 'Hasło jest nieprawidłowe. Wpisz hasło do swojego konta.',
   e_SESSION_NOT_FRESH:
     'Ze względów bezpieczeństwa to wymaga niedawnego logowania. Zaloguj się ponownie i spróbuj jeszcze raz.',
   e_TOTP_ALREADY_ENABLED: 'Uwierzytelnianie dwuskładnikowe jest już włączone.',
@@ -203,4 +206,45 @@ export const pl: Catalogue = {
   e_FAILED_TO_VERIFY_REGISTRATION:
     'Nie udało się zweryfikować klucza dostępu, więc nie został dodany. Spróbuj ponownie.',
   e_YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY: 'Nie możesz zarejestrować tego klucza dostępu.',
+  e_DELETE_USER_DISABLED: 'Tutaj nie można usuwać kont. Skontaktuj się z pomocą, aby usunąć swoje.',
+  e_EMAIL_ALREADY_VERIFIED: 'Twój adres e-mail jest już potwierdzony: nowy link nie jest potrzebny.',
+  e_EMAIL_MISMATCH: 'Link można wysłać tylko na adres konta, na które jesteś zalogowany.',
+  e_EMAIL_PASSWORD_DISABLED: 'Logowanie adresem e-mail i hasłem jest tu wyłączone. Zaloguj się w inny sposób.',
+  e_request: 'Usługa nie mogła odczytać tego, co wysłała ta strona. Odśwież stronę i spróbuj ponownie.',
+  e_VALIDATION_ERROR:
+    'Część wpisanych danych nie została przyjęta: jest za długa lub ma niewłaściwą postać. Sprawdź pola i spróbuj ponownie.',
+  e_unavailable: 'Usługa nie może teraz tego wykonać. Spróbuj ponownie za kilka minut.',
+  e_ORIGIN: 'Usługa nie przyjmuje żądań z adresu, pod którym otwarto tę stronę. Otwórz ją z otrzymanego linku.',
+  e_UNAUTHORIZED: 'Nie jesteś już zalogowany. Zaloguj się i spróbuj ponownie.',
+  e_ORGANIZATION_MEMBERSHIP_LIMIT_REACHED:
+    'Ta organizacja nie ma miejsca dla kolejnego członka. Zapytaj osobę, która Cię zaprosiła.',
+  e_TEAM_MEMBER_LIMIT_REACHED:
+    'Zespół, do którego dotyczy zaproszenie, jest pełny. Zapytaj osobę, która Cię zaprosiła.',
+  e_TEAM_NOT_FOUND:
+    'Zespół z tego zaproszenia już nie istnieje. Poproś osobę, która Cię zaprosiła, o nowe zaproszenie.',
+  e_ORGANIZATION_NOT_FOUND: 'Organizacja z tego zaproszenia już nie istnieje.',
+  e_USER_IS_ALREADY_A_MEMBER: 'Jesteś już członkiem tej organizacji.',
+  e_PROVIDER_NOT_FOUND: 'Ten sposób logowania jest niedostępny. Wybierz inny.',
+  e_RESET_PASSWORD_DISABLED: 'Tutaj nie można resetować haseł. Skontaktuj się z pomocą.',
+  e_USER_NOT_FOUND: 'To konto już nie istnieje.',
+  invitationVerifyIntro:
+    'Zanim odpowiesz, potwierdź, że {email} to Twój adres. Wyślemy Ci link, który przyprowadzi Cię tutaj z powrotem.',
+  invitationSendLink: 'Wyślij link',
+  invitationLinkSent:
+    'Wysłaliśmy link na adres {email}. Otwórz go, aby potwierdzić adres: wrócisz nim do tego zaproszenia.',
+  resetDoneTitle: 'Hasło zostało zmienione',
+  keptTitle: 'Twoje konto zostaje',
+  keptText: 'Nic nie zostało usunięte: Twoje konto {product} pozostaje bez zmian.',
+  h_accountGone: 'To konto już nie istnieje',
+  h_signInFirst: 'Najpierw się zaloguj',
+  h_interrupted: 'Logowanie zostało przerwane',
+  h_provider: 'Dostawca logowania nie zalogował Cię',
+  h_untrusted: 'Nie odesłano Cię z powrotem',
+  h_noCallback: 'Brak strony, na którą można wrócić',
+  h_notLinked: 'Nie udało się połączyć kont',
+  h_signupClosed: 'Zakładanie kont jest wyłączone',
+  h_cancelled: 'Logowanie zostało anulowane',
+  h_banned: 'To konto jest zablokowane',
+  h_notFound: 'Nie znaleziono strony',
+  x_notFound: 'Pod tym adresem nie ma strony. Sprawdź link albo wróć do logowania.',
 };

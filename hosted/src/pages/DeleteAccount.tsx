@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { call } from '../client';
 import { usePages } from '../context';
 import { pageHref, pageTarget } from '../links';
@@ -14,6 +14,14 @@ import { LiveRegion, Notice, useSubmit } from '../ui';
 export function DeleteAccount({ token }: { token: string | null }) {
   const { t, config, client, carry, user, apiBase } = usePages();
   const [spent, setSpent] = useState(false);
+  const [kept, setKept] = useState(false);
+  const keptHeading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (kept) {
+      keptHeading.current?.focus();
+      document.title = `${t('keptTitle')} · ${config.productName}`;
+    }
+  }, [kept, t, config.productName]);
   const { busy, error, onSubmit } = useSubmit(async () => {
     const { error } = await call(() => client.deleteUser({ token: token ?? '' }));
     if (error?.code === 'INVALID_TOKEN') {
@@ -53,7 +61,37 @@ export function DeleteAccount({ token }: { token: string | null }) {
       </>
     );
   }
-  const keep = () => forgetToken('delete-account');
+  // Keeping it: back to the product's page that sent the request, if it named one; otherwise this page says nothing
+  // was deleted and offers the way back to the product (HOSTED_PAGES_HOME_URL) and to the account's security page.
+  const keep = (event: React.MouseEvent<HTMLAnchorElement>) => {
+    forgetToken('delete-account');
+    if (carry.callbackURL) return;
+    event.preventDefault();
+    setKept(true);
+  };
+  if (kept) {
+    const home = config.links?.home;
+    return (
+      <>
+        <h1 ref={keptHeading} tabIndex={-1}>
+          {t('keptTitle')}
+        </h1>
+        <Notice kind="info">{t('keptText', { product: config.productName })}</Notice>
+        {home && (
+          <p>
+            <a className="button primary" href={home}>
+              {t('backToProduct', { product: config.productName })}
+            </a>
+          </p>
+        )}
+        <p>
+          <a className={`button ${home ? 'secondary' : 'primary'}`} href={pageHref('security', carry)}>
+            {t('securityTitle')}
+          </a>
+        </p>
+      </>
+    );
+  }
   return (
     <>
       <h1>{t('deleteTitle')}</h1>

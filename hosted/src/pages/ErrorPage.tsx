@@ -1,16 +1,19 @@
 import { usePages } from '../context';
-import { redirectErrorKey } from '../i18n';
+import { redirectErrorKey, redirectErrorTitle } from '../i18n';
 import { pageHref } from '../links';
 import { Notice } from '../ui';
 
-/** The error page: the code in words (docs/SPEC.md §8), the code itself, and a way back (help is in the footer). */
+/**
+ * The error page: a heading that says what happened, the code in words (docs/SPEC.md §8), the code itself, and a way
+ * back (help is in the footer).
+ */
 export function ErrorPage({ code }: { code: string }) {
   const { t, carry } = usePages();
   // A refused callback is never offered as the way back.
   const back = { ...carry, callbackURL: code === 'INVALID_CALLBACK_URL' ? null : carry.callbackURL };
   return (
     <>
-      <h1>{t('errorTitle')}</h1>
+      <h1>{t(redirectErrorTitle(code))}</h1>
       <Notice kind="error">{t(redirectErrorKey(code))}</Notice>
       <p className="hint">
         {t('errorCode', { code: '' })}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useCaptcha } from '../captcha';
 import { call } from '../client';
 import { usePages } from '../context';
@@ -31,12 +31,20 @@ export function ResetPassword({ token, linkError }: { token: string | null; link
     if (error) return error.code ?? 'UNKNOWN';
     forgetToken('reset-password');
     setDone(true);
+    document.title = `${t('resetDoneTitle')} · ${config.productName}`;
     return null;
   });
+  // The form is gone: the focus goes to the heading that says what happened, so it is read out.
+  const doneHeading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (done) doneHeading.current?.focus();
+  }, [done]);
   if (done)
     return (
       <>
-        <h1>{t('resetTitle')}</h1>
+        <h1 ref={doneHeading} tabIndex={-1}>
+          {t('resetDoneTitle')}
+        </h1>
         <Notice kind="info">{t('resetDone')}</Notice>
         <p>
           <a className="button primary" href={pageHref('sign-in', carry)}>

@@ -85,6 +85,10 @@ app.kubernetes.io/component: {{ .component }}
 - name: HOSTED_PAGES_PRIVACY_URL
   value: {{ . | quote }}
 {{- end }}
+{{- with .Values.hostedPages.homeUrl }}
+- name: HOSTED_PAGES_HOME_URL
+  value: {{ . | quote }}
+{{- end }}
 - name: AUDIT_RETENTION_DAYS
   value: {{ .Values.eventsPrune.retentionDays | quote }}
 - name: MIGRATE_ON_START

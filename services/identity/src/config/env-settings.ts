@@ -115,6 +115,12 @@ export const ENV_SETTINGS: EnvSetting[] = [
   s('HOSTED_PAGES_LOGO_URL', 'hostedPages.logoUrl', 'string', 'Logo of the hosted pages (https URL or a path)'),
   s('HOSTED_PAGES_ACCENT_COLOR', 'hostedPages.colors.accent', 'string', 'Accent colour of the hosted pages (#rrggbb)'),
   s('HOSTED_PAGES_SUPPORT_URL', 'hostedPages.links.support', 'string', 'Help link in the hosted pages'),
+  s(
+    'HOSTED_PAGES_HOME_URL',
+    'hostedPages.links.home',
+    'string',
+    "The product's home: the hosted pages' way back to it",
+  ),
   s('HOSTED_PAGES_TERMS_URL', 'hostedPages.links.terms', 'string', 'Terms link in the hosted pages'),
   s('HOSTED_PAGES_PRIVACY_URL', 'hostedPages.links.privacy', 'string', 'Privacy link in the hosted pages'),
   s(

@@ -38,6 +38,7 @@ export function finishHostedPages(config: Config, bad: (why: string) => Error): 
   checkUrl('HOSTED_PAGES_SUPPORT_URL', pages.links.support, production, bad);
   checkUrl('HOSTED_PAGES_TERMS_URL', pages.links.terms, production, bad);
   checkUrl('HOSTED_PAGES_PRIVACY_URL', pages.links.privacy, production, bad);
+  checkUrl('HOSTED_PAGES_HOME_URL', pages.links.home, production, bad);
   // The bot check's widget runs in the pages: its script must be a plain https URL (http outside production), and
   // the pages cannot render it without the site key.
   const captcha = config.captcha;

@@ -173,6 +173,10 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HOSTED_PAGES_ACCENT_COLOR: 'red;}' })).toThrow(/hostedPages\.colors\.accent/);
     expect(() => loadConfig({ HOSTED_PAGES_DEFAULT_LANGUAGE: 'KLINGON' })).toThrow(/hostedPages\.defaultLanguage/);
     expect(() => loadConfig({ HOSTED_PAGES_SUPPORT_URL: 'javascript:alert(1)' })).toThrow(/HOSTED_PAGES_SUPPORT_URL/);
+    expect(() => loadConfig({ HOSTED_PAGES_HOME_URL: 'javascript:alert(1)' })).toThrow(/HOSTED_PAGES_HOME_URL/);
+    expect(loadConfig({ HOSTED_PAGES_HOME_URL: 'https://acme.example/' }).hostedPages.links.home).toBe(
+      'https://acme.example/',
+    );
     expect(() => loadConfig({ HOSTED_PAGES_LOGO_URL: '//evil.example/logo.png' })).toThrow(/HOSTED_PAGES_LOGO_URL/);
     expect(() =>
       loadConfig({

@@ -114,6 +114,8 @@ export const ConfigSchema = Type.Object(
             support: Type.Optional(Type.String({ minLength: 1 })),
             terms: Type.Optional(Type.String({ minLength: 1 })),
             privacy: Type.Optional(Type.String({ minLength: 1 })),
+            /** The product's home page: where the pages send a person who has no callback to go back to. */
+            home: Type.Optional(Type.String({ minLength: 1 })),
           },
           strict,
         ),

@@ -144,6 +144,7 @@ export function hostedPagesConfig(config: Config, callback: 'none' | 'allowed' |
       support: pages.links.support ?? null,
       terms: pages.links.terms ?? null,
       privacy: pages.links.privacy ?? null,
+      home: pages.links.home ?? null,
     },
     defaultLanguage: pages.defaultLanguage,
     methods: {

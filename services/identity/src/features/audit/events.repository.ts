@@ -23,7 +23,15 @@ export interface EventView {
   id: string;
   occurredAt: string;
   type: string;
-  actor: { type: string; id: string | null; impersonatorId: string | null };
+  actor: {
+    type: string;
+    id: string | null;
+    impersonatorId: string | null;
+    /** admin/list-events only (AuditEvents.named): the user's email and name now; null for a user since deleted. */
+    email?: string | null;
+    name?: string | null;
+    impersonatorEmail?: string | null;
+  };
   target: { type: string; id: string } | null;
   organizationId: string | null;
   ipAddress: string | null;
@@ -116,6 +124,21 @@ export class EventRepository {
       { timestamptzAsText: true },
     );
     return rows[0] ? toView(rows[0]) : null;
+  }
+
+  /**
+   * The email and name of the users among `ids` (one statement for a whole page, by primary key); ids that are not
+   * user ids, or name a deleted user, are absent from the answer.
+   */
+  async usersByIds(ids: readonly string[]): Promise<Map<string, { email: string; name: string }>> {
+    const users = new Map<string, { email: string; name: string }>();
+    if (ids.length === 0) return users;
+    const rows = await this.sql.query<{ id: string; email: string; name: string }>(
+      'SELECT id, email, name FROM users WHERE id = ANY($1::uuid[])',
+      [ids],
+    );
+    for (const row of rows) users.set(row.id, { email: row.email, name: row.name });
+    return users;
   }
 
   /** Creates the monthly partitions from `now`'s month through MONTHS_AHEAD ahead; answers how many were added. */

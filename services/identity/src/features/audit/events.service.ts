@@ -119,7 +119,7 @@ export class AuditEvents implements AuditLog {
       const target = this.emailTarget(query.email);
       filters = { ...query, targetType: target.type, targetId: target.id };
     }
-    return this.page(this.filterOf(filters));
+    return this.named(await this.page(this.filterOf(filters)));
   }
 
   /**
@@ -155,6 +155,34 @@ export class AuditEvents implements AuditLog {
       if (types.length < AUDIT_EVENT_TYPES.length) filter.types = types;
     }
     return filter;
+  }
+
+  /**
+   * The page with each user actor's email and name (and the email of the admin behind an impersonation), read in one
+   * lookup for the whole page: operators recognise people, not ids. A user since deleted reads null. Only operators
+   * get them: an organization's trail may name operators and non-members, whose addresses its admins do not see.
+   */
+  private async named(page: EventPage): Promise<EventPage> {
+    const ids = new Set<string>();
+    for (const { actor } of page.events) {
+      if (actor.type === 'user' && actor.id && isId(actor.id)) ids.add(actor.id);
+      if (actor.impersonatorId && isId(actor.impersonatorId)) ids.add(actor.impersonatorId);
+    }
+    const users = await this.repo.usersByIds([...ids]);
+    const events = page.events.map((event) => {
+      const user = event.actor.type === 'user' && event.actor.id ? users.get(event.actor.id) : undefined;
+      const impersonator = event.actor.impersonatorId ? users.get(event.actor.impersonatorId) : undefined;
+      return {
+        ...event,
+        actor: {
+          ...event.actor,
+          email: user?.email ?? null,
+          name: user?.name ?? null,
+          impersonatorEmail: impersonator?.email ?? null,
+        },
+      };
+    });
+    return { ...page, events };
   }
 
   private async page(filter: EventFilter | null): Promise<EventPage> {

@@ -43,6 +43,15 @@ export const AuditEventSchema = Type.Object(
       type: Type.String({ description: 'user, api_key, service, system or anonymous' }),
       id: Nullable(Type.String()),
       impersonatorId: Nullable(Type.String({ description: 'The admin behind an impersonation session' })),
+      email: Type.Optional(
+        Nullable(
+          Type.String({ description: "admin/list-events: a user actor's email (null: not a user, or deleted)" }),
+        ),
+      ),
+      name: Type.Optional(Nullable(Type.String({ description: "admin/list-events: a user actor's name" }))),
+      impersonatorEmail: Type.Optional(
+        Nullable(Type.String({ description: 'admin/list-events: the email of the admin behind an impersonation' })),
+      ),
     }),
     target: Type.Union([Type.Object({ type: Type.String(), id: Type.String() }), Type.Null()]),
     organizationId: Nullable(Type.String()),

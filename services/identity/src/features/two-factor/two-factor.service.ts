@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { TwoFactorConfig } from '../../config';
-import { ALPHANUMERIC, newId, randomString } from '../../crypto/random';
+import { newId, randomString } from '../../crypto/random';
 import { type Sealer, unreadableSealed } from '../../crypto/sealed';
 import { matchTotp, newTotpSecret, totpUri } from '../../crypto/totp';
 import { fail, failLogged } from '../../errors';
@@ -19,6 +19,12 @@ import type { TwoFactorRepository, TwoFactorRow } from './repository';
 /** The factors a code can be: an authenticator app's TOTP code, or one of the backup codes. */
 export type Factor = 'totp' | 'backup-code';
 
+/**
+ * Backup codes are drawn from lower-case letters and digits without the look-alikes (l, i, o, 1, 0): read off paper
+ * or a screen, nothing can be mistaken for another character, and they are accepted in any case.
+ */
+const BACKUP_CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+/** What a code can be once typed: today's codes, or earlier ones (letters of both cases and every digit). */
 const BACKUP_CODE = /^[A-Za-z0-9]{10}$/;
 /** A backup code as the user types it: dashes and spaces ignored. */
 const normalizeBackupCode = (code: string): string => code.replace(/[\s-]/g, '');
@@ -350,7 +356,10 @@ export class TwoFactorService {
   private async useBackupCode(row: TwoFactorRow, secret: string, code: string): Promise<number | null> {
     const plain = normalizeBackupCode(code);
     if (!BACKUP_CODE.test(plain)) return null;
-    return this.deps.repo.useBackupCode(row.userId, [hashCode(secret, row.userId, plain)], this.now());
+    // Today's codes are stored lower case, so any case matches; a code issued before (mixed case) was stored by its
+    // exact case, which its hash alone keeps: it still matches as it was given.
+    const hashes = new Set([hashCode(secret, row.userId, plain.toLowerCase()), hashCode(secret, row.userId, plain)]);
+    return this.deps.repo.useBackupCode(row.userId, [...hashes], this.now());
   }
 
   /**
@@ -400,7 +409,7 @@ export class TwoFactorService {
 
   private newBackupCodes(): string[] {
     return Array.from({ length: this.deps.config.backupCodeCount }, () => {
-      const code = randomString(10, ALPHANUMERIC);
+      const code = randomString(10, BACKUP_CODE_ALPHABET);
       return `${code.slice(0, 5)}-${code.slice(5)}`;
     });
   }

@@ -148,4 +148,56 @@ describe('GET admin/list-events', () => {
       await app.close();
     }
   });
+  it('names each user actor (and the admin behind an impersonation) by email and name, one lookup for the whole page', async () => {
+    const admin = await signUpAdmin(t);
+    const ada = await signUp(t.app, { name: 'Ada Lovelace' });
+    const bob = await signUp(t.app, { name: 'Bob Builder' });
+    const gone = newId();
+    const organizationId = newId();
+    const seed = async (source: Parameters<typeof record>[1]['source'], organization = organizationId) => {
+      await record(t, { type: 'organization.updated', source, target: null, organizationId: organization });
+      t.clock.advance(1);
+    };
+    await seed(testSource(ada.userId));
+    await seed({ ...testSource(), actor: { type: 'user', id: bob.userId, impersonatorId: admin.userId } });
+    await seed(testSource(gone));
+    await seed({ ...testSource(), actor: { type: 'api_key', id: 'key-1', userId: ada.userId } });
+    await seed({ ...testSource(), actor: { type: 'system' } });
+    const res = await list(admin.jar, `organizationId=${organizationId}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().events.map((e: { actor: unknown }) => e.actor)).toEqual([
+      { type: 'system', id: null, impersonatorId: null, email: null, name: null, impersonatorEmail: null },
+      { type: 'api_key', id: 'key-1', impersonatorId: null, email: null, name: null, impersonatorEmail: null },
+      { type: 'user', id: gone, impersonatorId: null, email: null, name: null, impersonatorEmail: null },
+      {
+        type: 'user',
+        id: bob.userId,
+        impersonatorId: admin.userId,
+        email: bob.email,
+        name: 'Bob Builder',
+        impersonatorEmail: admin.email,
+      },
+      {
+        type: 'user',
+        id: ada.userId,
+        impersonatorId: null,
+        email: ada.email,
+        name: 'Ada Lovelace',
+        impersonatorEmail: null,
+      },
+    ]);
+    // The statements of a page do not grow with its actors: a page of one user actor costs as many as this one.
+    const single = newId();
+    await seed(testSource(ada.userId), single);
+    const statements = async (query: string) => {
+      const spy = jest.spyOn(t.ctx.sql, 'query');
+      try {
+        expect((await list(admin.jar, query)).statusCode).toBe(200);
+        return spy.mock.calls.length;
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    expect(await statements(`organizationId=${organizationId}`)).toBe(await statements(`organizationId=${single}`));
+  });
 });

@@ -48,7 +48,10 @@ describe('hosted pages serving', () => {
     beforeAll(async () => {
       on = await startTestApp(
         {
-          hostedPages: { productName: 'Acme', links: { support: 'https://help.acme.test/' } },
+          hostedPages: {
+            productName: 'Acme',
+            links: { support: 'https://help.acme.test/', home: 'https://acme.test/home' },
+          },
           social: { providers: { github: { clientId: 'gh-client', clientSecret: 'gh-secret' } } },
         },
         { ...ENABLED, PASSWORD_MIN_LENGTH: '10' },
@@ -113,7 +116,7 @@ describe('hosted pages serving', () => {
         productName: 'Acme',
         logoUrl: null,
         colors: {},
-        links: { support: 'https://help.acme.test/', terms: null, privacy: null },
+        links: { support: 'https://help.acme.test/', terms: null, privacy: null, home: 'https://acme.test/home' },
         defaultLanguage: 'ENG',
         methods: { emailPassword: true, signUp: true, social: [{ id: 'github', name: 'GitHub' }], passkey: true },
         verifyOnSignUp: false,

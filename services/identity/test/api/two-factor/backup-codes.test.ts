@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../setup/app';
 import { type CookieJar, get, PASSWORD, post, signUp, TOKEN_COOKIE } from '../../setup/fixtures';
 import { count, enrolledUser, eventsOf, pendingSignIn, sessionsOf, TWO_FACTOR_COOKIE } from './helpers';
@@ -34,21 +35,55 @@ describe('POST /two-factor/verify-backup-code at sign-in', () => {
     ]);
   });
 
-  it('typed without the dash or with spaces it is the same code; case matters', async () => {
+  it('codes are drawn from an alphabet without look-alikes (no l, I, 1, O, 0) and shown in one case', async () => {
     const u = await enrolledUser(t);
-    const { jar } = await pendingSignIn(t, u.email);
-    const swapped = u.backupCodes[1].replace(/[a-z]/g, (c) => c.toUpperCase()).replace(/[A-Z]/, (c) => c.toLowerCase());
-    if (swapped !== u.backupCodes[1]) {
-      const wrongCase = await post(t.app, '/two-factor/verify-backup-code', { code: swapped }, { jar });
-      expect(wrongCase.statusCode).toBe(401);
-    }
-    const res = await post(
-      t.app,
-      '/two-factor/verify-backup-code',
-      { code: ` ${u.backupCodes[1].replace('-', '')} ` },
-      { jar },
+    const regenerated = await post(t.app, '/two-factor/generate-backup-codes', { password: PASSWORD }, { jar: u.jar });
+    const codes: string[] = [...u.backupCodes, ...regenerated.json().backupCodes];
+    for (const code of codes) expect(code).toMatch(/^[a-hjkmnp-z2-9]{5}-[a-hjkmnp-z2-9]{5}$/);
+    // Every letter and digit of the alphabet turns up across a few sets, and nothing else does.
+    const more = await Promise.all(
+      [1, 2, 3].map(() => post(t.app, '/two-factor/generate-backup-codes', { password: PASSWORD }, { jar: u.jar })),
     );
+    const seen = new Set(
+      [...codes, ...more.flatMap((r) => r.json().backupCodes as string[])].join('').replace(/-/g, ''),
+    );
+    expect([...seen].sort().join('')).toBe('23456789abcdefghjkmnpqrstuvwxyz');
+  });
+
+  it('typed in any case, without the dash or with spaces it is the same code', async () => {
+    const u = await enrolledUser(t);
+    for (const [i, typed] of [
+      [1, u.backupCodes[1].toUpperCase()],
+      [2, ` ${u.backupCodes[2].replace('-', '')} `],
+      [
+        3,
+        u.backupCodes[3].replace(/^(.)(.)/, (_, a: string, b: string) => `${a.toUpperCase()}${b}`).replace('-', ' - '),
+      ],
+    ] as const) {
+      const { jar } = await pendingSignIn(t, u.email);
+      const res = await post(t.app, '/two-factor/verify-backup-code', { code: typed }, { jar });
+      expect([i, typed, res.statusCode]).toEqual([i, typed, 200]);
+    }
+    expect(await count(t, 'two_factors WHERE user_id = $1 AND cardinality(backup_codes) = 7', [u.userId])).toBe(1);
+  });
+
+  it('a code issued before the new alphabet (mixed case, stored by its exact case) still works as it was given', async () => {
+    const u = await enrolledUser(t);
+    // The stored form of the earlier codes: an HMAC of the code as issued (case kept), keyed by the TOTP secret.
+    const key = createHmac('sha256', u.secret).update('identity/backup-codes').digest();
+    const stored = (code: string) => createHmac('sha256', key).update(`${u.userId}:${code}`).digest('base64url');
+    const earlier = 'Ab1O0lIxYz';
+    await t.ctx.sql.query('UPDATE two_factors SET backup_codes = array_append(backup_codes, $2) WHERE user_id = $1', [
+      u.userId,
+      stored(earlier),
+    ]);
+    const { jar } = await pendingSignIn(t, u.email);
+    // Its hash allows only the exact case: another case is a wrong code.
+    const otherCase = await post(t.app, '/two-factor/verify-backup-code', { code: earlier.toLowerCase() }, { jar });
+    expect([otherCase.statusCode, otherCase.json().code]).toEqual([401, 'INVALID_BACKUP_CODE']);
+    const res = await post(t.app, '/two-factor/verify-backup-code', { code: 'Ab1O0-lIxYz' }, { jar });
     expect(res.statusCode).toBe(200);
+    expect(await count(t, 'two_factors WHERE user_id = $1 AND cardinality(backup_codes) = 10', [u.userId])).toBe(1);
   });
 
   it('the same code sent concurrently from several pending sign-ins: exactly one session', async () => {
