@@ -23,7 +23,7 @@ $(STAMP): $(MANIFESTS) | $(NODE_TOOL)
 	$(NPM_CI)
 	@touch $(STAMP)
 
-.PHONY: help install build console hosted run dev test lint format typecheck migrate worker openapi bench clean screenshots
+.PHONY: help install build console hosted run dev test test-faults lint format typecheck migrate worker openapi bench clean screenshots
 
 # The console bundle is rebuilt when any of its sources (or the access model it imports) is newer than its
 # index.html, which vite rewrites on every build: make's own timestamps are the staleness check, so a second
@@ -61,12 +61,16 @@ run: build $(CONSOLE_FOR_RUN) $(HOSTED_FOR_RUN) ## Run the API (embedded Postgre
 dev: $(STAMP) ## Run the API with reload on change
 	npm run dev
 
-test: $(STAMP) ## Lint, type-check and run the whole test suite (needs PostgreSQL and Redis: see the README)
+test: $(STAMP) ## Lint, type-check and run the whole test suite, the fault suite last (needs PostgreSQL and Redis: see the README)
 	npm run lint
 	npm run typecheck -w services/identity
 	npm run typecheck -w console
 	npm run typecheck -w hosted
 	npm test
+	npm run test:faults
+
+test-faults: $(STAMP) ## Run only the fault suite: PostgreSQL and Redis of its own restarted, paused and slowed under the API
+	npm run test:faults
 
 lint: $(STAMP) ## Lint, check formatting (biome) and import boundaries (dependency-cruiser)
 	npm run lint

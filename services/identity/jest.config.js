@@ -30,6 +30,9 @@ module.exports = {
   rootDir: '.',
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The fault suite (real PostgreSQL and Redis of its own, restarted, paused and slowed) runs on its own, one file
+  // at a time: `npm run test:faults` (jest.faults.config.js). `make test` runs both.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/fault/'],
   transform: {
     '^.+\\.(t|j|mj|cj)s$': [
       '@swc/jest',

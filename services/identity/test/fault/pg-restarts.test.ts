@@ -196,7 +196,7 @@ it(`the API process lives through ${RESTARTS} PostgreSQL restarts under load and
       expectAlive();
       await Promise.all(held);
       await untilReady();
-      await terminateStorm(1000);
+      await terminateStorm(500);
       // Serves again: a sign-in of its own succeeds (with retries only while PostgreSQL still starts).
       await must('/sign-in/email', { email: admin.email, password: PASSWORD });
       expectAlive();
