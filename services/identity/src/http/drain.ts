@@ -56,7 +56,7 @@ export interface Drain {
 export function beginDrain(
   app: FastifyInstance,
   lifecycle: Lifecycle,
-  log: { warn(fields: object, msg: string): void },
+  log: { info(fields: object, msg: string): void; warn(fields: object, msg: string): void },
 ): Drain {
   lifecycle.draining = true;
   const server = app.server;
@@ -73,6 +73,7 @@ export function beginDrain(
       if (server.listening) {
         // net.Server's close stops listening; http.Server's would also close idle connections at once.
         NetServer.prototype.close.call(server);
+        log.info({}, 'listener closed');
         const until = Date.now() + FIRST_REQUEST_GRACE_MS;
         while (waiting.size > 0 && Date.now() < until) await new Promise((done) => setTimeout(done, 10));
         if (waiting.size > 0)
