@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createContext } from './context';
 import { beginDrain } from './http/drain';
+import { LISTEN_BACKLOG } from './http/listener-close';
 import { createLogger, logStartFailure, routeProcessOutput } from './infra/logger';
 import { contextFramesOn } from './shared/request-deadline';
 
@@ -46,7 +47,8 @@ async function main(): Promise<void> {
     clearInterval(sweep);
     // Drain: readiness answers 503 while this instance still serves, so the load balancer stops sending before
     // the listener closes, and every answer carries `Connection: close`, so keep-alive clients leave as soon as
-    // they are answered. Then the listener closes, idle connections close, and the requests in flight finish.
+    // they are answered. Then the listener closes (the connections already in its accept queue are served, later
+    // attempts refused), idle connections close, and the requests in flight finish.
     const drain = beginDrain(app, ctx.lifecycle, app.log);
     app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'draining');
     await new Promise((done) => setTimeout(done, config.shutdownDrainMs));
@@ -57,7 +59,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  await app.listen({ port: config.port, host: config.host });
+  // The backlog explicitly (Node's default): the drain lowers it to seal the accept queue, and may restore it.
+  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   app.log.info(
     { publicUrl: config.publicUrl, basePath: config.basePath },
     `identity API on ${config.publicUrl}${config.basePath} (reference at ${config.basePath}/reference)`,

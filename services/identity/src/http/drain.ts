@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Server as NetServer, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { closeListener } from './listener-close';
 
 /** The instance's shutdown state: `draining` is set when the drain begins (SIGTERM) and never cleared. */
 export interface Lifecycle {
@@ -35,8 +36,8 @@ export function registerDrainClose(app: FastifyInstance, lifecycle: Lifecycle): 
 
 export interface Drain {
   /**
-   * The end of the drain: stop accepting, let the connections just accepted send their request, close the idle
-   * ones, finish the requests in flight, then close the app (its hooks).
+   * The end of the drain: stop accepting (serving what the kernel had already accepted), let the connections just
+   * accepted send their request, close the idle ones, finish the requests in flight, then close the app (its hooks).
    */
   close(): Promise<void>;
 }
@@ -45,18 +46,18 @@ export interface Drain {
  * Begins the drain: readiness answers 503 (`lifecycle.draining`), every answer closes its connection, and the
  * connections accepted from now on are followed until they send a request.
  *
- * At `close`, the listener closes first, on its own: a connection attempt from then on is refused, which a client
- * knows it may retry elsewhere. (Connections the kernel had completed but the process not yet accepted are reset by
- * the kernel as the listener closes; no request on them reached the service.) A connection accepted during the
- * drain that has not sent its request yet gets up to `FIRST_REQUEST_GRACE_MS` to do so. Only then are the idle
- * connections closed: between two requests, on a keep-alive connection whose client has had no answer during the
- * drain to tell it to go. Fastify's close then waits for the requests in flight, and serves rather than refuses one
- * that still arrives on an open connection (`return503OnClosing: false`, src/app.ts).
+ * At `close`, the listener closes first, on its own, without resetting a connection the kernel completed for it
+ * (`closeListener`, http/listener-close.ts): the connections already in its accept queue are accepted and served,
+ * and a connection attempt from then on is refused, which a client knows it may retry elsewhere. A connection
+ * accepted during the drain that has not sent its request yet gets up to `FIRST_REQUEST_GRACE_MS` to do so. Only
+ * then are the idle connections closed: between two requests, on a keep-alive connection whose client has had no
+ * answer during the drain to tell it to go. Fastify's close then waits for the requests in flight, and serves rather
+ * than refuses one that still arrives on an open connection (`return503OnClosing: false`, src/app.ts).
  */
 export function beginDrain(
   app: FastifyInstance,
   lifecycle: Lifecycle,
-  log: { warn(fields: object, msg: string): void },
+  log: { info(fields: object, msg: string): void; warn(fields: object, msg: string): void },
 ): Drain {
   lifecycle.draining = true;
   const server = app.server;
@@ -71,8 +72,8 @@ export function beginDrain(
   return {
     async close() {
       if (server.listening) {
-        // net.Server's close stops listening; http.Server's would also close idle connections at once.
-        NetServer.prototype.close.call(server);
+        // The listener alone: http.Server's close would also close idle connections at once.
+        await closeListener(server, log);
         const until = Date.now() + FIRST_REQUEST_GRACE_MS;
         while (waiting.size > 0 && Date.now() < until) await new Promise((done) => setTimeout(done, 10));
         if (waiting.size > 0)
