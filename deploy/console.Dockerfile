@@ -12,6 +12,9 @@ WORKDIR /app
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
     NPM_CONFIG_FUND=false \
     NPM_CONFIG_AUDIT=false
+# The console's package depends on @identity/service (the workspace whose `./access` export it imports), so npm
+# links services/identity into node_modules and installs that workspace's packages too: a larger build stage, the
+# same image (vite bundles only what the console imports).
 COPY package.json package-lock.json ./
 COPY services/identity/package.json services/identity/
 COPY console/package.json console/
