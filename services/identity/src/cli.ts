@@ -7,10 +7,12 @@ import { runMigrations } from './db/migrate';
 import { pendingMigrations } from './db/pending-migrations';
 import {
   ADMIN_COMMANDS,
+  ADMIN_SWITCHES,
   ADMIN_USAGE,
   describeError,
   parseFlags,
   pruneSearchWords,
+  readAdminPassword,
   runAdminCommand,
   UsageError,
 } from './features/admin';
@@ -46,7 +48,9 @@ async function withContext<T>(work: (ctx: AppContext) => Promise<T>): Promise<T>
 async function run(args: string[]): Promise<void> {
   const [command, arg] = args;
   if (ADMIN_COMMANDS.includes(command)) {
-    const flags = parseFlags(args.slice(1));
+    const flags = parseFlags(args.slice(1), ADMIN_SWITCHES);
+    // Asked for (or read from standard input) before connecting: a refusal starts no database.
+    if (command === 'create-admin') flags.password = await readAdminPassword(flags);
     console.log(
       await withContext((ctx) =>
         runAdminCommand(
