@@ -57,6 +57,9 @@ async function main(): Promise<void> {
     await ctx.close();
     process.exit(0);
   };
+  // This drain and close is the one answer to SIGTERM and SIGINT. The embedded PostgreSQL package (development
+  // only) adds its own at import, which stops the server at once and exits 130 while the service still drains.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.removeAllListeners(signal);
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   // The backlog explicitly (Node's default): the drain lowers it to seal the accept queue, and may restore it.
