@@ -95,7 +95,15 @@ export interface ContextOptions {
   offline?: boolean;
   /** Run pending migrations at start (the embedded default and development). */
   migrate?: boolean;
+  /**
+   * What to warn when REDIS_URL is unset: the serving process's note by default; a one-off command's own line, or
+   * null for one that needs no Redis (its in-process stores die with it).
+   */
+  redisUnsetWarning?: string | null;
 }
+
+const SERVING_WITHOUT_REDIS =
+  'REDIS_URL is not set: in-process session cache, state and rate-limit stores (single instance only)';
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
   // Without a logger (the CLI): JSON lines on stderr, so stdout holds only the command's answer.
@@ -331,7 +339,8 @@ async function connect(
     // event loop, and a timeout there closes the connection and fails the start ("Connection is closed").
     redis.options.commandTimeout = 1000;
   } else {
-    log.warn('REDIS_URL is not set: in-process session cache, state and rate-limit stores (single instance only)');
+    const warning = options.redisUnsetWarning === undefined ? SERVING_WITHOUT_REDIS : options.redisUnsetWarning;
+    if (warning) log.warn(warning);
   }
   return { pool, redis };
 }

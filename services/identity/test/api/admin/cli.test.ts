@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../../setup/app';
-import { runCli, runCliOnTerminal, runCliWithInput } from '../../setup/cli-process';
+import { runCli, runCliOnTerminal, runCliWith, runCliWithInput } from '../../setup/cli-process';
 import { PASSWORD, signIn, signUp, uniqueEmail } from '../../setup/fixtures';
 import { adminGet, userRow } from './helpers';
 
@@ -112,6 +112,31 @@ describe('operations CLI (node dist/cli.js)', () => {
     expect((await signIn(t.app, u.email)).res.statusCode).toBe(403);
     expect((await cli('unban', '--email', u.email)).code).toBe(0);
     expect((await signIn(t.app, u.email)).res.statusCode).toBe(200);
+  });
+
+  it('without REDIS_URL, warns only for the commands whose change running instances learn through Redis', async () => {
+    const noRedis = { REDIS_URL: undefined, LOG_LEVEL: 'info' };
+    const u = await signUp(t.app, { name: 'No Redis' });
+    const quiet = await Promise.all([
+      runCliWith(noRedis, 'list-users', '--search', u.email),
+      runCliWith(noRedis, 'migrate:status'),
+      runCliWith(noRedis, 'check'),
+      runCliWith(noRedis, 'words:prune'),
+    ]);
+    for (const run of quiet) {
+      expect(run.code).toBe(0);
+      expect(run.stderr).not.toContain('REDIS_URL');
+    }
+    const changed = await runCliWith(noRedis, 'set-role', '--email', u.email, '--role', 'user');
+    expect(changed.code).toBe(0);
+    const warnings = changed.stderr
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .filter((line) => line.msg.includes('REDIS_URL'));
+    expect(warnings).toEqual([
+      expect.objectContaining({ level: 40, msg: expect.stringMatching(/^REDIS_URL is not set: running instances/) }),
+    ]);
   });
 
   it('reports usage errors with exit code 2', async () => {
