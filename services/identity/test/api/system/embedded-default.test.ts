@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../../setup/api-process';
@@ -79,6 +79,11 @@ describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
     await start(port);
     expect(output).toContain('AUTH_SECRET is not set');
     expect(output).toContain('embedded PostgreSQL');
+    // Off by default: the start-up line names the API alone.
+    const started = output.split('\n').find((l) => l.includes('identity API on')) ?? '';
+    expect(JSON.parse(started).msg).toBe(
+      `identity API on http://localhost:${port}/api/auth (reference at /api/auth/reference)`,
+    );
     expect(plainLines()).toEqual([]);
     const signUp = await fetch(`${base}/sign-up/email`, {
       method: 'POST',
@@ -120,6 +125,45 @@ describe('embedded default (no DATABASE_URL, no REDIS_URL)', () => {
     const again = await fetch(`${base}/get-session`, { headers: { authorization: `Bearer ${token}` } });
     expect((await again.json()).user.email).toBe(email);
     expect(await stop()).toBe(0);
+  }, 120_000);
+
+  it('the start-up line names the admin console and the sign-in pages when they are on, at addresses that answer', async () => {
+    const port = await freePort();
+    // Minimal bundles: what is served there is not the point, that the logged addresses lead to it is.
+    const bundles = mkdtempSync(join(tmpdir(), 'identity-bundles-'));
+    for (const part of ['console', 'hosted']) {
+      mkdirSync(join(bundles, part));
+      writeFileSync(join(bundles, part, 'index.html'), `<!doctype html><html><head></head><body>${part}</body></html>`);
+    }
+    const from = output.length;
+    await start(port, {
+      CONSOLE_ENABLED: 'true',
+      CONSOLE_DIR: join(bundles, 'console'),
+      HOSTED_PAGES_ENABLED: 'true',
+      HOSTED_PAGES_DIR: join(bundles, 'hosted'),
+    });
+    try {
+      const line = output
+        .slice(from)
+        .split('\n')
+        .filter((l) => l.includes('identity API on'))
+        .map((l) => JSON.parse(l) as { msg: string; consoleUrl?: string; hostedPagesUrl?: string })[0];
+      const consoleUrl = `http://localhost:${port}/console/`;
+      const pagesUrl = `http://localhost:${port}/auth/sign-in`;
+      expect(line).toMatchObject({ consoleUrl, hostedPagesUrl: pagesUrl });
+      expect(line.msg).toContain(`admin console at ${consoleUrl}`);
+      expect(line.msg).toContain(`sign-in pages at ${pagesUrl}`);
+      for (const [url, body] of [
+        [consoleUrl, 'console'],
+        [pagesUrl, 'hosted'],
+      ]) {
+        const res = await fetch(url.replace('localhost', '127.0.0.1'));
+        expect([url, res.status, await res.text()]).toEqual([url, 200, expect.stringContaining(body)]);
+      }
+    } finally {
+      expect(await stop()).toBe(0);
+      rmSync(bundles, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it('Ctrl-C (SIGINT to the whole process group, its embedded PostgreSQL included) is a clean stop: exit 0, no warning', async () => {
