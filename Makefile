@@ -1,6 +1,10 @@
 # Thin wrappers over the npm scripts. `make help` lists the targets.
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
+# npm runs the package scripts with bash too. Debian's sh (dash), npm's default, dies of a terminal's Ctrl-C even
+# when the command it waits for stops cleanly (exit 0), and npm then dies of it as well: `make run` reported
+# "Interrupt" for a clean stop. bash waits for its command and exits as it did.
+export npm_config_script_shell := $(SHELL)
 NPM_CI := npm ci --no-audit --no-fund
 STAMP := node_modules/.install-stamp
 MANIFESTS := package.json package-lock.json $(wildcard services/*/package.json) console/package.json hosted/package.json

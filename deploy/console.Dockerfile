@@ -12,6 +12,9 @@ WORKDIR /app
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
     NPM_CONFIG_FUND=false \
     NPM_CONFIG_AUDIT=false
+# The console's package depends on @identity/service (the workspace whose `./access` export it imports), so npm
+# links services/identity into node_modules and installs that workspace's packages too: a larger build stage, the
+# same image (vite bundles only what the console imports).
 COPY package.json package-lock.json ./
 COPY services/identity/package.json services/identity/
 COPY console/package.json console/
@@ -24,7 +27,9 @@ COPY console console
 # (--build-arg VITE_API_URL=https://id.example.com/api/auth) calls the API on another origin, which must then list
 # this console's origin in TRUSTED_ORIGINS (CORS).
 ARG VITE_API_URL=""
-RUN VITE_API_URL="$VITE_API_URL" npm run build -w console
+# The product's name on the sign-in screen (the hosted pages' HOSTED_PAGES_PRODUCT_NAME); empty: "Identity".
+ARG VITE_PRODUCT_NAME=""
+RUN VITE_API_URL="$VITE_API_URL" VITE_PRODUCT_NAME="$VITE_PRODUCT_NAME" npm run build -w console
 
 FROM nginxinc/nginx-unprivileged:1.28.0-alpine AS runtime
 COPY deploy/nginx/console.conf /etc/nginx/conf.d/default.conf

@@ -76,9 +76,12 @@ const getUser = async (id: string) => (await world.api(`/admin/get-user?id=${id}
 const getOrg = async (id: string) =>
   (await world.api(`/admin/organization/get?organizationId=${id}`, { cookie: adminCookie })).body;
 
+const PRODUCT_NAME = 'Acme Cloud & Co';
+
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  world = await start();
+  // The product's name as the hosted pages have it (HOSTED_PAGES_PRODUCT_NAME): the console's sign-in names it too.
+  world = await start({ env: { HOSTED_PAGES_PRODUCT_NAME: PRODUCT_NAME } });
   const signedIn = await world.signIn(ADMIN.email, ADMIN.password);
   expect(signedIn.status).toBe(200);
   adminCookie = signedIn.cookie as string;
@@ -860,6 +863,19 @@ describe('console e2e', () => {
       await p.context().close();
     }
     expect(problems).toEqual([]);
+  });
+
+  it("the sign-in screen names the product: the service's HOSTED_PAGES_PRODUCT_NAME at /console, the build's elsewhere", async () => {
+    const p = await world.newPage();
+    await p.goto(`${world.apiOrigin}/console/#/login`);
+    await p.getByRole('heading', { level: 1, name: PRODUCT_NAME }).waitFor();
+    await p.getByText('Admin console').waitFor();
+    // Served on its own (vite preview here, nginx in the image), the bundle names what it was built with: the
+    // harness sets no VITE_PRODUCT_NAME, so the setting's default.
+    await p.goto(`${world.origin}/#/login`);
+    await p.getByRole('heading', { level: 1, name: 'Identity' }).waitFor();
+    expect(await p.getByText(PRODUCT_NAME).count()).toBe(0);
+    await p.context().close();
   });
 
   it('the identity service serves the console at /console (its CSP lets the bundle run)', async () => {

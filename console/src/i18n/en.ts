@@ -69,6 +69,7 @@ export const en: TranslationMessages = {
     actions: { confirm: 'Confirm', cancel: 'Cancel' },
     /** The sign-in form: the API signs in by email; an account with a second factor then gives a code. */
     sign_in: {
+      subtitle: 'Admin console',
       email: 'Email',
       two_factor: {
         title: 'Two-step verification',

@@ -12,6 +12,7 @@ import {
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Form, Login, PasswordInput, required, TextInput, useLogin, useNotify, useTranslate } from 'react-admin';
 import { type SecondFactorMethod, SecondFactorNeeded } from '../providers/authProvider';
+import { productName } from './productName';
 import { codeRefusal } from './signInSteps';
 
 type Step = { kind: 'password'; notice?: string } | { kind: 'code'; email: string };
@@ -19,13 +20,23 @@ type Step = { kind: 'password'; notice?: string } | { kind: 'code'; email: strin
 /**
  * react-admin's sign-in page, in two steps: the email and password (the API signs in by email; there are no user
  * names), then, for an account with a second factor, a code from the authenticator app or a backup code
- * (docs/console.md "Signing in"). Either step that succeeds enters the console as react-admin's sign-in does.
+ * (docs/console.md "Signing in"). Either step that succeeds enters the console as react-admin's sign-in does. Above
+ * both, the product's name (productName.ts), so a person with several consoles knows which one this is.
  */
 export function LoginPage() {
   const [step, setStep] = useState<Step>({ kind: 'password' });
   const [email, setEmail] = useState('');
+  const translate = useTranslate();
   return (
     <Login>
+      <CardContent sx={{ width: 300, pb: 0, textAlign: 'center' }}>
+        <Typography variant="h5" component="h1" sx={{ overflowWrap: 'anywhere' }}>
+          {productName()}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {translate('console.sign_in.subtitle')}
+        </Typography>
+      </CardContent>
       {step.kind === 'code' ? (
         <CodeStep email={step.email} onRestart={(notice) => setStep({ kind: 'password', notice })} />
       ) : (
@@ -141,7 +152,7 @@ function CodeStep({ email, onRestart }: { email: string; onRestart: (notice?: st
   return (
     <form onSubmit={submit} noValidate aria-labelledby="two-factor-title">
       <CardContent sx={{ width: 300, pb: 2 }}>
-        <Typography id="two-factor-title" variant="h6" component="h1" gutterBottom>
+        <Typography id="two-factor-title" variant="h6" component="h2" gutterBottom>
           {t('title')}
         </Typography>
         <Typography variant="body2" sx={{ mb: 1, overflowWrap: 'anywhere' }}>

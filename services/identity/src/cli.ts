@@ -7,10 +7,12 @@ import { runMigrations } from './db/migrate';
 import { pendingMigrations } from './db/pending-migrations';
 import {
   ADMIN_COMMANDS,
+  ADMIN_SWITCHES,
   ADMIN_USAGE,
   describeError,
   parseFlags,
   pruneSearchWords,
+  readAdminPassword,
   runAdminCommand,
   UsageError,
 } from './features/admin';
@@ -33,9 +35,21 @@ const USAGE = `usage: cli <command>
                      no configured secret
 ${ADMIN_USAGE}`;
 
-/** Runs `work` on a context (no migration), closed afterwards. */
-async function withContext<T>(work: (ctx: AppContext) => Promise<T>): Promise<T> {
-  const ctx = await createContext(loadConfig(), { migrate: false });
+/**
+ * The commands whose change running instances learn through Redis: the fences of the sessions they cache (a role,
+ * a ban) and the key-rotation notice. The others need no Redis: without REDIS_URL they warn about nothing.
+ */
+const REACHES_INSTANCES = ['set-role', 'ban', 'unban', 'jwks:rotate'];
+const INSTANCES_NOT_TOLD =
+  'REDIS_URL is not set: running instances hear of this change only through Redis, so their cached sessions ' +
+  '(SESSION_REDIS_CACHE_TTL_SEC) and signing keys (JWT_KEY_REFRESH_SEC) catch up only when those expire';
+
+/** Runs `work` for `command` on a context (no migration), closed afterwards. */
+async function withContext<T>(command: string, work: (ctx: AppContext) => Promise<T>): Promise<T> {
+  const ctx = await createContext(loadConfig(), {
+    migrate: false,
+    redisUnsetWarning: REACHES_INSTANCES.includes(command) ? INSTANCES_NOT_TOLD : null,
+  });
   try {
     return await work(ctx);
   } finally {
@@ -46,9 +60,11 @@ async function withContext<T>(work: (ctx: AppContext) => Promise<T>): Promise<T>
 async function run(args: string[]): Promise<void> {
   const [command, arg] = args;
   if (ADMIN_COMMANDS.includes(command)) {
-    const flags = parseFlags(args.slice(1));
+    const flags = parseFlags(args.slice(1), ADMIN_SWITCHES);
+    // Asked for (or read from standard input) before connecting: a refusal starts no database.
+    if (command === 'create-admin') flags.password = await readAdminPassword(flags);
     console.log(
-      await withContext((ctx) =>
+      await withContext(command, (ctx) =>
         runAdminCommand(
           { admin: ctx.features.admin, accounts: ctx.features.account.accounts, config: ctx.config },
           command,
@@ -61,7 +77,7 @@ async function run(args: string[]): Promise<void> {
   switch (command) {
     case 'migrate':
     case 'migrate:status':
-      await withContext(async (ctx) => {
+      await withContext(command, async (ctx) => {
         if (command === 'migrate') {
           // The database the context connected to (DATABASE_URL, or the embedded server it started).
           const url = ctx.pool.options.connectionString!;
@@ -74,13 +90,13 @@ async function run(args: string[]): Promise<void> {
       });
       return;
     case 'jwks:rotate':
-      console.log(`new signing key: ${await withContext((ctx) => ctx.features.jwt.keys.rotate())}`);
+      console.log(`new signing key: ${await withContext(command, (ctx) => ctx.features.jwt.keys.rotate())}`);
       return;
     case 'words:prune':
-      console.log(`removed ${await withContext((ctx) => pruneSearchWords(ctx.sql))} words no user holds`);
+      console.log(`removed ${await withContext(command, (ctx) => pruneSearchWords(ctx.sql))} words no user holds`);
       return;
     case 'events:prune': {
-      const result = await withContext((ctx) => ctx.features.audit.retention.prune());
+      const result = await withContext(command, (ctx) => ctx.features.audit.retention.prune());
       console.log(
         `audit events before ${result.cutoff}: ${result.dropped.length} partitions dropped` +
           `${result.dropped.length ? ` (${result.dropped.join(', ')})` : ''}, ${result.deleted} events deleted; ` +
@@ -92,7 +108,7 @@ async function run(args: string[]): Promise<void> {
       const options = args.slice(1);
       const unknown = options.find((option) => option !== '--json');
       if (unknown) throw new UsageError(`check: unknown option ${unknown} (only --json)`);
-      const results = await withContext((ctx) =>
+      const results = await withContext(command, (ctx) =>
         runConsistencyChecks(ctx.sql, { creatorRole: ctx.config.organization.creatorRole }),
       );
       const { found, text } = describeResults(results);
@@ -108,7 +124,7 @@ async function run(args: string[]): Promise<void> {
       const batchSize = flags['batch-size'] === undefined ? 500 : Number(flags['batch-size']);
       if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000)
         throw new UsageError('secrets:reseal: --batch-size takes a whole number from 1 to 10000');
-      const counts = await withContext((ctx) => resealStoredSecrets(ctx.features, { batchSize }));
+      const counts = await withContext(command, (ctx) => resealStoredSecrets(ctx.features, { batchSize }));
       const { text, unreadable } = describeReseal(counts);
       console.log(text);
       if (unreadable) process.exitCode = 3;

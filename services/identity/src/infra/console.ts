@@ -24,12 +24,21 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** Text as an HTML attribute value (between double quotes). */
+const attribute = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
 /**
  * The built index.html, made to work under /console: `<base href>` points the bundle's relative asset URLs at
- * /console/, and a meta tag tells the console where the API is (this service's base path, same origin).
+ * /console/, and meta tags tell the console where the API is (this service's base path, same origin) and the
+ * product's name its sign-in screen shows (HOSTED_PAGES_PRODUCT_NAME, as on the hosted pages).
  */
-export function consoleIndex(html: string, basePath: string): string {
-  const head = `<base href="${CONSOLE_PATH}/" />\n    <meta name="identity-api" content="${basePath}" />`;
+export function consoleIndex(html: string, basePath: string, productName: string): string {
+  const head = [
+    `<base href="${CONSOLE_PATH}/" />`,
+    `<meta name="identity-api" content="${attribute(basePath)}" />`,
+    `<meta name="identity-product" content="${attribute(productName)}" />`,
+  ].join('\n    ');
   const withoutBase = html.replace(/<base\s[^>]*>/i, '');
   if (!/<head>/i.test(withoutBase)) throw new Error('console index.html has no <head>');
   return withoutBase.replace(/<head>/i, `<head>\n    ${head}`);
@@ -45,7 +54,7 @@ export async function registerConsole(app: FastifyInstance, config: Config): Pro
   const indexFile = join(root, 'index.html');
   if (!existsSync(indexFile))
     throw new Error(`CONSOLE_DIR: ${root} has no index.html (build the console first: make console)`);
-  const index = consoleIndex(readFileSync(indexFile, 'utf8'), config.basePath);
+  const index = consoleIndex(readFileSync(indexFile, 'utf8'), config.basePath, config.hostedPages.productName);
   const sendIndex = (reply: FastifyReply) =>
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
 

@@ -23,9 +23,13 @@ function manifests(values: Obj): Obj[] {
     .flatMap(([name, text]) => parseDocs(text, name));
 }
 
+/** The values an operator gives at install: the Secret's name and the image they built and pushed. */
 const installable = (patch: (v: Obj) => void = () => {}) => {
   const v = defaults();
   v.secrets.existingSecret = 'identity-secrets';
+  v.image.repository = 'registry.example.com/identity';
+  v.image.tag = '1.4.0';
+  v.console.image.repository = 'registry.example.com/identity-console';
   patch(v);
   return v;
 };
@@ -97,7 +101,51 @@ describe('chart templates', () => {
   });
 
   it('refuses to render without secrets.existingSecret', () => {
-    expect(() => renderChart(CHART_DIR, defaults())).toThrow(/secrets.existingSecret is required/);
+    const noSecret = installable((v) => (v.secrets.existingSecret = ''));
+    expect(() => renderChart(CHART_DIR, noSecret)).toThrow(/secrets.existingSecret is required/);
+  });
+
+  it('refuses to render until image.repository names an image the operator built and pushed', () => {
+    const unset = defaults();
+    unset.secrets.existingSecret = 'identity-secrets';
+    // The defaults name no registry: an install as documented must say where its images are.
+    expect(unset.image.repository).toBe('');
+    expect(unset.console.image.repository).toBe('');
+    expect(() => renderChart(CHART_DIR, unset)).toThrow(
+      /image\.repository is required: build deploy\/Dockerfile, push it to a registry the cluster pulls from/,
+    );
+    expect(validator(unset)).toBe(true); // the schema lets it through: the template's message is the clear one
+  });
+
+  it('refuses console.enabled until console.image.repository is set, and needs it only then', () => {
+    const noConsoleImage = installable((v) => {
+      v.console.image.repository = '';
+    });
+    expect(kinds(manifests(noConsoleImage))).not.toContain('Deployment/rel-identity-console');
+    noConsoleImage.console.enabled = true;
+    expect(() => renderChart(CHART_DIR, noConsoleImage)).toThrow(
+      /console\.image\.repository is required when console\.enabled: build deploy\/console\.Dockerfile/,
+    );
+  });
+
+  it('every pod runs the images the values name, tagged image.tag or the chart appVersion', () => {
+    const appVersion = parse(read('deploy/helm/identity/Chart.yaml')).appVersion;
+    const images = (values: Obj) =>
+      manifests(values)
+        .filter((d) => ['Deployment', 'Job', 'CronJob'].includes(d.kind))
+        .map((d) => `${d.metadata.name} ${podSpec(d).containers[0].image}`)
+        .sort();
+    expect(images(everything())).toEqual([
+      'rel-identity-api registry.example.com/identity:1.4.0',
+      `rel-identity-console registry.example.com/identity-console:${appVersion}`,
+      'rel-identity-events-prune registry.example.com/identity:1.4.0',
+      'rel-identity-migrate registry.example.com/identity:1.4.0',
+      'rel-identity-words-prune registry.example.com/identity:1.4.0',
+      'rel-identity-worker registry.example.com/identity:1.4.0',
+    ]);
+    expect(images(installable((v) => (v.image.tag = '')))).toContain(
+      `rel-identity-api registry.example.com/identity:${appVersion}`,
+    );
   });
 
   it('renders the defaults: API, worker, migration Job, words and events CronJobs, Service, HPA, PDB; optional parts off', () => {
@@ -133,8 +181,11 @@ describe('chart templates', () => {
     ]);
   });
 
-  it('NOTES.txt renders', () => {
-    expect(renderChart(CHART_DIR, everything()).files['NOTES.txt']).toContain('/api/auth/health/ready');
+  it('NOTES.txt renders, naming the images', () => {
+    const notes = renderChart(CHART_DIR, everything()).files['NOTES.txt'];
+    expect(notes).toContain('/api/auth/health/ready');
+    expect(notes).toContain('registry.example.com/identity:1.4.0 (API, worker, migrations)');
+    expect(notes).toContain('image registry.example.com/identity-console:');
   });
 
   it('every pod is non-root, seccomp RuntimeDefault, read-only root with /tmp on an emptyDir, no capabilities', () => {

@@ -116,6 +116,16 @@ describe('docker-compose.yml: the console profile', () => {
     expect(services.console.build?.args?.VITE_API_URL).toBe(basePath);
   });
 
+  it('the console is built to name the product as the hosted pages do (HOSTED_PAGES_PRODUCT_NAME, its default)', () => {
+    expect(services.console.build?.args?.VITE_PRODUCT_NAME).toMatch(/^\$\{HOSTED_PAGES_PRODUCT_NAME:-[^}]+\}$/);
+    expect(composeDefault(services.console.build?.args?.VITE_PRODUCT_NAME ?? '')).toBe(
+      loadConfig({ AUTH_SECRET: 's'.repeat(40) }).hostedPages.productName,
+    );
+    expect(read('deploy/console.Dockerfile')).toMatch(
+      /VITE_PRODUCT_NAME="\$VITE_PRODUCT_NAME" npm run build -w console/,
+    );
+  });
+
   it("the console's nginx passes the base path to the identity service's port", () => {
     expect(proxyConf?.target).toMatch(/\.conf$/);
     // The image's server block includes that directory.

@@ -13,7 +13,10 @@ import { ApiError } from '../../errors';
 import type { UserView } from '../../shared/views';
 
 /** Operations commands: run with the database credentials, so they need no session. */
-export const ADMIN_USAGE = `  create-admin --email E --password P --name N   create the first admin (role: the first configured admin role)
+export const ADMIN_USAGE = `  create-admin --email E --name N [--password-stdin | --password P]
+                     create the first admin (role: the first configured admin role). The password is asked for
+                     twice without echo on a terminal, or read from standard input (--password-stdin, or no
+                     --password): --password P works too, but lands in the shell's history and npm's echo
   set-role --email E --role R                      set a role (comma-separated for several)
   list-users [--search TEXT] [--limit N]           list users (email or name contains TEXT)
   ban --email E [--reason R] [--expires-in-sec S]  ban a user and end their sessions
@@ -21,13 +24,21 @@ export const ADMIN_USAGE = `  create-admin --email E --password P --name N   cre
 
 export const ADMIN_COMMANDS = ['create-admin', 'set-role', 'list-users', 'ban', 'unban'];
 
+/** Flags of the admin commands that take no value. */
+export const ADMIN_SWITCHES = ['password-stdin'];
+
 export class UsageError extends Error {}
 
-/** `--name value` pairs; a flag without a value is an error. */
-export function parseFlags(args: string[]): Record<string, string> {
+/** `--name value` pairs, and `switches` alone (read as 'true'); any other flag without a value is an error. */
+export function parseFlags(args: string[], switches: readonly string[] = []): Record<string, string> {
   const flags: Record<string, string> = {};
   for (let i = 0; i < args.length; i += 2) {
     const key = args[i];
+    if (key?.startsWith('--') && switches.includes(key.slice(2))) {
+      flags[key.slice(2)] = 'true';
+      i--;
+      continue;
+    }
     const value = args[i + 1];
     if (!key?.startsWith('--') || value === undefined) throw new UsageError(`expected --flag value, got "${key}"`);
     flags[key.slice(2)] = value;

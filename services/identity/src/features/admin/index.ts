@@ -20,9 +20,18 @@ import { adminUserRoutes } from './users.routes';
 import { AdminUsersService } from './users.service';
 
 export { AdminAccess } from './access';
-export { ADMIN_COMMANDS, ADMIN_USAGE, describeError, parseFlags, runAdminCommand, UsageError } from './cli';
+export {
+  ADMIN_COMMANDS,
+  ADMIN_SWITCHES,
+  ADMIN_USAGE,
+  describeError,
+  parseFlags,
+  runAdminCommand,
+  UsageError,
+} from './cli';
 export type { AdminFeatureDeps, AdminPasskey, LinkedAccount, UserPasskeys } from './deps';
 export type { BanPolicy } from './hooks';
+export { readAdminPassword } from './password-input';
 export { pruneSearchWords } from './search-words';
 
 /**

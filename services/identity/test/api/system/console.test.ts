@@ -15,6 +15,9 @@ writeFileSync(join(dir, 'assets', 'app-1a2b.js'), 'console.log("bundle");');
 writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
 writeFileSync(join(dir, '.env'), 'SECRET=1');
 
+/** HOSTED_PAGES_PRODUCT_NAME with every character an HTML attribute must escape. */
+const PRODUCT = 'Acme "Cloud" <&> Ops';
+
 let on: TestApp;
 afterAll(async () => {
   await on?.close();
@@ -40,7 +43,7 @@ describe('console serving', () => {
 
   describe('enabled', () => {
     beforeAll(async () => {
-      on = await startTestApp({}, { CONSOLE_ENABLED: 'true', CONSOLE_DIR: dir });
+      on = await startTestApp({}, { CONSOLE_ENABLED: 'true', CONSOLE_DIR: dir, HOSTED_PAGES_PRODUCT_NAME: PRODUCT });
     });
     const fetchPath = (url: string) => on.app.inject({ method: 'GET', url });
 
@@ -51,6 +54,8 @@ describe('console serving', () => {
       expect(res.body).toContain('<base href="/console/" />');
       expect(res.body).not.toContain('<base href="/" />');
       expect(res.body).toContain('<meta name="identity-api" content="/api/auth" />');
+      // The product's name for the sign-in screen, the hosted pages' setting, as an attribute value.
+      expect(res.body).toContain('<meta name="identity-product" content="Acme &quot;Cloud&quot; &lt;&amp;&gt; Ops" />');
       expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.headers['content-security-policy']).toBe(CONSOLE_CSP);
       expect(res.headers['x-frame-options']).toBe('DENY');
