@@ -15,6 +15,7 @@ import { registerRequestDeadline } from './http/request-deadline';
 import { registerConsole } from './infra/console';
 import { hostedPagesCsp, registerHostedPages } from './infra/hosted-pages';
 import { loggerOptions } from './infra/logger';
+import { RequestLog } from './infra/request-log';
 import { registerMetrics } from './infra/metrics-route';
 import { docsPath, registerOpenApi } from './infra/openapi';
 import { registerRateLimit } from './infra/rate-limit';
@@ -68,6 +69,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const app = Fastify({
     serverFactory,
     genReqId: nextRequestId,
+    logController: new RequestLog({ logLookups: config.logLookups }),
     ...(options.loggerInstance
       ? { loggerInstance: options.loggerInstance }
       : { logger: options.logger ?? loggerOptions(config) }),
@@ -129,7 +131,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       route: `${config.basePath}/get-session`,
       headers: API_HEADERS,
       metrics: config.metricsEnabled ? ctx.metrics : null,
-      log: app.log,
+      log: config.logLookups ? app.log : null,
       requestIdHeader: REQUEST_ID_HEADER,
       nextRequestId,
       trustProxy: config.trustProxy !== false,

@@ -16,8 +16,11 @@ export interface CookieFastPathOptions {
   headers: Readonly<Record<string, string>>;
   /** The request metrics, when they are on (the same series the onResponse hook fills). */
   metrics: Metrics | null;
-  /** The app's logger: the request lines Fastify would write, at the same level and with the same fields. */
-  log: FastifyBaseLogger;
+  /**
+   * The app's logger when successful lookups are logged (LOG_LOOKUPS): the request line Fastify would write
+   * (infra/request-log.ts), at the same level and with the same fields. Null: they are not (the default).
+   */
+  log: FastifyBaseLogger | null;
   /** The request id header (Fastify's `requestIdHeader`) and the generator Fastify was given. */
   requestIdHeader: string;
   nextRequestId: () => string;
@@ -39,14 +42,14 @@ export interface CookieFastPathOptions {
  *
  * What Fastify's path adds to such an answer is done here the same way, from the same code where it can be: the
  * cookie parser and signer, the cache-cookie check (SessionCookies), the security headers, the get-session and
- * request-duration metrics, and the two request log lines. test/api/session/cookie-fast-path.test.ts compares the
+ * request-duration metrics, and the request's log line. test/api/session/cookie-fast-path.test.ts compares the
  * two paths over real HTTP, header for header and line for line.
  */
 export function cookieFastPath(options: CookieFastPathOptions) {
   const { cookies, route, headers, metrics, log, requestIdHeader, nextRequestId } = options;
   // Fastify's logger is pino's; a logger without levels (logging off) writes no request lines.
-  const levels = log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
-  const requestLines = () => levels.isLevelEnabled?.('info') === true;
+  const levels = log as (FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean }) | null;
+  const requestLines = () => levels?.isLevelEnabled?.('info') === true;
   const histogramKey = `GET 200 ${route}`;
   const histogramLabels = () => ({ method: 'GET', route, status: '200' });
 
@@ -74,11 +77,7 @@ export function cookieFastPath(options: CookieFastPathOptions) {
     if (unstorableField(h, 'headers') || unstorableField(parsed, 'cookies')) return false;
 
     const logged = requestLines();
-    let reqId = '';
-    if (logged) {
-      reqId = (h[requestIdHeader] as string | undefined) || nextRequestId();
-      log.info({ reqId, req: { method: 'GET', url: route, ip: request.socket.remoteAddress } }, 'incoming request');
-    }
+    const reqId = logged ? (h[requestIdHeader] as string | undefined) || nextRequestId() : '';
     response.writeHead(200, {
       ...headers,
       'content-type': 'application/json; charset=utf-8',
@@ -88,7 +87,16 @@ export function cookieFastPath(options: CookieFastPathOptions) {
     metrics?.getSession.inc({ path: 'cookie' });
     const seconds = (performance.now() - start) / 1000;
     metrics?.http.observe(histogramKey, histogramLabels, seconds);
-    if (logged) log.info({ reqId, res: { statusCode: 200 }, responseTime: seconds * 1000 }, 'request completed');
+    if (logged)
+      log!.info(
+        {
+          reqId,
+          req: { method: 'GET', url: route, ip: request.socket.remoteAddress },
+          res: { statusCode: 200 },
+          responseTime: seconds * 1000,
+        },
+        'request completed',
+      );
     return true;
   };
 }
