@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { join } from 'node:path';
 import type { Argon2Report } from './argon2-loop';
-import * as id from './identity';
 import { seedPopulation } from './deployed';
+import * as id from './identity';
 import { type BenchInfra, countRedisKeys, setFloorKey } from './infra';
 import { type LoadSettings, measure } from './load';
 import { assertNodePid, freePort, rssMb, spawnServer, stopChild, waitReady } from './proc';
@@ -57,7 +57,11 @@ export async function floorRows(
     rows.push(await measure({ name, url: `${base}${path}`, cookies: [...cookies] }, settings, child.pid));
     if (rotated)
       rows.push(
-        await measureRotated({ name: `${name}${ROTATED}`, url: `${base}${path}`, cookies: [...cookies] }, settings, child.pid),
+        await measureRotated(
+          { name: `${name}${ROTATED}`, url: `${base}${path}`, cookies: [...cookies] },
+          settings,
+          child.pid,
+        ),
       );
   }
   await stopChild(child);

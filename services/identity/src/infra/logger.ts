@@ -34,12 +34,6 @@ export function loggerOptions(config: Pick<Config, 'logLevel' | 'apiKey'>): Fast
   };
 }
 
-/**
- * Lines are gathered up to 4 KB (about 25 request lines) and written together, and whatever is gathered is written
- * at least every 250 ms, so a quiet instance's lines are not held back.
- */
-const BUFFERED = { minLength: 4096, periodicFlush: 250 };
-
 export interface ProcessLoggerOptions {
   /** Fields on every line, e.g. `{ service: 'mail-worker' }`. */
   base?: Record<string, unknown>;
@@ -49,20 +43,13 @@ export interface ProcessLoggerOptions {
 
 /**
  * The one logger of a process (API, worker, CLI): JSON lines through pino with the request logger's redaction,
- * so start-up notes, mail notes and request lines read alike.
- *
- * Writes are asynchronous: lines logged while a write is under way are written together after it, so a busy API
- * makes one write for many request lines instead of one each (a synchronous write per line cost get-session a
- * fifth of its throughput at LOG_LEVEL=info, docs/performance.md). pino flushes what is pending, synchronously, when
- * the process exits (process.exit included), so a line logged just before it is not lost; only a process killed
- * outright (SIGKILL) can lose the lines of its last moment. The CLI (`fd: 2`) writes synchronously: its lines
- * interleave with its answers on the terminal.
+ * so start-up notes, mail notes and request lines read alike. Synchronous writes: a line logged just before
+ * process.exit is neither lost nor reordered.
  */
 export function createLogger(config: Pick<Config, 'logLevel' | 'apiKey'>, options: ProcessLoggerOptions = {}) {
-  const fd = options.fd ?? 1;
   const logger = pino(
     { ...(loggerOptions(config) as LoggerOptions), ...(options.base ? { base: { ...options.base } } : {}) },
-    fd === 2 ? pino.destination({ fd, sync: true }) : pino.destination({ fd, sync: false, ...BUFFERED }),
+    pino.destination({ fd: options.fd ?? 1, sync: true }),
   );
   return logger;
 }
