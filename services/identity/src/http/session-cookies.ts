@@ -164,13 +164,13 @@ export class SessionCookies {
     }
     const maxAge = this.config.session.cookieCacheMaxAgeSec;
     const encoded = maxAge > 0 ? this.encode(session.token, json, maxAge, now) : null;
-    if (encoded)
-      headers.push(
-        (encoded.header ??= serialize(this.dataName, encoded.cookie, {
-          sameSite: 'lax',
-          ...this.lifetime(session, maxAge),
-        })),
-      );
+    if (encoded) {
+      encoded.header ??= serialize(this.dataName, encoded.cookie, {
+        sameSite: 'lax',
+        ...this.lifetime(session, maxAge),
+      });
+      headers.push(encoded.header);
+    }
     return headers;
   }
 
