@@ -96,7 +96,7 @@ worker: build ## Run the mail worker
 openapi: build ## Regenerate openapi.yaml from the route schemas
 	npm run openapi
 
-bench: build ## Benchmark get-session, sign-in and their floors (prints a table)
+bench: build hosted ## Benchmark get-session, sign-in and their floors on a deployed-like instance (prints a table)
 	npm run bench
 
 SHOTS := users-list user-show user-organizations organization-show users-list-narrow user-show-narrow organization-show-narrow \

@@ -1,7 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { deployedEnv } from './deployed';
 import type { BenchInfra } from './infra';
 import { assertNodePid, freePort, spawnServer, waitReady } from './proc';
 
@@ -40,6 +42,7 @@ export async function startIdentity(infra: BenchInfra, secret: string, extraEnv:
   const origin = `http://localhost:${port}`;
   const child = spawnServer(join(__dirname, '..', '..', 'dist', 'main.js'), {
     nodeArgs: apiNodeFlags(),
+    stdoutFile: serverLogFile(),
     env: {
       DATABASE_URL: infra.databaseUrl,
       REDIS_URL: infra.redisUrl,
@@ -48,10 +51,9 @@ export async function startIdentity(infra: BenchInfra, secret: string, extraEnv:
       HOST: '127.0.0.1',
       PUBLIC_URL: origin,
       AUTH_SECRET: secret,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_ENABLED: 'false',
       NODE_ENV: 'production',
       MIGRATE_ON_START: 'true',
+      ...deployedEnv(),
       ...serverEnvFromBench(),
       ...extraEnv,
     },
@@ -60,6 +62,42 @@ export async function startIdentity(infra: BenchInfra, secret: string, extraEnv:
   await waitReady(child, `${base}/ok`, (body) => (JSON.parse(body) as { ok?: unknown }).ok === true);
   assertNodePid(child);
   return { child, base, origin } satisfies Identity;
+}
+
+/**
+ * The mail and webhook worker beside the API, as deployed (`node dist/worker.js`, on the server core: idle, it
+ * waits on Redis).
+ */
+export async function startWorker(infra: BenchInfra, secret: string) {
+  const child = spawnServer(join(__dirname, '..', '..', 'dist', 'worker.js'), {
+    env: {
+      DATABASE_URL: infra.databaseUrl,
+      REDIS_URL: infra.redisUrl,
+      REDIS_PREFIX: infra.redisPrefix,
+      AUTH_SECRET: secret,
+      PUBLIC_URL: 'http://localhost:3000',
+      NODE_ENV: 'production',
+    },
+    stdoutFile: serverLogFile(),
+  });
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  if (child.exitCode !== null || child.signalCode !== null) throw new Error('the worker exited at start');
+  return child;
+}
+
+let logFile: string | undefined;
+/**
+ * The identity servers' and the worker's log (their stdout): a file, as a container's log is, removed with the
+ * run unless BENCH_KEEP_LOG is set (its path is printed then); BENCH_LOG_FILE names another (e.g. /dev/null).
+ */
+export function serverLogFile(): string {
+  if (process.env.BENCH_LOG_FILE) return process.env.BENCH_LOG_FILE;
+  if (!logFile) {
+    logFile = join(mkdtempSync(join(tmpdir(), 'bench-log-')), 'identity.log');
+    if (process.env.BENCH_KEEP_LOG) console.log(`server log: ${logFile}`);
+    else process.on('exit', () => rmSync(dirname(logFile!), { recursive: true, force: true }));
+  }
+  return logFile;
 }
 
 /** BENCH_SERVER_ENV='METRICS_ENABLED=false A=b': settings for an A/B run of the server (space-separated). */
@@ -105,6 +143,25 @@ export async function signIn(identity: Identity, user: Credentials): Promise<Map
 export function isSessionFor(email: string): (body: string) => boolean {
   const needle = `"email":"${email}"`;
   return (body) => body !== 'null' && body.includes(needle);
+}
+
+/**
+ * Each session's token cookie with a session-cache cookie just issued for it (get-session by the token sends a new
+ * one, as a browser gets it): the cache cookie lives a minute, so path (a) is measured on fresh ones.
+ */
+export async function freshCacheCookies(url: string, tokens: string[]): Promise<string[]> {
+  return Promise.all(
+    tokens.map(async (token) => {
+      const response = await fetch(url, { headers: { cookie: token } });
+      await response.text();
+      const data = response.headers
+        .getSetCookie()
+        .map((line) => line.split(';', 1)[0])
+        .find((pair) => pair.startsWith(`${DATA_COOKIE}=`));
+      if (response.status !== 200 || !data) throw new Error(`get-session sent no ${DATA_COOKIE} cookie`);
+      return `${token}; ${data}`;
+    }),
+  );
 }
 
 /** One request outside the load run: it must answer 200 with a session of `email`. */

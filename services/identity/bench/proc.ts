@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** Core of the servers; the load generator (this process) runs on LOAD_CORE. */
@@ -27,6 +27,11 @@ export function pinSelf(): boolean {
 export interface SpawnOptions {
   env: Record<string, string>;
   ipc?: boolean;
+  /**
+   * Where the child's stdout goes: the bench's stderr by default, or a file (the identity server's request lines:
+   * written as a deployed instance writes them, to a file the log collector reads, not through the bench).
+   */
+  stdoutFile?: string;
   /** Node.js flags before the script (the API's own, from its start script). */
   nodeArgs?: string[];
 }
@@ -40,10 +45,12 @@ export function spawnServer(script: string, options: SpawnOptions): ChildProcess
   const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
   const node = [process.execPath, ...(options.nodeArgs ?? []), ...extra, script];
   const [command, ...args] = pinned ? ['taskset', '-c', SERVER_CORE, ...node] : node;
+  const stdout = options.stdoutFile ? openSync(options.stdoutFile, 'a') : 2;
   const child = spawn(command, args, {
     env: { PATH: process.env.PATH ?? '', ...options.env },
-    stdio: ['ignore', 2, 2, ...(options.ipc ? (['ipc'] as const) : [])],
+    stdio: ['ignore', stdout, 2, ...(options.ipc ? (['ipc'] as const) : [])],
   });
+  if (typeof stdout === 'number' && stdout !== 2) closeSync(stdout);
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;

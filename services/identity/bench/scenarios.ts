@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { join } from 'node:path';
 import type { Argon2Report } from './argon2-loop';
+import { seedPopulation } from './deployed';
 import * as id from './identity';
 import { type BenchInfra, countRedisKeys, setFloorKey } from './infra';
 import { type LoadSettings, measure } from './load';
@@ -28,7 +29,16 @@ export const A_R = `${A}${ROTATED}`;
 export const B_R = `${B}${ROTATED}`;
 export const C_R = `${C}${ROTATED}`;
 
-export async function floorRows(infra: BenchInfra, settings: LoadSettings, rotated: boolean): Promise<ReportRow[]> {
+/**
+ * The floors, each request carrying the cookies the get-session row it is compared with sends (the floor routes
+ * ignore them; the server still reads them off the wire), so both sides parse the same requests.
+ */
+export async function floorRows(
+  infra: BenchInfra,
+  settings: LoadSettings,
+  rotated: boolean,
+  sessions: SessionCookies,
+): Promise<ReportRow[]> {
   const port = await freePort();
   const env = { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: infra.databaseUrl, REDIS_URL: infra.redisUrl };
   const child = spawnServer(join(__dirname, 'floor-server.js'), {
@@ -38,28 +48,38 @@ export async function floorRows(infra: BenchInfra, settings: LoadSettings, rotat
   await waitReady(child, `${base}/empty`, (body) => body === '{}');
   assertNodePid(child);
   const rows: ReportRow[] = [];
-  for (const [name, path] of [
-    [EMPTY, '/empty'],
-    [REDIS, '/redis'],
-    [PG, '/pg'],
-  ]) {
+  for (const [name, path, cookies] of [
+    [EMPTY, '/empty', sessions.both],
+    [REDIS, '/redis', sessions.tokens],
+    [PG, '/pg', sessions.tokens],
+  ] as const) {
     await waitReady(child, `${base}${path}`, () => true, 5000);
-    rows.push(await measure({ name, url: `${base}${path}` }, settings, child.pid));
+    rows.push(await measure({ name, url: `${base}${path}`, cookies: [...cookies] }, settings, child.pid));
     if (rotated)
       rows.push(
-        await measureRotated({ name: `${name}${ROTATED}`, url: `${base}${path}`, cookies: [] }, settings, child.pid),
+        await measureRotated(
+          { name: `${name}${ROTATED}`, url: `${base}${path}`, cookies: [...cookies] },
+          settings,
+          child.pid,
+        ),
       );
   }
   await stopChild(child);
   return rows;
 }
 
+/** The bench user's sessions as get-session is sent them: both cookies (path a), the token cookie alone (b, c). */
+export interface SessionCookies {
+  both: string[];
+  tokens: string[];
+}
+
 /**
- * get-session (a) and (b), introspection, JWT verification and sign-in on one identity server. get-session runs
- * with one session per connection (the user signed in `connections` times), each request naming the next one;
- * the sessions' token cookies are returned for (c).
+ * The deployed identity server (deployed.ts) with its mail worker, a population of users and sessions, and the
+ * bench user signed in `connections` times (one session per connection); then a while of traffic (`soakSec`,
+ * BENCH_SOAK_SEC): get-session on both cached paths and sign-ins, before any row is measured.
  */
-export async function identityRows(
+export async function deployedIdentity(
   infra: BenchInfra,
   settings: LoadSettings,
   secret: string,
@@ -68,24 +88,71 @@ export async function identityRows(
 ) {
   const serviceKey = id.randomSecret();
   const server = await id.startIdentity(infra, secret, { SERVICE_API_KEY: serviceKey });
+  const worker = await id.startWorker(infra, secret);
+  await seedPopulation(infra);
   await id.signUp(server, user);
-  const sessions = await Promise.all(Array.from({ length: settings.connections }, () => id.signIn(server, user)));
+  const signedIn = await Promise.all(Array.from({ length: settings.connections }, () => id.signIn(server, user)));
+  const sessions: SessionCookies = {
+    both: signedIn.map((c) => `${c.get(id.TOKEN_COOKIE)}; ${c.get(id.DATA_COOKIE)}`),
+    tokens: signedIn.map((c) => c.get(id.TOKEN_COOKIE)!),
+  };
+  const url = `${server.base}/get-session`;
+  await Promise.all(sessions.both.map((cookie) => id.checkSession(url, cookie, user.email)));
+  await Promise.all(sessions.tokens.map((token) => id.checkSession(url, token, user.email)));
+  const soakSec = Number(process.env.BENCH_SOAK_SEC ?? 20);
+  if (soakSec > 0) {
+    process.stderr.write(`  soak: ${soakSec}s of get-session (cookie and Redis paths) and sign-ins\n`);
+    const shape = { ...settings, durationSec: Math.max(1, Math.round(soakSec / 2) - 1), warmupSec: 1 };
+    const signIns = soakSignIns(server, user, soakSec);
+    signIns.catch(() => {}); // awaited below, after the load
+    if (rotated) {
+      await measureRotated({ name: 'soak (a)', url, cookies: sessions.both }, shape, server.child.pid);
+      await measureRotated({ name: 'soak (b)', url, cookies: sessions.tokens }, shape, server.child.pid);
+    } else {
+      await measure({ name: 'soak (a)', url, cookies: sessions.both }, shape, server.child.pid);
+      await measure({ name: 'soak (b)', url, cookies: sessions.tokens }, shape, server.child.pid);
+    }
+    await signIns;
+  }
+  return { server, worker, serviceKey, sessions };
+}
+
+/** A sign-in a second for `seconds`, beside the soak's get-session load. */
+async function soakSignIns(server: id.Identity, user: id.Credentials, seconds: number): Promise<void> {
+  for (const until = Date.now() + seconds * 1000; Date.now() < until; ) {
+    await id.signIn(server, user);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+/**
+ * get-session (a) and (b), introspection, JWT verification and sign-in on the deployed identity server.
+ * get-session runs with one session per connection, each request naming the next one.
+ */
+export async function identityRows(
+  infra: BenchInfra,
+  settings: LoadSettings,
+  user: id.Credentials,
+  rotated: boolean,
+  deployed: Awaited<ReturnType<typeof deployedIdentity>>,
+) {
+  const { server, serviceKey } = deployed;
   const url = `${server.base}/get-session`;
   const verifyBody = id.isSessionFor(user.email);
-  const both = sessions.map((c) => `${c.get(id.TOKEN_COOKIE)}; ${c.get(id.DATA_COOKIE)}`);
-  await Promise.all(both.map((cookie) => id.checkSession(url, cookie, user.email)));
+  // The soak and the floors took longer than the cache cookies live.
+  const sessions = { ...deployed.sessions, both: await id.freshCacheCookies(url, deployed.sessions.tokens) };
   const rows: ReportRow[] = [];
   rows.push({
-    ...(await measure({ name: A, url, cookies: both, verifyBody }, settings, server.child.pid)),
+    ...(await measure({ name: A, url, cookies: sessions.both, verifyBody }, settings, server.child.pid)),
     ratioTo: EMPTY,
   });
   const mustContain = `"email":"${user.email}"`;
   if (rotated)
     rows.push({
-      ...(await measureRotated({ name: A_R, url, cookies: both, mustContain }, settings, server.child.pid)),
+      ...(await measureRotated({ name: A_R, url, cookies: sessions.both, mustContain }, settings, server.child.pid)),
       ratioTo: EMPTY_R,
     });
-  const tokens = sessions.map((c) => c.get(id.TOKEN_COOKIE)!);
+  const { tokens } = sessions;
   await Promise.all(tokens.map((token) => id.checkSession(url, token, user.email))); // fills the Redis session cache
   if ((await countRedisKeys(infra, 'session:*')) < tokens.length)
     throw new Error('a session has no Redis cache entry after get-session');
@@ -113,7 +180,7 @@ export async function identityRows(
   };
   rows.push({ ...(await measure(signIn, settings, server.child.pid)), ratioTo: ARGON2 });
   await stopChild(server.child);
-  return { rows, tokens };
+  return rows;
 }
 
 export async function argon2Row(settings: LoadSettings): Promise<ReportRow> {

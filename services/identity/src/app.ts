@@ -18,6 +18,7 @@ import { loggerOptions } from './infra/logger';
 import { registerMetrics } from './infra/metrics-route';
 import { docsPath, registerOpenApi } from './infra/openapi';
 import { registerRateLimit } from './infra/rate-limit';
+import { RequestLog } from './infra/request-log';
 import { API_HEADERS, registerSecurityHeaders } from './infra/security-headers';
 import { registerValidation } from './infra/validation';
 
@@ -30,12 +31,13 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** The process's own pino logger (src/main.ts), so request lines and start-up notes share one stream. */
   loggerInstance?: FastifyBaseLogger;
-  /** Answer get-session from a valid cache cookie before routing (default); false sends every request to Fastify. */
+  /** Answer get-session before routing when it can (default; features/session/cookie-fast-path.ts); false: Fastify. */
   cookieFastPath?: boolean;
 }
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
-type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
+/** Answers a request before Fastify (true), or leaves it to Fastify (false); may hand it to `fallback` later. */
+type FastPath = (request: IncomingMessage, response: ServerResponse, fallback: RequestListener) => boolean;
 
 const REQUEST_ID_HEADER = 'x-request-id';
 /** Request ids as Fastify makes them by default (`req-<n>` in base 36), shared with the cookie fast path. */
@@ -56,7 +58,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   let fastPath: FastPath | null = null;
   const serverFactory = (handler: RequestListener, opts: FastifyServerOptions) => {
     const server = createServer((request, response) => {
-      if (fastPath?.(request, response)) return;
+      if (fastPath?.(request, response, handler)) return;
       handler(request, response);
     });
     if (opts.keepAliveTimeout !== undefined) server.keepAliveTimeout = opts.keepAliveTimeout;
@@ -68,6 +70,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const app = Fastify({
     serverFactory,
     genReqId: nextRequestId,
+    logController: new RequestLog({ logLookups: config.logLookups }),
     ...(options.loggerInstance
       ? { loggerInstance: options.loggerInstance }
       : { logger: options.logger ?? loggerOptions(config) }),
@@ -116,7 +119,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     },
     { prefix: config.basePath },
   );
-  if (options.cookieFastPath !== false && config.session.cookieCacheMaxAgeSec > 0) {
+  if (options.cookieFastPath !== false) {
     let closing = false;
     app.addHook('preClose', (done) => {
       closing = true;
@@ -125,14 +128,20 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     fastPath = cookieFastPath({
       cookies: ctx.web.cookies,
       parseCookie: (header) => app.parseCookie(header),
+      // Our options never say `secure: 'auto'` (session-cookies.ts decides it from PUBLIC_URL).
+      serializeCookie: (name, value, cookieOptions) =>
+        app.serializeCookie(name, value, cookieOptions as Parameters<typeof app.serializeCookie>[2]),
+      sessions: ctx.features.session.sessions,
       now: ctx.clock.now,
       route: `${config.basePath}/get-session`,
       headers: API_HEADERS,
       metrics: config.metricsEnabled ? ctx.metrics : null,
       log: app.log,
+      logLookups: config.logLookups,
       requestIdHeader: REQUEST_ID_HEADER,
       nextRequestId,
       trustProxy: config.trustProxy !== false,
+      deadlineMs: config.requestTimeoutMs,
       open: () => !closing && !ctx.lifecycle.draining,
     });
   }

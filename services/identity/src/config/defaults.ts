@@ -28,6 +28,8 @@ export function defaultConfig(): Config {
     redisPrefix: 'identity:',
     mailFrom: 'Identity <no-reply@localhost>',
     logLevel: 'info',
+    // docs/operations.md, Logs: successful lookups (get-session, introspection, probes) are not access-logged.
+    logLookups: false,
     dataDir: join(REPO_ROOT, '.data'),
     consoleEnabled: false,
     consoleDir: join(REPO_ROOT, 'console', 'dist'),

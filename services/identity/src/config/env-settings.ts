@@ -85,6 +85,12 @@ export const ENV_SETTINGS: EnvSetting[] = [
   s('MAIL_FROM', 'mailFrom', 'string', 'From address of mail'),
   s('LOG_LEVEL', 'logLevel', 'logLevel', 'fatal, error, warn, info, debug, trace or silent'),
   s(
+    'LOG_LOOKUPS',
+    'logLookups',
+    'bool',
+    'Also log a request line at info for every successful session lookup (get-session, introspection) and probe; off: only those that fail or take over 1 s',
+  ),
+  s(
     'DATA_DIR',
     'dataDir',
     'string',

@@ -87,6 +87,9 @@ export const ConfigSchema = Type.Object(
       Type.Literal('trace'),
       Type.Literal('silent'),
     ]),
+    logLookups: Type.Boolean({
+      description: 'a request line at info for every successful get-session, introspection and probe too',
+    }),
     dataDir: Type.String({ minLength: 1 }),
     serviceApiKey: Type.Optional(Type.String({ minLength: 32 })),
     consoleEnabled: Type.Boolean(),

@@ -15,7 +15,12 @@ interface Encoded {
   json: string;
   cookie: string;
   madeAt: number;
+  /** The Set-Cookie value of `cookie`, once an answer written outside Fastify needed it. */
+  header?: string;
 }
+
+/** The cookie plugin's serializer (`app.serializeCookie`), as Fastify's path calls it through `reply.setCookie`. */
+export type SerializeCookie = (name: string, value: string, options: CookieSerializeOptions) => string;
 
 /** A presented session token (signature verified, or a plain Bearer token); `renew`: signed under a previous secret only. */
 export interface Verified {
@@ -78,9 +83,13 @@ export class SessionCookies {
    * docs/security.md): the session stands, and get-session sends both cookies again under the current secret.
    */
   presented(request: FastifyRequest): Verified | null {
-    const cookie = request.cookies[this.tokenName];
+    return this.presentedIn(request.cookies, request.headers.authorization);
+  }
+
+  /** The same from a parsed Cookie header and an Authorization header (get-session's fast path). */
+  presentedIn(cookies: Record<string, string | undefined>, auth: string | undefined): Verified | null {
+    const cookie = cookies[this.tokenName];
     if (cookie) return this.unsign(cookie);
-    const auth = request.headers.authorization;
     if (auth && auth.length < 512 && auth.startsWith('Bearer ')) {
       const token = auth.slice(7).trim();
       if (!token.includes('.')) return /^[A-Za-z0-9]{16,128}$/.test(token) ? { token, renew: false } : null;
@@ -135,16 +144,45 @@ export class SessionCookies {
   /** The cache cookie for the get-session body `json` of `session`. */
   setCache(reply: FastifyReply, session: SessionView, json: string, now: number): void {
     const maxAge = this.config.session.cookieCacheMaxAgeSec;
-    if (maxAge <= 0) return;
-    const { token } = session;
-    const last = this.encoded.get(token);
-    let cookie: string | null;
-    if (last && last.json === json && now >= last.madeAt && now - last.madeAt < REUSE_ENCODED_MS) cookie = last.cookie;
-    else {
-      cookie = encodeCookieCache(json, maxAge, now, this.signer, this.dataName.length);
-      if (cookie) this.encoded.set(token, { json, cookie, madeAt: now });
+    const encoded = maxAge > 0 ? this.encode(session.token, json, maxAge, now) : null;
+    if (encoded) reply.setCookie(this.dataName, encoded.cookie, this.lifetime(session, maxAge));
+  }
+
+  /**
+   * The Set-Cookie values get-session sends a browser (its token cookie present) for a session it looked up, as
+   * `set` (renewed) or `setCache` (otherwise) put them on a reply, serialized as the cookie plugin does: for an
+   * answer written outside Fastify (get-session's fast path). The cache cookie's value is reused for a second
+   * (`REUSE_ENCODED_MS`), and so is its serialized form.
+   */
+  lookupCookies(value: SessionWithUser, json: string, now: number, renewed: boolean, serialize: SerializeCookie) {
+    const { session } = value;
+    const headers: string[] = [];
+    if (renewed) {
+      const maxAge = Math.max(0, Math.floor((Date.parse(session.expiresAt) - now) / 1000));
+      const options = { sameSite: 'lax' as const, ...this.lifetime(session, maxAge), signed: true };
+      headers.push(serialize(this.tokenName, this.signer.sign(session.token), options));
     }
-    if (cookie) reply.setCookie(this.dataName, cookie, this.lifetime(session, maxAge));
+    const maxAge = this.config.session.cookieCacheMaxAgeSec;
+    const encoded = maxAge > 0 ? this.encode(session.token, json, maxAge, now) : null;
+    if (encoded) {
+      encoded.header ??= serialize(this.dataName, encoded.cookie, {
+        sameSite: 'lax',
+        ...this.lifetime(session, maxAge),
+      });
+      headers.push(encoded.header);
+    }
+    return headers;
+  }
+
+  /** The signed cache cookie for `json`: the one made for the same body less than a second ago, else a new one. */
+  private encode(token: string, json: string, maxAge: number, now: number): Encoded | null {
+    const last = this.encoded.get(token);
+    if (last && last.json === json && now >= last.madeAt && now - last.madeAt < REUSE_ENCODED_MS) return last;
+    const cookie = encodeCookieCache(json, maxAge, now, this.signer, this.dataName.length);
+    if (!cookie) return null;
+    const encoded = { json, cookie, madeAt: now };
+    this.encoded.set(token, encoded);
+    return encoded;
   }
 
   /**

@@ -11,7 +11,7 @@ import { Introspect, IntrospectBatch } from './schemas';
 export async function introspectionRoutes(fastify: FastifyInstance, ctx: IntrospectionWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const options = {
-    config: { skipOriginCheck: true, rateLimit: false as const }, // browsers are refused by the credential check
+    config: { skipOriginCheck: true, rateLimit: false as const, lookup: true }, // browsers are refused by the credential check
     preHandler: ctx.requireServiceCredential,
   };
 

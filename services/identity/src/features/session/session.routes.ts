@@ -17,10 +17,14 @@ export async function sessionRoutes(fastify: FastifyInstance, ctx: SessionWeb): 
 
   // The hot path for internal services (get-session.ts). Exempt from the global rate limit.
   const getSession = getSessionPipeline(ctx);
-  app.get('/get-session', { schema: GetSession, config: { rateLimit: false } }, async (request, reply) => {
-    const answer = await getSession(request, reply, request.query);
-    return answer ? sendJson(reply, answer.json) : null;
-  });
+  app.get(
+    '/get-session',
+    { schema: GetSession, config: { rateLimit: false, lookup: true } },
+    async (request, reply) => {
+      const answer = await getSession(request, reply, request.query);
+      return answer ? sendJson(reply, answer.json) : null;
+    },
+  );
 
   app.post('/sign-out', { schema: SignOut }, async (request, reply) => {
     const token = ctx.cookies.readToken(request);

@@ -19,7 +19,7 @@ export async function healthRoutes(
   { readiness }: { readiness: ReadinessCheck },
 ): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const probe = { config: { rateLimit: false } };
+  const probe = { config: { rateLimit: false, lookup: true } };
 
   app.get(
     '/health/live',

@@ -15,7 +15,7 @@ export async function systemRoutes(fastify: FastifyInstance): Promise<void> {
         summary: 'Liveness of the API',
         response: { 200: Type.Object({ ok: Type.Boolean() }), ...errorResponses },
       },
-      config: { rateLimit: false },
+      config: { rateLimit: false, lookup: true },
     },
     async () => ({ ok: true }),
   );

@@ -1,4 +1,5 @@
-import { startTestApp, type TestApp } from '../../setup/app';
+import { buildApp } from '../../../src/app';
+import { listenOnLoopback, startTestApp, type TestApp } from '../../setup/app';
 import { get, PASSWORD, post, signUp, uniqueEmail } from '../../setup/fixtures';
 import { startTcpProxy, type TcpProxy } from '../../setup/tcp-proxy';
 
@@ -63,4 +64,43 @@ it('PostgreSQL down: 503 in bounded time, no partial write, readiness 503; back:
   expect(again.statusCode).toBe(200);
   const session = await get(t.app, '/get-session', { bearer: again.json().token });
   expect(session.json().user.email).toBe(email);
+});
+
+/**
+ * get-session's fast path (features/session/cookie-fast-path.ts) answers an outage as Fastify's route does: a
+ * session that is in no cache must be read from PostgreSQL, which is out of reach.
+ */
+it('PostgreSQL down: get-session of an uncached session answers the same 503 on the fast path and through Fastify', async () => {
+  const [withFastPath, plain] = [await buildApp(t.ctx), await buildApp(t.ctx, { cookieFastPath: false })];
+  let reachedFastify = 0;
+  withFastPath.addHook('onRequest', (_request, _reply, done) => {
+    reachedFastify++;
+    done();
+  });
+  try {
+    const [fastBase, plainBase] = [await listenOnLoopback(withFastPath), await listenOnLoopback(plain)];
+    // Sessions never looked up: in no cache.
+    const [one, two] = [await signUp(t.app), await signUp(t.app)];
+    proxy.cut();
+    try {
+      const lookup = async (base: string, token: string) => {
+        const res = await fetch(`${base}/get-session`, { headers: { authorization: `Bearer ${token}` } });
+        const { date, ...headers } = Object.fromEntries(res.headers);
+        expect(date).toBeDefined();
+        return { status: res.status, headers, body: await res.text() };
+      };
+      const [fast, slow] = [await lookup(fastBase, one.token), await lookup(plainBase, two.token)];
+      expect(fast.status).toBe(503);
+      expect(JSON.parse(fast.body)).toEqual({
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'Service temporarily unavailable, try again later',
+      });
+      expect(fast).toEqual(slow);
+      expect(reachedFastify).toBe(0);
+    } finally {
+      proxy.restore();
+    }
+  } finally {
+    await Promise.all([withFastPath.close(), plain.close()]);
+  }
 });
