@@ -129,7 +129,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       sql,
       { [MAIL_TOPIC]: mailHandler(mail) },
       { ...config.outbox, takeoverMs: takeoverMs(config) },
-      mailLogger(log),
+      quietWhileStopping(mailLogger(log), lifecycle),
       (topic, again) => metrics.outboxRelayed.inc({ topic, delivery: again ? 'again' : 'first' }),
     );
     // Closing: the relay stops, then the queue sends what it holds, then the outbox records what was sent.
@@ -365,6 +365,21 @@ function poolErrorLog(log: Logger, lifecycle: Lifecycle): (error: Error) => void
     if ((error as { code?: string }).code === ADMIN_SHUTDOWN && !lifecycle.draining)
       setTimeout(() => report(error), STOP_SIGNAL_GRACE_MS).unref();
     else report(error);
+  };
+}
+
+/**
+ * The outbox relay's log: a relay pass that fails while the service stops (the database it relays from may be
+ * going down with it, as the embedded PostgreSQL does on a Ctrl-C) is not a warning. Its warning waits a moment for
+ * the stop signal that may have caused it, as the pool's does.
+ */
+function quietWhileStopping(log: MailLogger, lifecycle: Lifecycle): MailLogger {
+  return {
+    ...log,
+    warn: (fields, message) =>
+      setTimeout(() => {
+        if (!lifecycle.draining) log.warn(fields, message);
+      }, STOP_SIGNAL_GRACE_MS).unref(),
   };
 }
 
