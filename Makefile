@@ -27,7 +27,7 @@ $(STAMP): $(MANIFESTS) | $(NODE_TOOL)
 	$(NPM_CI)
 	@touch $(STAMP)
 
-.PHONY: help install build console hosted run dev test test-faults lint format typecheck migrate worker openapi bench clean screenshots
+.PHONY: help install build console hosted run dev test test-faults lint format typecheck migrate worker openapi schema-snapshot bench clean screenshots
 
 # The console bundle is rebuilt when any of its sources (or the access model it imports) is newer than its
 # index.html, which vite rewrites on every build: make's own timestamps are the staleness check, so a second
@@ -95,6 +95,9 @@ worker: build ## Run the mail worker
 
 openapi: build ## Regenerate openapi.yaml from the route schemas
 	npm run openapi
+
+schema-snapshot: $(STAMP) ## Rewrite services/identity/src/db/schema.snapshot.txt from a freshly migrated database (needs PostgreSQL)
+	npm run schema:snapshot
 
 bench: build hosted ## Benchmark get-session, sign-in and their floors on a deployed-like instance (prints a table)
 	npm run bench

@@ -1,4 +1,4 @@
-/** Jest on @swc/jest (fast, and it handles TypeORM's decorators): legacy decorators + metadata for TypeORM, ESM-only deps transformed. */
+/** Jest on @swc/jest (fast), ESM-only deps transformed. */
 const esmOnly = [
   'cookie',
   '@fastify/cookie',
@@ -38,8 +38,7 @@ module.exports = {
       '@swc/jest',
       {
         jsc: {
-          parser: { syntax: 'typescript', decorators: true },
-          transform: { legacyDecorator: true, decoratorMetadata: true },
+          parser: { syntax: 'typescript' },
           target: 'es2022',
         },
         module: { type: 'commonjs' },
@@ -49,7 +48,6 @@ module.exports = {
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
-  setupFiles: ['<rootDir>/test/setup/per-file.ts'],
   reporters: ['default', '<rootDir>/test/setup/summary-reporter.js'],
   maxWorkers: 2,
   testTimeout: 30000,

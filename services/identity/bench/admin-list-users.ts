@@ -6,7 +6,6 @@
  * walked plan is measured twice: on an instance that counts every total (what a first search costs) and on one
  * that reuses it while no user is written (the same search again: the next page, a new sort, a refresh).
  */
-import 'reflect-metadata';
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';

@@ -5,7 +5,6 @@
  * the EXPLAIN ANALYZE plan of the statement. Prints figures; asserts nothing. Run it on a quiet machine: seeding
  * 10 million events takes minutes and the whole CPU.
  */
-import 'reflect-metadata';
 import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { loadConfig } from '../src/config';

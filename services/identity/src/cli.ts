@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config';

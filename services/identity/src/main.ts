@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createContext } from './context';

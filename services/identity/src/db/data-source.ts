@@ -1,24 +1,18 @@
-import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
-import { SnakeNamingStrategy } from './naming';
 import { type PoolOptions, poolSettings } from './pool';
 
 /**
- * A TypeORM data source, for the checked-in migrations only (db/migrate.ts, the migration tests and TypeORM's CLI):
- * queries at run time go through the service's own pool (db/pool.ts). It runs under the same bounds as that pool,
- * the statement bound included. `synchronize` is off: the schema comes from the migrations.
+ * A TypeORM data source that runs the checked-in migrations and nothing else (db/migrate.ts and the migration
+ * tests): no entities, since queries at run time go through the service's own pool (db/pool.ts) and the migrations
+ * are the schema's one source (docs/decisions/0015-schema-source.md). It runs under the same bounds as that pool,
+ * the statement bound included.
  */
 export function createDataSource(options: PoolOptions): DataSource {
   return new DataSource({
     type: 'postgres',
     url: options.url,
-    entities: ENTITIES,
     migrations: MIGRATIONS,
-    namingStrategy: new SnakeNamingStrategy(),
-    synchronize: false,
-    migrationsRun: false,
     logging: false,
     poolErrorHandler: options.onPoolError ?? (() => {}),
     extra: poolSettings(options),

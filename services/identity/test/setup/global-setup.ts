@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';

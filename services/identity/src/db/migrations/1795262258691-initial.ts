@@ -1,5 +1,18 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
+/**
+ * The accounts of docs/SPEC.md §3 (later migrations add to them; src/db/schema.snapshot.txt shows where they ended):
+ *
+ * - `users`: spec §3 User. `email` is stored lowercase (CHECK users_email_lowercase) and unique; `role`, `banned`,
+ *   `ban_reason` and `ban_expires` are never set from normal input.
+ * - `accounts`: spec §3 Account, one per provider login (unique provider_id, account_id). `scope` is comma-separated
+ *   (spec §3); `password` is an argon2id PHC string, set on the `credential` account only.
+ * - `sessions`: spec §3 Session. `token` is the opaque bearer secret (unique); rows are deleted on expiry, sign-out
+ *   and revocation. `remember_me` false: a browser-session cookie and the shorter server-side lifetime (spec §4).
+ *   `impersonated_by` is the admin's user id for an impersonation session (admin), `active_organization_id` the
+ *   session's active organization (organizations).
+ * - `verifications`: spec §3 Verification values: OAuth state, `reset-password:{token}`, `delete-account-{token}`.
+ */
 export class Initial1795262258691 implements MigrationInterface {
   name = 'Initial1795262258691';
 

@@ -1,5 +1,9 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
+/**
+ * `users.language`: the user's language, one of the spec §1 enumeration (by name); null lets the request's
+ * Accept-Language, then ENG, decide the language of mail.
+ */
 export class UserLanguage1795265570400 implements MigrationInterface {
   name = 'UserLanguage1795265570400';
 

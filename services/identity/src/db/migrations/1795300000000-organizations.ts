@@ -1,5 +1,15 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
+/**
+ * Organizations (docs/SPEC.md §3, §5):
+ *
+ * - `organizations`: `slug` unique (spec §5: "Organization already exists" / "slug is taken"); `metadata` is an
+ *   object stored as JSON text.
+ * - `members`: one row per (organization, user); `role` may hold several comma-separated roles.
+ * - `teams`, and `team_members`: a user's place in a team (better-auth's teamMember), at most one row per pair.
+ * - `invitations`: emails stored lowercase (CHECK), so the partial unique index on (organization_id, email) allows
+ *   one pending invitation per organization and case-insensitive address.
+ */
 export class Organizations1795300000000 implements MigrationInterface {
   name = 'Organizations1795300000000';
 

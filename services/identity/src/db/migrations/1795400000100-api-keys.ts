@@ -1,6 +1,11 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** API keys (one owner: a user or an organization; only the key's SHA-256 is stored). */
+/**
+ * API keys (better-auth's api-key fields). A key belongs to exactly one owner, a user or an organization (CHECK
+ * api_keys_one_owner). Only a SHA-256 of the key is stored (`key_hash`: a key is high-entropy random, not a
+ * password), with its first characters (`start`) for display. Durations are milliseconds, as in better-auth;
+ * `permissions` is a JSON object (resource → actions) and `metadata` a JSON object, both as text.
+ */
 export class ApiKeys1795400000100 implements MigrationInterface {
   name = 'ApiKeys1795400000100';
 

@@ -8,7 +8,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * already stored lowercase (CHECK users_email_lowercase), so `email LIKE lower(p)` needs no such column.
  * Adding a stored generated column rewrites the table and its indexes under an exclusive lock: 2.4 s, then 0.5 s
  * for the new index, with 200,000 users on a 2-core machine (README, Operations).
- * TypeORM compares generated columns through its typeorm_metadata table, which its migration runner creates.
+ * (It once also recorded the column in TypeORM's `typeorm_metadata` table, for entities that no longer exist:
+ * docs/decisions/0015-schema-source.md; migration 1796200000100 drops that table where it remains.)
  */
 export class UserNameLower1795500000100 implements MigrationInterface {
   name = 'UserNameLower1795500000100';
@@ -16,11 +17,6 @@ export class UserNameLower1795500000100 implements MigrationInterface {
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
       'ALTER TABLE "users" ADD "name_lower" text GENERATED ALWAYS AS (lower("name")) STORED NOT NULL',
-    );
-    await queryRunner.query(
-      `INSERT INTO "typeorm_metadata"("database", "schema", "table", "type", "name", "value")
-       VALUES (current_database(), current_schema(), 'users', 'GENERATED_COLUMN', 'name_lower', $1)`,
-      ['lower("name")'],
     );
     await queryRunner.query('DROP INDEX "public"."users_name_trgm_idx"');
     await queryRunner.query(
@@ -31,10 +27,6 @@ export class UserNameLower1795500000100 implements MigrationInterface {
   public async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('DROP INDEX "public"."users_name_lower_trgm_idx"');
     await queryRunner.query('CREATE INDEX "users_name_trgm_idx" ON "users" USING gin ("name" gin_trgm_ops)');
-    await queryRunner.query(
-      `DELETE FROM "typeorm_metadata" WHERE "type" = 'GENERATED_COLUMN' AND "name" = 'name_lower'
-       AND "table" = 'users' AND "schema" = current_schema() AND "database" = current_database()`,
-    );
     await queryRunner.query('ALTER TABLE "users" DROP COLUMN "name_lower"');
   }
 }

@@ -5,6 +5,15 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * transaction has committed (a mail). The relay finds the rows it may act on through the partial index on
  * `available_at` (rows not done), and prunes done rows through the one on `done_at`; the unique key drops a second
  * row for the same work.
+ *
+ * A row: `topic` (which handler relays it: `mail` or `webhook`), `dedupe_key` (the work's own id, the same on every
+ * hand-over: a mail's job id), `payload` (the work; a mail's links carry tokens, so it is never logged),
+ * `available_at` (when a relay next looks at it: to hand it over, to ask the queue about it, or to take it over),
+ * `attempts` (hand-overs tried, failed ones included), `relayed_at` and `relayed_to` (the last successful hand-over
+ * and where it went: `redis:<BullMQ prefix>` or `process:<instance>`), `done_at` (when the queue reported the work
+ * done; the row is deleted a retention period later), `outcome` (sent, failed: the queue gave up, or expired: no
+ * queue confirmed it within the retention period) and `last_error` (why the last hand-over failed, no payload
+ * content).
  */
 export class Outbox1795900000100 implements MigrationInterface {
   name = 'Outbox1795900000100';

@@ -16,8 +16,6 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - Indexes serve list-events' filters newest first: the primary key (time, seq) for no filter or a time range, and
  *   (actor), (target), (organization), (type) each followed by (time, seq), so a filtered page reads its rows in
  *   order and stops at the page's end.
- *
- * No TypeORM entity describes it: the schema builder knows nothing of partitioning.
  */
 export class AuditEvents1796000000100 implements MigrationInterface {
   name = 'AuditEvents1796000000100';

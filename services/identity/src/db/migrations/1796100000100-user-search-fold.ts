@@ -77,12 +77,6 @@ export class UserSearchFold1796100000100 implements MigrationInterface {
     await queryRunner.query(
       'ALTER TABLE "users" DROP COLUMN "name_lower", ADD "name_fold" text GENERATED ALWAYS AS (search_fold("name")) STORED NOT NULL',
     );
-    await queryRunner.query(
-      `UPDATE "typeorm_metadata" SET "name" = 'name_fold', "value" = $1
-       WHERE "type" = 'GENERATED_COLUMN' AND "name" = 'name_lower' AND "table" = 'users'
-       AND "schema" = current_schema() AND "database" = current_database()`,
-      ['search_fold("name")'],
-    );
     await queryRunner.query('CREATE INDEX "users_name_fold_trgm_idx" ON "users" USING gin ("name_fold" gin_trgm_ops)');
     await queryRunner.query(userWordsOf(NAME_WORDS.fold));
     await rebuildWords(queryRunner);
@@ -91,12 +85,6 @@ export class UserSearchFold1796100000100 implements MigrationInterface {
   public async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
       'ALTER TABLE "users" DROP COLUMN "name_fold", ADD "name_lower" text GENERATED ALWAYS AS (lower("name")) STORED NOT NULL',
-    );
-    await queryRunner.query(
-      `UPDATE "typeorm_metadata" SET "name" = 'name_lower', "value" = $1
-       WHERE "type" = 'GENERATED_COLUMN' AND "name" = 'name_fold' AND "table" = 'users'
-       AND "schema" = current_schema() AND "database" = current_database()`,
-      ['lower("name")'],
     );
     await queryRunner.query(
       'CREATE INDEX "users_name_lower_trgm_idx" ON "users" USING gin ("name_lower" gin_trgm_ops)',

@@ -20,6 +20,7 @@ import { Webhooks1796100000200 } from './1796100000200-webhooks';
 import { TwoFactor1796100000300 } from './1796100000300-two-factor';
 import { OrganizationTwoFactor1796100000400 } from './1796100000400-organization-two-factor';
 import { Passkeys1796100000500 } from './1796100000500-passkeys';
+import { DropTypeormMetadata1796200000100 } from './1796200000100-drop-typeorm-metadata';
 
 /** Listed explicitly (a glob would also match the compiled .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   TwoFactor1796100000300,
   OrganizationTwoFactor1796100000400,
   Passkeys1796100000500,
+  DropTypeormMetadata1796200000100,
 ];
