@@ -15,6 +15,7 @@ import { createJwtFeature, type JwtFeature, type MemberRoleLookup, redisKeyEvent
 import { createOrganizationFeature, type OrganizationFeature } from './features/organization';
 import { createPasskeyFeature, type PasskeyFeature } from './features/passkey';
 import { createSessionFeature, type SessionFeature } from './features/session';
+import { createSignInFeature, type SignInFeature } from './features/sign-in';
 import { createSocialFeature, type SocialFeature } from './features/social';
 import { createSystemFeature } from './features/system';
 import { createTwoFactorFeature, type TwoFactorFeature } from './features/two-factor';
@@ -51,8 +52,10 @@ export interface Features {
   audit: AuditFeature;
   session: SessionFeature;
   account: AccountFeature;
-  /** The second factor: plugs into the account feature's password sign-in. */
+  /** The second factor: its gate is the sign-in seam's. */
   twoFactor: TwoFactorFeature;
+  /** The sign-in seam: every sign-in method's routes end in it (through `Web.signIn`). */
+  signIn: SignInFeature;
   /** Passkeys: a sign-in of their own; an operator's second-factor reset removes them too. */
   passkey: PasskeyFeature;
   jwt: JwtFeature;
@@ -157,14 +160,21 @@ export function createFeatures(infra: Infrastructure): Features {
         passkeys: passkey.passkeys,
       })
     : null;
+  // Every sign-in ends here: the ban, the second factor (two-factor's gate), the session and its event.
+  const signIn = createSignInFeature({
+    sql,
+    clock,
+    sessions,
+    secondFactor: twoFactor.gate,
+    lapsedBans: admin?.lapsedBans ?? null,
+  });
   social = createSocialFeature({
     config,
     sql,
     store,
     clock,
     accounts: account.accounts,
-    sessions,
-    banCheck: admin ? (user) => admin!.banPolicy.check(user) : null,
+    signIn: signIn.signIn,
     audit: audit.events,
     warn: infra.warn,
   });
@@ -223,6 +233,7 @@ export function createFeatures(infra: Infrastructure): Features {
     session,
     account,
     twoFactor,
+    signIn,
     passkey,
     jwt,
     introspection,

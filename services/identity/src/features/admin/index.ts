@@ -2,8 +2,9 @@ import type { FeatureRoutes } from '../../http/web';
 import { AdminAccess } from './access';
 import { AdminBansService } from './bans.service';
 import type { AdminDeps, AdminFeatureDeps } from './deps';
-import { BanPolicy, installAdminHooks, installOperatorRule } from './hooks';
+import { installOperatorRule } from './hooks';
 import { impersonationRoutes } from './impersonation.routes';
+import { LapsedBans } from './lapsed-bans';
 import { adminOrganizationRoutes } from './organizations.routes';
 import { AdminOrganizationsService } from './organizations.service';
 import { adminPermissionRoutes } from './permissions.routes';
@@ -30,7 +31,7 @@ export {
   UsageError,
 } from './cli';
 export type { AdminFeatureDeps, AdminPasskey, LinkedAccount, UserPasskeys } from './deps';
-export type { BanPolicy } from './hooks';
+export type { LapsedBans } from './lapsed-bans';
 export { readAdminPassword } from './password-input';
 export { pruneSearchWords } from './search-words';
 
@@ -54,7 +55,7 @@ export { pruneSearchWords } from './search-words';
 export interface AdminServices {
   access: AdminAccess;
   bans: AdminBansService;
-  banPolicy: BanPolicy;
+  lapsedBans: LapsedBans;
   users: AdminUsersService;
   sessions: AdminSessionsService;
   permissions: AdminPermissionsService;
@@ -75,12 +76,11 @@ export function createAdminFeature(deps: AdminFeatureDeps): AdminFeature {
   const access = new AdminAccess(deps.config.admin, deps.config.twoFactor.requiredForAdmins);
   const trigrams = new TrigramSample(sql, () => deps.clock.now());
   const d: AdminDeps = { ...deps, sql, repo, access, trigrams };
-  const banPolicy = new BanPolicy(repo, sql, deps.clock, deps.audit);
-  installAdminHooks(deps.sessions, banPolicy);
+  const lapsedBans = new LapsedBans(repo, sql, deps.clock, deps.audit);
   if (deps.organizations) installOperatorRule(deps.organizations, access, deps.accounts);
   const admin: AdminServices = {
     access,
-    banPolicy,
+    lapsedBans,
     bans: new AdminBansService(d),
     users: new AdminUsersService(d),
     sessions: new AdminSessionsService(d),

@@ -101,11 +101,11 @@ describe('admin events (docs/audit.md): every admin action with its change, the 
 
   it('a change that rolls back after its event leaves no event (a password change whose new session is refused)', async () => {
     const u = await signUp(t.app);
-    const hooks = t.ctx.features.session.sessions.hooks.afterCreate;
-    const refuse = async () => {
-      throw new Error('refused after the insert');
-    };
-    hooks.push(refuse);
+    const fn = `refuse_session_${u.userId.replace(/-/g, '_')}`;
+    // A real failure inside the change's transaction, at the new session's INSERT, after the change's event.
+    await t.ctx.sql.query(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.user_id = '${u.userId}' THEN RAISE EXCEPTION 'refused session'; END IF; RETURN NEW; END $$`);
+    await t.ctx.sql.query(`CREATE TRIGGER ${fn} BEFORE INSERT ON sessions FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
     try {
       const res = await post(
         t.app,
@@ -115,7 +115,8 @@ describe('admin events (docs/audit.md): every admin action with its change, the 
       );
       expect(res.statusCode).toBe(500);
     } finally {
-      hooks.splice(hooks.indexOf(refuse), 1);
+      await t.ctx.sql.query(`DROP TRIGGER ${fn} ON sessions`);
+      await t.ctx.sql.query(`DROP FUNCTION ${fn}()`);
     }
     expect((await signIn(t.app, u.email)).res.statusCode).toBe(200); // the old password still works
     expect(await typesAbout(t, u.userId)).not.toContain('user.password_changed');
