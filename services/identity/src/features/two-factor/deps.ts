@@ -7,7 +7,7 @@ import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
 import type { SessionService } from '../session';
-import type { TwoFactorService } from './two-factor.service';
+import type { ResettableFactor, TwoFactorService } from './two-factor.service';
 
 export type TwoFactorAudit = AuditLog;
 
@@ -42,6 +42,8 @@ export interface TwoFactorFeatureDeps {
   clock: Clock;
   /** Every change of a second factor, and every wrong code at sign-in, is recorded (docs/audit.md). */
   audit: TwoFactorAudit;
+  /** The other second factors an operator's reset removes too (the passkey feature's). */
+  resettable: readonly ResettableFactor[];
 }
 
 export interface TwoFactorWeb extends Web {

@@ -47,6 +47,7 @@ export function createTwoFactorFeature(deps: TwoFactorFeatureDeps): TwoFactorFea
     publicUrl: deps.config.publicUrl,
     clock: deps.clock,
     audit: deps.audit,
+    resettable: deps.resettable,
   });
   return {
     twoFactor,

@@ -38,7 +38,7 @@ export interface TwoFactorStatus {
 }
 
 /**
- * Another kind of second factor an operator's reset removes too (passkeys: the passkey feature plugs in here), in
+ * Another kind of second factor an operator's reset removes too (the passkey feature's, given in wiring.ts), in
  * the reset's transaction. Answers how many it removed.
  */
 export interface ResettableFactor {
@@ -54,8 +54,6 @@ export interface ResettableFactor {
  * code of a confirmed factor is checked, taken from the account's budget (attempt-budget.ts).
  */
 export class TwoFactorService {
-  /** Named hook points: the other second factors an operator's reset removes (the passkey feature's hooks). */
-  readonly hooks: { resettable: ResettableFactor[] } = { resettable: [] };
   /**
    * The account's budget of wrong codes (TWO_FACTOR_LOCKOUT_FAILURES, TWO_FACTOR_LOCKOUT_SEC), shared by every
    * route and kind of code that checks a confirmed factor.
@@ -75,6 +73,8 @@ export class TwoFactorService {
       publicUrl: string;
       clock: Clock;
       audit: TwoFactorAudit;
+      /** The other second factors an operator's reset removes too (passkeys), in its transaction. */
+      resettable: readonly ResettableFactor[];
     },
   ) {
     const { lockoutFailures: max, lockoutSec: lockSec } = deps.config;
@@ -199,7 +199,7 @@ export class TwoFactorService {
       const totp = await this.deps.repo.removeAll(user.id, tx);
       const details: Record<string, number | boolean> = { wasEnabled: user.twoFactorEnabled };
       let others = 0;
-      for (const factor of this.hooks.resettable) {
+      for (const factor of this.deps.resettable) {
         const count = await factor.removeAll(user.id, tx);
         details[`${factor.name}Removed`] = count;
         others += count;
