@@ -188,9 +188,12 @@ async function main() {
       name: 'Ops',
       role: 'admin',
     });
-    const signedIn = await ctx.features.account.accounts.signIn(
-      { email: operator.email, password: 'bench password 123' },
-      SYSTEM_SOURCE,
+    const signedIn = await ctx.features.signIn.signIn.complete(
+      await ctx.features.account.accounts.signIn(
+        { email: operator.email, password: 'bench password 123' },
+        SYSTEM_SOURCE,
+      ),
+      { source: SYSTEM_SOURCE, trustedDevice: null },
     );
     if (signedIn.kind !== 'signed-in') throw new Error('the operator has no second factor');
     const token = signedIn.current.session.token;

@@ -96,7 +96,7 @@ async function main() {
     console.log(
       `seeded ${EVENTS} events in ${((performance.now() - t) / 1000).toFixed(1)} s (one INSERT … SELECT generate_series, VACUUM ANALYZE)`,
     );
-    const events = ctx.features.audit.events;
+    const events = ctx.features.auditReads.reads;
     const auth = {
       session: { impersonatedBy: null },
       user: { id: 'bench-operator', role: 'admin' },

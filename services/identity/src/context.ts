@@ -182,6 +182,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       trusted: new TrustedOrigins([config.publicUrl, ...config.trustedOrigins]),
       sessions: features.session.sessions,
       apiKeys: features.apiKey.apiKeys,
+      signIn: features.signIn.signIn,
     });
     return {
       config,

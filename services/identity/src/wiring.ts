@@ -6,19 +6,32 @@ import { Sealer } from './crypto/sealed';
 import { VerificationTokens } from './crypto/verification-token';
 import { ApiError } from './errors';
 import { type AccountFeature, createAccountFeature } from './features/account';
-import { type AdminFeature, createAdminFeature } from './features/admin';
+import {
+  type AdminFeature,
+  createAdminAccess,
+  createAdminFeature,
+  createLapsedBans,
+  operatorRule,
+} from './features/admin';
 import { type ApiKeyFeature, createApiKeyFeature } from './features/api-key';
-import { type AuditFeature, createAuditFeature } from './features/audit';
+import { type AuditFeature, type AuditReadsFeature, createAuditFeature, createAuditReads } from './features/audit';
 import { type CaptchaVerifier, createCaptcha } from './features/captcha';
 import { createIntrospectionFeature, type IntrospectionFeature } from './features/introspection';
 import { createJwtFeature, type JwtFeature, type MemberRoleLookup, redisKeyEvents } from './features/jwt';
 import { createOrganizationFeature, type OrganizationFeature } from './features/organization';
 import { createPasskeyFeature, type PasskeyFeature } from './features/passkey';
 import { createSessionFeature, type SessionFeature } from './features/session';
+import { createSignInFeature, type SignInFeature } from './features/sign-in';
 import { createSocialFeature, type SocialFeature } from './features/social';
 import { createSystemFeature } from './features/system';
 import { createTwoFactorFeature, type TwoFactorFeature } from './features/two-factor';
-import { createWebhookFeature, type DeliveryLogger, type WebhookFeature, type WebhookOutbox } from './features/webhook';
+import {
+  createWebhookFeature,
+  createWebhookRouting,
+  type DeliveryLogger,
+  type WebhookFeature,
+  type WebhookOutbox,
+} from './features/webhook';
 import type { FeatureRoutes } from './http/web';
 import type { MailOutbox } from './mail/mail-outbox';
 import type { BackgroundTasks } from './shared/background';
@@ -47,12 +60,16 @@ export interface Infrastructure {
 }
 
 export interface Features {
-  /** The audit trail: built first, every feature that changes something records through it. */
+  /** The audit trail's writer: built first, every feature that changes something records through it. */
   audit: AuditFeature;
+  /** list-events (admin and organization). */
+  auditReads: AuditReadsFeature;
   session: SessionFeature;
   account: AccountFeature;
-  /** The second factor: plugs into the account feature's password sign-in. */
+  /** The second factor: its gate is the sign-in seam's. */
   twoFactor: TwoFactorFeature;
+  /** The sign-in seam: every sign-in method's routes end in it (through `Web.signIn`). */
+  signIn: SignInFeature;
   /** Passkeys: a sign-in of their own; an operator's second-factor reset removes them too. */
   passkey: PasskeyFeature;
   jwt: JwtFeature;
@@ -72,22 +89,17 @@ export interface Features {
 }
 
 /**
- * Calls each feature's factory with what it needs, in dependency order. A feature gets another feature's public
- * interface (its index.ts), never its internals. Two late bindings: admin's view of linked accounts, which the
- * social feature (built after admin, because it needs admin's ban check) answers; and the audit feature's read
- * permissions, which the admin and organization features (built after it, because they record through it) answer.
+ * Calls each feature's factory with what it needs, in dependency order, and connects them: every way one feature
+ * reaches into another is an argument here (no feature changes another at run time, nothing is bound late). A
+ * feature gets another feature's public interface (its index.ts), never its internals.
  */
 export function createFeatures(infra: Infrastructure): Features {
   const { config, clock, sql, store } = infra;
-  let admin: AdminFeature | null = null;
-  let organizations: OrganizationFeature | null = null;
-  const audit = createAuditFeature({
-    sql,
-    clock,
-    config,
-    admin: () => admin?.access ?? null,
-    organization: () => organizations?.access ?? null,
-  });
+  // Asked by several features (audit reads, API keys, webhooks, the operator rule): the role model alone.
+  const adminAccess = config.features.admin ? createAdminAccess(config) : null;
+  // The webhooks follow every audit event in its transaction: their routing is made first, the writer with it.
+  const webhookRouting = createWebhookRouting({ sql, outbox: infra.outbox, config, warn: infra.warn });
+  const audit = createAuditFeature({ sql, clock, config, followers: [webhookRouting.follow] });
   const session = createSessionFeature({
     sql,
     cache: config.session.redisCacheTtlSec > 0 ? store : null,
@@ -115,6 +127,19 @@ export function createFeatures(infra: Infrastructure): Features {
     clock,
     mail: infra.mailOutbox,
     audit: audit.events,
+    // an invitation an operator sent stays valid while they hold the admin `organization: manage` permission
+    operators: adminAccess ? operatorRule(adminAccess, account.accounts) : null,
+  });
+  const organizations = config.features.organization ? organization : null;
+  const passkey = createPasskeyFeature({
+    sql,
+    accounts: account.accounts,
+    sessions,
+    organizations: organization.secondFactorPolicy,
+    mail: infra.mailOutbox,
+    config,
+    clock,
+    audit: audit.events,
   });
   const twoFactor = createTwoFactorFeature({
     sql,
@@ -126,23 +151,31 @@ export function createFeatures(infra: Infrastructure): Features {
     config,
     clock,
     audit: audit.events,
+    // an operator's reset of the second factor removes the passkeys too
+    resettable: [passkey.resettable],
   });
-  const passkey = createPasskeyFeature({
+  // Every sign-in ends here: the ban, the second factor (two-factor's gate), the session and its event.
+  const signIn = createSignInFeature({
     sql,
-    accounts: account.accounts,
-    sessions,
-    twoFactor: twoFactor.twoFactor,
-    organizations: organization.secondFactorPolicy,
-    mail: infra.mailOutbox,
-    config,
     clock,
-    audit: audit.events,
+    sessions,
+    secondFactor: twoFactor.gate,
+    lapsedBans: config.features.admin ? createLapsedBans({ sql, clock, audit: audit.events }) : null,
   });
-  organizations = config.features.organization ? organization : null;
-  let social: SocialFeature | undefined;
-  admin = config.features.admin
+  const social = createSocialFeature({
+    config,
+    sql,
+    store,
+    clock,
+    accounts: account.accounts,
+    signIn: signIn.signIn,
+    audit: audit.events,
+    warn: infra.warn,
+  });
+  const admin = adminAccess
     ? createAdminFeature({
         sql,
+        access: adminAccess,
         accounts: account.accounts,
         passwords: account.passwords,
         emails: account.emails,
@@ -151,23 +184,12 @@ export function createFeatures(infra: Infrastructure): Features {
         config,
         clock,
         organizations,
-        linkedAccounts: (userId) => social!.tokens.list(userId),
+        linkedAccounts: (userId) => social.tokens.list(userId),
         audit: audit.events,
         secondFactors: twoFactor.twoFactor,
         passkeys: passkey.passkeys,
       })
     : null;
-  social = createSocialFeature({
-    config,
-    sql,
-    store,
-    clock,
-    accounts: account.accounts,
-    sessions,
-    banCheck: admin ? (user) => admin!.banPolicy.check(user) : null,
-    audit: audit.events,
-    warn: infra.warn,
-  });
   const jwt = createJwtFeature({
     sql,
     config,
@@ -186,7 +208,7 @@ export function createFeatures(infra: Infrastructure): Features {
     clock,
     getUser: (id) => account.accounts.getUser(id),
     organizations: organizations?.access ?? null,
-    admin: admin?.access ?? null,
+    admin: adminAccess,
     audit: audit.events,
   });
   const system = createSystemFeature({ sql, redis: infra.redis, lifecycle: infra.lifecycle });
@@ -198,10 +220,18 @@ export function createFeatures(infra: Infrastructure): Features {
     sealer: new Sealer(deriveKeys(config, 'webhook-secrets')),
     audit: audit.events,
     events: audit.events,
+    routing: webhookRouting,
     outbox: infra.outbox,
-    admin: admin?.access ?? null,
+    admin: adminAccess,
     log: infra.log,
     observe: infra.observeWebhook,
+  });
+  // list-events asks the admin and organization features' permission checks: made after both.
+  const auditReads = createAuditReads({
+    sql,
+    events: audit.events,
+    admin: adminAccess,
+    organization: organizations?.access ?? null,
   });
   const routes: Array<FeatureRoutes | null> = [
     system,
@@ -215,14 +245,16 @@ export function createFeatures(infra: Infrastructure): Features {
     admin,
     apiKey,
     organizations,
-    audit,
+    auditReads,
     webhook,
   ];
   return {
     audit,
+    auditReads,
     session,
     account,
     twoFactor,
+    signIn,
     passkey,
     jwt,
     introspection,

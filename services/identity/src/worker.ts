@@ -5,7 +5,7 @@ import { deriveKeys } from './crypto/keys';
 import { Sealer } from './crypto/sealed';
 import { createPool } from './db/pool';
 import { createAuditFeature } from './features/audit';
-import { createWebhookDelivery, installWebhookFollower, startWebhookWorker } from './features/webhook';
+import { createWebhookDelivery, createWebhookRouting, startWebhookWorker } from './features/webhook';
 import { DatabaseClock } from './infra/database-clock';
 import { createLogger, logStartFailure, routeProcessOutput } from './infra/logger';
 import { Metrics } from './infra/metrics';
@@ -116,12 +116,14 @@ export async function startWebhooks(
       await dbClock.start();
       clock = dbClock;
     }
-    const audit = createAuditFeature({ sql, clock, config, admin: () => null, organization: () => null });
     // Writes only: the rows it adds are relayed by the API instances once their lease ends.
     const outbox = new Outbox(sql, {}, { ...config.outbox, takeoverMs: config.outbox.leaseMs }, logger);
     closers.unshift(() => outbox.close());
-    const stopFollower = installWebhookFollower({ sql, events: audit.events, outbox, config });
-    closers.unshift(async () => stopFollower());
+    // The worker's own events (an endpoint disabled for failing) reach the endpoints that want them like any other.
+    const routing = createWebhookRouting({ sql, outbox, config });
+    const audit = createAuditFeature({ sql, clock, config, followers: [routing.follow] });
+    routing.start();
+    closers.unshift(async () => routing.stop());
     const delivery = createWebhookDelivery({
       sql,
       sealer: new Sealer(deriveKeys(config, 'webhook-secrets')),

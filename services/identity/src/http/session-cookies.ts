@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { BoundedMap } from '../shared/bounded-map';
 import { sessionJson } from '../shared/session-json';
+import type { SignInResult } from '../shared/sign-in';
 import type { SessionView, SessionWithUser } from '../shared/views';
 import { type CachedSession, decodeCookieCache, encodeCookieCache, isUsable } from './cookie-cache';
 
@@ -191,6 +192,22 @@ export class SessionCookies {
    */
   reissueCache(request: FastifyRequest, reply: FastifyReply, value: SessionWithUser, now: number): void {
     if (request.cookies[this.tokenName] !== undefined) this.setCache(reply, value.session, sessionJson(value), now);
+  }
+
+  /**
+   * The cookies of a sign-in's result (the sign-in seam's, shared/sign-in.ts): the session cookies and a renewed or
+   * new trusted-device cookie; or, for a pending sign-in, its signed cookie, the browser's session cookies cleared
+   * (no session of anyone's lingers beside it) and a trusted-device cookie that did not help cleared too.
+   */
+  applySignIn(reply: FastifyReply, result: SignInResult, now: number): void {
+    if (result.kind === 'second-factor') {
+      this.clear(reply);
+      if (result.forgetDevice) this.clearNamed(reply, this.trustDeviceName);
+      this.setSigned(reply, this.twoFactorName, result.challenge);
+      return;
+    }
+    this.set(reply, result.current, now);
+    if (result.trustedDevice) this.setSigned(reply, this.trustDeviceName, result.trustedDevice);
   }
 
   /** A signed, HttpOnly cookie of the second factor's or a passkey's: `value` kept `maxAgeSec`. */

@@ -4,7 +4,9 @@ import type { Config } from '../config';
 import type { ErrorCode } from '../errors';
 import type { Metrics } from '../infra/metrics';
 import type { Clock } from '../shared/clock';
+import type { SignInContext, SignInSteps } from '../shared/sign-in';
 import type { ApiKeyView, SessionView, SessionWithUser } from '../shared/views';
+import { auditSource } from './audit-source';
 import type { TrustedOrigins } from './origins';
 import { optionalSession, requireFreshSession, requireSession } from './require-session';
 import { assertServiceCredential, requireServiceCredential } from './service-auth';
@@ -53,6 +55,13 @@ export interface Web {
   assertServiceCredential(request: FastifyRequest, reply?: FastifyReply): Promise<void>;
   /** The caller's session when there is a valid one, else null (routes that also serve anonymous callers). */
   optionalSession(request: FastifyRequest): Promise<SessionWithUser | null>;
+  /**
+   * The sign-in seam (docs/architecture.md "The sign-in seam"): a route of a sign-in method hands it the identity
+   * its service proved, then applies the result with `cookies.applySignIn`.
+   */
+  readonly signIn: SignInSteps;
+  /** The request's part in a sign-in: its audit source and the trusted-device cookie it presented. */
+  signInContext(request: FastifyRequest): SignInContext;
 }
 
 export interface WebParts {
@@ -63,6 +72,7 @@ export interface WebParts {
   metrics: Metrics;
   sessions: SessionLookup;
   apiKeys: KeyAuthority;
+  signIn: SignInSteps;
 }
 
 export function createWeb(parts: WebParts): Web {
@@ -77,6 +87,11 @@ export function createWeb(parts: WebParts): Web {
     requireServiceCredential: requireServiceCredential(parts),
     assertServiceCredential: (request, reply) => assertServiceCredential(parts, request, reply),
     optionalSession: (request) => optionalSession(parts, request),
+    signIn: parts.signIn,
+    signInContext: (request) => ({
+      source: auditSource(request),
+      trustedDevice: parts.cookies.readTrustedDevice(request),
+    }),
   };
 }
 

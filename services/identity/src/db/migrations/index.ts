@@ -21,6 +21,7 @@ import { TwoFactor1796100000300 } from './1796100000300-two-factor';
 import { OrganizationTwoFactor1796100000400 } from './1796100000400-organization-two-factor';
 import { Passkeys1796100000500 } from './1796100000500-passkeys';
 import { DropTypeormMetadata1796200000100 } from './1796200000100-drop-typeorm-metadata';
+import { PendingSignInMethod1796300000100 } from './1796300000100-pending-sign-in-method';
 
 /** Listed explicitly (a glob would also match the compiled .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   OrganizationTwoFactor1796100000400,
   Passkeys1796100000500,
   DropTypeormMetadata1796200000100,
+  PendingSignInMethod1796300000100,
 ];

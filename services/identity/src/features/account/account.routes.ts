@@ -14,9 +14,10 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: AccountWeb): 
     { schema: SignUpEmail, preHandler: checkRedirects(ctx.trusted, 'callbackURL') },
     async (request, reply) => {
       const lang = request.headers['accept-language'];
-      const { user, session } = await ctx.accounts.signUp(request.body, auditSource(request), lang);
-      if (session) ctx.cookies.set(reply, session, ctx.clock.now());
-      return { token: session?.session.token ?? null, user };
+      const { user, signIn } = await ctx.accounts.signUp(request.body, auditSource(request), lang);
+      const done = signIn && (await ctx.signIn.complete(signIn, ctx.signInContext(request)));
+      if (done) ctx.cookies.applySignIn(reply, done, ctx.clock.now());
+      return { token: done?.kind === 'signed-in' ? done.current.session.token : null, user };
     },
   );
 
@@ -25,22 +26,19 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: AccountWeb): 
     { schema: SignInEmail, preHandler: checkRedirects(ctx.trusted, 'callbackURL') },
     async (request, reply) => {
       const lang = request.headers['accept-language'];
-      const device = ctx.cookies.readTrustedDevice(request);
-      const outcome = await ctx.metrics.countSignIn('email', () =>
-        ctx.signInThrottle.guard(request.body.email, () =>
-          ctx.accounts.signIn(request.body, auditSource(request), lang, device),
+      const result = await ctx.metrics.countSignIn('email', () =>
+        ctx.signInThrottle.guard(request.body.email, async () =>
+          ctx.signIn.complete(
+            await ctx.accounts.signIn(request.body, auditSource(request), lang),
+            ctx.signInContext(request),
+          ),
         ),
       );
-      if (outcome.kind === 'second-factor') {
-        // better-auth's two-factor answer: no session, a signed cookie naming the pending sign-in (docs/two-factor.md)
-        ctx.cookies.clear(reply);
-        if (outcome.forgetDevice) ctx.cookies.clearNamed(reply, ctx.cookies.trustDeviceName);
-        ctx.cookies.setSigned(reply, ctx.cookies.twoFactorName, outcome.challenge);
-        return { twoFactorRedirect: true as const, twoFactorMethods: outcome.methods };
-      }
-      const { current } = outcome;
-      ctx.cookies.set(reply, current, ctx.clock.now());
-      if (outcome.trustedDevice) ctx.cookies.setSigned(reply, ctx.cookies.trustDeviceName, outcome.trustedDevice);
+      ctx.cookies.applySignIn(reply, result, ctx.clock.now());
+      // better-auth's two-factor answer: no session, the pending sign-in's cookie (docs/two-factor.md)
+      if (result.kind === 'second-factor')
+        return { twoFactorRedirect: true as const, twoFactorMethods: result.methods };
+      const { current } = result;
       const url = request.body.callbackURL;
       return { redirect: Boolean(url), token: current.session.token, url, user: current.user };
     },

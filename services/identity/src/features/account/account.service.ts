@@ -4,8 +4,9 @@ import { fail } from '../../errors';
 import { type AuditEventType, type AuditSource, asUser, userTarget } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import { normalizeEmail } from '../../shared/email';
+import type { ProvenIdentity } from '../../shared/sign-in';
 import { isUniqueViolation, type Sql } from '../../shared/sql';
-import type { SessionWithUser, UserView } from '../../shared/views';
+import type { UserView } from '../../shared/views';
 import type { CreateSessionInput, SessionService } from '../session';
 import type { AccountAudit } from './deps';
 import type { EmailService } from './email.service';
@@ -28,30 +29,6 @@ export interface SignInInput {
   callbackURL?: string;
 }
 
-/** A signed cookie value and how long the browser keeps it (the second factor's cookies). */
-export interface CookieGrant {
-  value: string;
-  maxAgeSec: number;
-}
-
-/**
- * What the password sign-in asks once the password is right and before a session is made: the two-factor feature
- * plugs in here (docs/two-factor.md). It answers from the user row already loaded, so a user without a second
- * factor costs no statement. `trustedDevice`: the device cookie the browser presented, if any.
- */
-export type SecondFactorGate = (
-  user: UserView,
-  attempt: { rememberMe: boolean; trustedDevice: string | null },
-) => Promise<
-  | { pass: true; trustedDevice: CookieGrant | null }
-  | { pass: false; challenge: CookieGrant; methods: string[]; forgetDevice: boolean }
->;
-
-/** A sign-in's outcome: a session, or (a second factor enabled) a pending sign-in and no session. */
-export type SignInOutcome =
-  | { kind: 'signed-in'; current: SessionWithUser; trustedDevice: CookieGrant | null }
-  | { kind: 'second-factor'; challenge: CookieGrant; methods: string[]; forgetDevice: boolean };
-
 export interface NewUserInput {
   email: string;
   name: string;
@@ -61,8 +38,8 @@ export interface NewUserInput {
 }
 
 /**
- * The sign-in event of a new session (docs/audit.md): the user is the actor, the session's id and how it was made
- * are the details. For `CreateSessionInput.event`.
+ * The sign-in event of a session made outside the sign-in seam (a password change's new session, docs/audit.md):
+ * the user is the actor, the session's id and how it was made are the details. For `CreateSessionInput.event`.
  */
 export const signedIn =
   (source: AuditSource, method: string): CreateSessionInput['event'] =>
@@ -75,8 +52,6 @@ export const signedIn =
 
 /** Email+password accounts (spec §4, §5): sign-up, sign-in, profile updates. */
 export class AccountService {
-  /** Named hook points: the second factor asked after a correct password (the two-factor feature's hooks.ts). */
-  readonly hooks: { secondFactor: SecondFactorGate | null } = { secondFactor: null };
   private readonly repo: AccountRepository;
   private readonly sessions: SessionService;
   private readonly hasher: PasswordHasher;
@@ -108,12 +83,12 @@ export class AccountService {
     } = deps);
   }
 
-  /** Returns the new user and, with auto sign-in, its first session. */
+  /** Returns the new user and, with auto sign-in, the identity the sign-in seam takes to its first session. */
   async signUp(
     input: SignUpInput,
     source: AuditSource,
     lang?: string,
-  ): Promise<{ user: UserView; session: SessionWithUser | null }> {
+  ): Promise<{ user: UserView; signIn: ProvenIdentity | null }> {
     this.assertEmailPasswordEnabled();
     if (this.config.emailAndPassword.disableSignUp) fail('SIGN_UP_DISABLED');
     const email = normalizeEmail(input.email);
@@ -145,28 +120,19 @@ export class AccountService {
     if (emailVerification.sendOnSignUp || emailAndPassword.requireEmailVerification)
       await this.emails.sendVerificationMail(user, input.callbackURL, lang);
     // Unverified accounts get no session when verification is required (spec §4, better-auth's behaviour).
-    if (!emailAndPassword.autoSignIn || emailAndPassword.requireEmailVerification) return { user, session: null };
-    const session = await this.sessions.create({
-      user,
-      rememberMe: input.rememberMe ?? true,
-      ...source,
-      event: signedIn(source, 'sign-up'),
-    });
-    return { user, session };
+    if (!emailAndPassword.autoSignIn || emailAndPassword.requireEmailVerification) return { user, signIn: null };
+    const rememberMe = input.rememberMe ?? true;
+    return { user, signIn: { user, method: 'sign-up', rememberMe, secondFactor: 'ask' } };
   }
 
   /**
    * Unknown email, social-only account and wrong password all answer INVALID_EMAIL_OR_PASSWORD after the
-   * same argon2 work, so timing reveals no account. Ban and other hooks run only after a correct password.
+   * same argon2 work, so timing reveals no account. The sign-in seam (the ban, the second factor) takes over only
+   * after a correct password.
    * A failure is recorded with the address's digest as its target, never the address, and never which of the two
    * was wrong (docs/audit.md).
    */
-  async signIn(
-    input: SignInInput,
-    source: AuditSource,
-    lang?: string,
-    trustedDevice: string | null = null,
-  ): Promise<SignInOutcome> {
+  async signIn(input: SignInInput, source: AuditSource, lang?: string): Promise<ProvenIdentity> {
     this.assertEmailPasswordEnabled();
     const email = normalizeEmail(input.email);
     const found = await this.repo.findUserWithPasswordHash(email);
@@ -186,21 +152,7 @@ export class AccountService {
       await this.emails.sendVerificationMail(user!, input.callbackURL, lang); // only after a correct password
       fail('EMAIL_NOT_VERIFIED');
     }
-    const rememberMe = input.rememberMe ?? true;
-    let device: CookieGrant | null = null;
-    // Only a user with a second factor reaches the gate's statements (docs/two-factor.md).
-    if (user!.twoFactorEnabled && this.hooks.secondFactor) {
-      const gate = await this.hooks.secondFactor(user!, { rememberMe, trustedDevice });
-      if (!gate.pass) return { kind: 'second-factor', ...gate };
-      device = gate.trustedDevice;
-    }
-    const current = await this.sessions.create({
-      user: user!,
-      rememberMe,
-      ...source,
-      event: signedIn(source, device ? 'email+trusted-device' : 'email'),
-    });
-    return { kind: 'signed-in', current, trustedDevice: device };
+    return { user: user!, method: 'email', rememberMe: input.rememberMe ?? true, secondFactor: 'ask' };
   }
 
   /**

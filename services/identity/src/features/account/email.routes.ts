@@ -48,8 +48,12 @@ export async function emailRoutes(fastify: FastifyInstance, ctx: AccountWeb): Pr
         if (callbackURL) return reply.redirect(redirectTarget(callbackURL, { error: result.error }), 302);
         throw new ApiError(JSON_ERRORS[result.error]);
       }
-      if (result.session) ctx.cookies.set(reply, result.session, ctx.clock.now());
-      if (callbackURL) return reply.redirect(redirectTarget(callbackURL), 302);
+      // Signed in after verification (emailVerification.autoSignInAfterVerification): through the sign-in seam, so a
+      // user with a second factor gets a pending sign-in and the page is told to ask for the code.
+      const signedIn = result.signIn && (await ctx.signIn.complete(result.signIn, ctx.signInContext(request)));
+      if (signedIn) ctx.cookies.applySignIn(reply, signedIn, ctx.clock.now());
+      const pending = signedIn && signedIn.kind === 'second-factor' ? { twoFactorRedirect: 'true' } : undefined;
+      if (callbackURL) return reply.redirect(redirectTarget(callbackURL, pending), 302);
       return { status: true, user: result.user };
     },
   );

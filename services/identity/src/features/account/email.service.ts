@@ -4,10 +4,10 @@ import { fail } from '../../errors';
 import { type AuditSource, asUser, userTarget } from '../../shared/audit';
 import type { BackgroundTasks } from '../../shared/background';
 import type { Clock } from '../../shared/clock';
+import type { ProvenIdentity } from '../../shared/sign-in';
 import { isUniqueViolation, type Sql } from '../../shared/sql';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { SessionService } from '../session';
-import { signedIn } from './account.service';
 import type { AccountAudit } from './deps';
 import type { AccountMailer } from './mailer';
 import type { AccountRepository } from './repository';
@@ -18,7 +18,7 @@ const USED = 'used-verification:';
 
 export type VerifyEmailError = 'token_expired' | 'invalid_token' | 'user_not_found' | 'unauthorized';
 export type VerifyEmailResult =
-  | { ok: true; user: UserView; session: SessionWithUser | null }
+  | { ok: true; user: UserView; signIn: ProvenIdentity | null }
   | { ok: false; error: VerifyEmailError };
 
 /** Email verification and change of email (spec §4 Email verification, §5 account rules). */
@@ -96,15 +96,11 @@ export class EmailService {
     });
     if (!verified) return { ok: false, error: 'invalid_token' } satisfies VerifyEmailResult;
     const signIn = this.deps.config.emailVerification.autoSignInAfterVerification && auth?.user.id !== user.id;
-    const session = signIn
-      ? await this.deps.sessions.create({
-          user: verified,
-          rememberMe: true,
-          ...source,
-          event: signedIn(source, 'email-verification'),
-        })
+    // The sign-in seam makes the session (the second factor is still asked of a user who has one).
+    const identity: ProvenIdentity | null = signIn
+      ? { user: verified, method: 'email-verification', rememberMe: true, secondFactor: 'ask' }
       : null;
-    return { ok: true, user: verified, session } satisfies VerifyEmailResult;
+    return { ok: true, user: verified, signIn: identity } satisfies VerifyEmailResult;
   }
 
   /**
@@ -161,7 +157,7 @@ export class EmailService {
       return changed;
     });
     if (!moved) return { ok: false, error: 'invalid_token' } satisfies VerifyEmailResult;
-    return { ok: true, user: moved, session: null } satisfies VerifyEmailResult;
+    return { ok: true, user: moved, signIn: null } satisfies VerifyEmailResult;
   }
 
   /**

@@ -13,13 +13,7 @@ import { AccountRepository } from './repository';
 import { SignInThrottle } from './sign-in-throttle';
 import { TokenRepository } from './tokens.repository';
 
-export {
-  type AccountService,
-  type CookieGrant,
-  type SecondFactorGate,
-  type SignInOutcome,
-  signedIn,
-} from './account.service';
+export type { AccountService } from './account.service';
 export type { DeletionService } from './deletion.service';
 export type { AccountAudit, AccountFeatureDeps } from './deps';
 export type { EmailService } from './email.service';

@@ -53,8 +53,11 @@ export interface SecondFactorReset {
   reset(user: UserView, source: AuditSource, lang?: string): Promise<UserView>;
 }
 
-/** What the admin feature needs from outside: the other features' services and the infrastructure. */
-export type AdminFeatureDeps = Omit<AdminDeps, 'repo' | 'access' | 'trigrams'>;
+/**
+ * What the admin feature needs from outside: the other features' services, the infrastructure, and its access
+ * model (`createAdminAccess`, made first because other features ask it too).
+ */
+export type AdminFeatureDeps = Omit<AdminDeps, 'repo' | 'trigrams'>;
 
 export interface AdminWeb extends Web {
   admin: AdminServices;

@@ -1,9 +1,10 @@
+import type { Config } from '../../config';
 import type { FeatureRoutes } from '../../http/web';
 import { AdminAccess } from './access';
 import { AdminBansService } from './bans.service';
 import type { AdminDeps, AdminFeatureDeps } from './deps';
-import { BanPolicy, installAdminHooks, installOperatorRule } from './hooks';
 import { impersonationRoutes } from './impersonation.routes';
+import { LapsedBans } from './lapsed-bans';
 import { adminOrganizationRoutes } from './organizations.routes';
 import { AdminOrganizationsService } from './organizations.service';
 import { adminPermissionRoutes } from './permissions.routes';
@@ -30,7 +31,8 @@ export {
   UsageError,
 } from './cli';
 export type { AdminFeatureDeps, AdminPasskey, LinkedAccount, UserPasskeys } from './deps';
-export type { BanPolicy } from './hooks';
+export type { LapsedBans } from './lapsed-bans';
+export { operatorRule } from './operator-rule';
 export { readAdminPassword } from './password-input';
 export { pruneSearchWords } from './search-words';
 
@@ -54,7 +56,6 @@ export { pruneSearchWords } from './search-words';
 export interface AdminServices {
   access: AdminAccess;
   bans: AdminBansService;
-  banPolicy: BanPolicy;
   users: AdminUsersService;
   sessions: AdminSessionsService;
   permissions: AdminPermissionsService;
@@ -66,21 +67,28 @@ export interface AdminServices {
 export type AdminFeature = AdminServices & FeatureRoutes;
 
 /**
- * Builds the admin feature and plugs it into the session feature's hook points (ban check, hidden impersonation)
- * and, when on, the organization feature's operator rule.
+ * The admin access model (spec §6 roles, the admin second-factor policy) alone: other features ask it (the audit
+ * reads, API keys, webhooks, the organization feature's operator rule), so wiring.ts makes it before them.
  */
+export function createAdminAccess(config: Config): AdminAccess {
+  return new AdminAccess(config.admin, config.twoFactor.requiredForAdmins);
+}
+
+/**
+ * docs/SPEC.md §4: a ban whose end has passed is cleared at the next sign-in (the sign-in seam asks it), recorded
+ * as `user.ban_lapsed`. Made before the admin feature, because the sign-in seam comes first.
+ */
+export function createLapsedBans(deps: Pick<AdminFeatureDeps, 'sql' | 'clock' | 'audit'>): LapsedBans {
+  return new LapsedBans(new AdminRepository(deps.sql, false), deps.sql, deps.clock, deps.audit);
+}
+
 export function createAdminFeature(deps: AdminFeatureDeps): AdminFeature {
-  const { sql } = deps;
+  const { sql, access } = deps;
   const repo = new AdminRepository(sql, deps.config.admin.reuseListTotals);
-  const access = new AdminAccess(deps.config.admin, deps.config.twoFactor.requiredForAdmins);
   const trigrams = new TrigramSample(sql, () => deps.clock.now());
-  const d: AdminDeps = { ...deps, sql, repo, access, trigrams };
-  const banPolicy = new BanPolicy(repo, sql, deps.clock, deps.audit);
-  installAdminHooks(deps.sessions, banPolicy);
-  if (deps.organizations) installOperatorRule(deps.organizations, access, deps.accounts);
+  const d: AdminDeps = { ...deps, sql, repo, trigrams };
   const admin: AdminServices = {
     access,
-    banPolicy,
     bans: new AdminBansService(d),
     users: new AdminUsersService(d),
     sessions: new AdminSessionsService(d),

@@ -1,4 +1,5 @@
 import { isId } from '../../crypto/random';
+import { banInForceSql } from '../../shared/ban';
 import { escapeLike } from '../../shared/sql';
 /**
  * list-users options (spec §5) turned into SQL from allow-lists only: no client text ever becomes SQL, values
@@ -85,7 +86,7 @@ const COMPARE: Record<string, string> = { eq: '=', ne: '<>', lt: '<', lte: '<=',
  * whose end has passed is no ban; the service clears it at the user's next sign-in; the database's clock decides,
  * as for every expiry, docs/decisions/0004-database-clock.md). `role`: the stored role text, exactly. `emailVerified`: the stored flag.
  */
-const BAN_IN_FORCE = '(banned AND (ban_expires IS NULL OR ban_expires > now()))';
+const BAN_IN_FORCE = banInForceSql('now()');
 const EXTENSION_FILTERS: Record<'role' | 'emailVerified', (param: string) => string> = {
   role: (p) => `role = ${p}`,
   emailVerified: (p) => `email_verified = ${p}`,

@@ -159,11 +159,6 @@ export class AdminRepository {
     return rows[0] ? toUserView(rows[0]) : null;
   }
 
-  async banState(userId: string, sql: Sql = this.sql): Promise<UserView | null> {
-    const rows = await sql.query(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = $1`, [userId]);
-    return rows[0] ? toUserView(rows[0]) : null;
-  }
-
   async listUsers(plan: ListPlan): Promise<{ users: UserView[]; total: number }> {
     // A page's timestamps come as text and are rearranged into ISO text (isoFromPg), not parsed into Dates.
     const page = (stmt: { text: string; params: unknown[] }) =>

@@ -1,3 +1,4 @@
+import { banInForceSql } from '../../shared/ban';
 import type { Sql } from '../../shared/sql';
 
 export interface StatCounts {
@@ -21,7 +22,7 @@ export class StatsRepository {
       `SELECT (SELECT coalesce(sum(n), 0) FROM user_counts) AS "users",
               (SELECT count(*) FROM users WHERE created_at >= $2) AS "newUsers7d",
               (SELECT count(*) FROM sessions WHERE expires_at > $1) AS "activeSessions",
-              (SELECT count(*) FROM users WHERE banned AND (ban_expires IS NULL OR ban_expires > $1)) AS "bannedUsers",
+              (SELECT count(*) FROM users WHERE ${banInForceSql('$1')}) AS "bannedUsers",
               (SELECT count(*) FROM organizations) AS "organizations"`,
       [now, weekAgo],
     );

@@ -3,6 +3,7 @@ import type { Config } from '../../config';
 import { isId, newId, randomString } from '../../crypto/random';
 import { ApiError, type ErrorCode, fail } from '../../errors';
 import type { AuditDetails, AuditLog, AuditSource } from '../../shared/audit';
+import { banInForce } from '../../shared/ban';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { SessionWithUser, UserView } from '../../shared/views';
@@ -202,7 +203,7 @@ export class ApiKeyService {
     if (!key.userId || isServiceKey(key)) return fail('API_KEY_SESSION_NOT_ALLOWED');
     const user = (await this.d.getUser(key.userId)) ?? fail('INVALID_API_KEY');
     const now = this.d.clock.now();
-    if (user.banned && !(user.banExpires && Date.parse(user.banExpires) <= now)) fail('BANNED_USER');
+    if (banInForce(user, now)) fail('BANNED_USER');
     const session: SessionWithUser = {
       user,
       session: {

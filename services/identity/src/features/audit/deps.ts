@@ -5,7 +5,7 @@ import type { Web } from '../../http/web';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { SessionWithUser, UserView } from '../../shared/views';
-import type { AuditEvents } from './events.service';
+import type { AuditEvents, EventFollower } from './events.service';
 
 /** The admin feature's access model, as far as list-events asks it (its AdminAccess fits). */
 export interface AdminAuditAccess {
@@ -21,17 +21,21 @@ export interface OrganizationAuditAccess {
   can(member: { role: string }, permissions: Permissions): boolean;
 }
 
-/** What the audit feature needs from outside. */
+/** What the audit trail's writer needs from outside. */
 export interface AuditFeatureDeps {
   sql: Sql;
   clock: Clock;
   config: Config;
-  /**
-   * The readers' permission checks, asked per request: the admin and organization features are built after this
-   * one (they record events through it). Null when that feature is off.
-   */
-  admin: () => AdminAuditAccess | null;
-  organization: () => OrganizationAuditAccess | null;
+  /** Work that follows every event in its transaction (the webhooks' routing), fixed when the writer is made. */
+  followers: readonly EventFollower[];
+}
+
+/** What list-events needs: the readers' permission checks (null when that feature is off). */
+export interface AuditReadsDeps {
+  sql: Sql;
+  events: AuditEvents;
+  admin: AdminAuditAccess | null;
+  organization: OrganizationAuditAccess | null;
 }
 
 export interface AuditWeb extends Web {

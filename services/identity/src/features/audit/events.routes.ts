@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
-import type { AuditEvents } from './events.service';
+import type { EventReads } from './event-reads.service';
 import { AdminListEvents, OrganizationListEvents } from './schemas';
 
 export interface AuditRouteOptions {
-  events: AuditEvents;
+  reads: EventReads;
   session: preHandlerHookHandler;
 }
 
@@ -12,7 +12,7 @@ export interface AuditRouteOptions {
 export async function adminEventRoutes(fastify: FastifyInstance, opts: AuditRouteOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/admin/list-events', { schema: AdminListEvents, preHandler: opts.session }, async (request) =>
-    opts.events.listAll(request.auth, request.query),
+    opts.reads.listAll(request.auth, request.query),
   );
 }
 
@@ -20,6 +20,6 @@ export async function adminEventRoutes(fastify: FastifyInstance, opts: AuditRout
 export async function organizationEventRoutes(fastify: FastifyInstance, opts: AuditRouteOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/organization/list-events', { schema: OrganizationListEvents, preHandler: opts.session }, async (request) =>
-    opts.events.listOrganization(request.auth, request.query),
+    opts.reads.listOrganization(request.auth, request.query),
   );
 }

@@ -1,25 +1,29 @@
 import { deriveKey } from '../../crypto/keys';
 import type { FeatureRoutes } from '../../http/web';
 import { requireOrganizationSession } from '../organization';
-import type { AuditFeatureDeps } from './deps';
+import type { AuditFeatureDeps, AuditReadsDeps } from './deps';
+import { EventReads } from './event-reads.service';
 import { EventRepository } from './events.repository';
 import { adminEventRoutes, organizationEventRoutes } from './events.routes';
 import { AuditEvents } from './events.service';
 import { EventRetention } from './retention.service';
 
-export type { AdminAuditAccess, AuditFeatureDeps, OrganizationAuditAccess } from './deps';
+export type { AdminAuditAccess, AuditFeatureDeps, AuditReadsDeps, OrganizationAuditAccess } from './deps';
+export type { EventReads } from './event-reads.service';
 export { type EventFilter, type EventView, listEventsSql, MONTHS_AHEAD } from './events.repository';
 export type { AuditEvents, EventFollower, EventPage, ListEventsQuery, RecordedEvent } from './events.service';
 export type { EventRetention, PruneResult } from './retention.service';
 
 /**
- * The audit trail (docs/audit.md): the writer every other feature records its changes through,
- * in the change's own transaction, the reads, and retention. Its route table:
+ * The audit trail (docs/audit.md), in two parts. The writer every other feature records its changes through, in
+ * the change's own transaction, and retention: built first (`createAuditFeature`). The reads, whose permission
+ * checks are the admin and organization features' (built after the writer, since they record through it):
+ * built last (`createAuditReads`), with their route table:
  *
  *   events.routes   admin/list-events (when features.admin) · organization/list-events (when features.organization)
  */
-export interface AuditFeature extends FeatureRoutes {
-  /** The writer (`record(tx, event)`) and the reads. */
+export interface AuditFeature {
+  /** The writer (`record(tx, event)`). */
   events: AuditEvents;
   /** Drops events past AUDIT_RETENTION_DAYS and makes the partitions ahead (the events:prune command). */
   retention: EventRetention;
@@ -28,17 +32,27 @@ export interface AuditFeature extends FeatureRoutes {
 export function createAuditFeature(deps: AuditFeatureDeps): AuditFeature {
   const { sql, clock, config } = deps;
   const repo = new EventRepository(sql);
-  const events = new AuditEvents(repo, clock, deriveKey(config.secret, 'audit-email'), {
+  return {
+    events: new AuditEvents(repo, clock, deriveKey(config.secret, 'audit-email'), deps.followers),
+    retention: new EventRetention(repo, clock, config.audit.retentionDays),
+  };
+}
+
+export interface AuditReadsFeature extends FeatureRoutes {
+  reads: EventReads;
+}
+
+export function createAuditReads(deps: AuditReadsDeps): AuditReadsFeature {
+  const reads = new EventReads(new EventRepository(deps.sql), (email) => deps.events.emailTarget(email), {
     admin: deps.admin,
     organization: deps.organization,
   });
   return {
-    events,
-    retention: new EventRetention(repo, clock, config.audit.retentionDays),
+    reads,
     async routes(app, web) {
-      if (web.config.features.admin) await app.register(adminEventRoutes, { events, session: web.requireSession });
+      if (web.config.features.admin) await app.register(adminEventRoutes, { reads, session: web.requireSession });
       if (web.config.features.organization)
-        await app.register(organizationEventRoutes, { events, session: requireOrganizationSession(web) });
+        await app.register(organizationEventRoutes, { reads, session: requireOrganizationSession(web) });
     },
   };
 }

@@ -47,7 +47,7 @@ export function sourceOf(auth: SessionWithUser): AuditSource {
   );
 }
 
-/** Hook point the admin feature fills: the user when they may manage every organization, else null. */
+/** The admin feature's operator rule: the user when they may manage every organization, else null. */
 export type OperatorLookup = (userId: string) => Promise<MemberUser | null>;
 
 /** What the organization services share; built once in context.ts. */
@@ -61,19 +61,21 @@ export interface OrganizationDeps {
   clock: Clock;
   mail: MailOutbox;
   audit: AuditLog;
+  operators: OperatorLookup | null;
 }
 
 /** Membership and permission checks (spec §6), on the pure access model with the configured custom roles. */
 export class OrganizationAccess {
   readonly roles: Record<string, Role>;
   readonly creatorRole: string;
-  /** Installed by the admin feature (admin/wiring.ts) when both features are on. */
-  operatorLookup: OperatorLookup | null = null;
+  /** The admin feature's operator rule (wiring.ts) when both features are on. */
+  private readonly operatorLookup: OperatorLookup | null;
 
   constructor(private readonly d: OrganizationDeps) {
     const org = d.config.organization;
     this.roles = buildRoles(ORGANIZATION_STATEMENTS, ORGANIZATION_DEFAULT_ROLES, org.roles, 'organization.roles');
     this.creatorRole = org.creatorRole;
+    this.operatorLookup = d.operators;
   }
 
   /** The organization a call acts in: the one named in the request, else the session's active one. */

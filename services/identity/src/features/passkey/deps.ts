@@ -6,7 +6,6 @@ import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
 import type { SessionService } from '../session';
-import type { TwoFactorService } from '../two-factor';
 import type { PasskeyService } from './passkey.service';
 
 /** The user a passkey belongs to (the account feature's AccountService fits). */
@@ -26,10 +25,8 @@ export interface OrganizationPolicy {
 export interface PasskeyFeatureDeps {
   sql: Sql;
   accounts: UserLookup;
-  /** A passkey sign-in makes its session here, with the sign-in's hooks (a ban refuses it). */
+  /** A passkey removed changes the user's cached sessions (their passkey count). */
   sessions: SessionService;
-  /** An operator's reset of the second factor removes passkeys too: plugged into its hook point. */
-  twoFactor: TwoFactorService;
   /** Removing the last second factor ends the user's sessions' hold on organizations that require one. */
   organizations: OrganizationPolicy;
   /** The notices are written in the transaction of the change they tell of. */

@@ -1,7 +1,7 @@
 import { relyingParty } from '../../config';
 import type { FeatureRoutes } from '../../http/web';
+import type { ResettableFactor } from '../two-factor';
 import type { PasskeyFeatureDeps } from './deps';
-import { installPasskeyReset } from './hooks';
 import { passkeyRoutes } from './passkey.routes';
 import { PasskeyService } from './passkey.service';
 import { PasskeyRepository } from './repository';
@@ -17,11 +17,13 @@ export type { PasskeyView } from './schemas';
  *   passkey.routes   passkey/generate-register-options · verify-registration · generate-authenticate-options ·
  *                    verify-authentication · list-user-passkeys · update-passkey · delete-passkey
  *
- * It plugs into the two-factor feature's reset (an operator's reset removes passkeys too). The second-factor
+ * An operator's reset of the second factor removes passkeys too (`resettable`, given to the two-factor feature). The second-factor
  * policies count a passkey through the user's `passkeyCount` (shared/second-factor.ts).
  */
 export interface PasskeyFeature extends FeatureRoutes {
   passkeys: PasskeyService;
+  /** An operator's reset of the second factor removes passkeys too: the two-factor feature is given this. */
+  resettable: ResettableFactor;
   /** Deletes expired challenges; answers how many. */
   sweepExpired(batch?: number): Promise<number>;
 }
@@ -42,9 +44,9 @@ export function createPasskeyFeature(deps: PasskeyFeatureDeps): PasskeyFeature {
     clock: deps.clock,
     audit: deps.audit,
   });
-  installPasskeyReset(deps.twoFactor, passkeys);
   return {
     passkeys,
+    resettable: { name: 'passkeys', removeAll: (userId, tx) => passkeys.removeAll(userId, tx) },
     sweepExpired: (batch = 1000) => passkeys.sweepExpired(batch),
     async routes(app, web) {
       await app.register(passkeyRoutes, { ...web, passkeys });

@@ -80,11 +80,13 @@ export async function passkeyRoutes(fastify: FastifyInstance, ctx: PasskeyWeb): 
 
   app.post('/passkey/verify-authentication', { schema: VerifyAuthentication }, async (request, reply) => {
     const challenge = challengeOf(request, reply);
-    const current = await ctx.metrics.countSignIn('passkey', () =>
-      ctx.passkeys.signIn(challenge, request.body.response, auditSource(request)),
+    const context = ctx.signInContext(request);
+    const result = await ctx.metrics.countSignIn('passkey', async () =>
+      ctx.signIn.complete(await ctx.passkeys.signIn(challenge, request.body.response, context.source), context),
     );
-    ctx.cookies.set(reply, current, ctx.clock.now());
-    return current;
+    ctx.cookies.applySignIn(reply, result, ctx.clock.now());
+    // A passkey proof skips the second factor: the seam always answers a session here.
+    return result.kind === 'signed-in' ? result.current : fail('AUTHENTICATION_FAILED');
   });
 
   app.get('/passkey/list-user-passkeys', { schema: ListUserPasskeys, preHandler: ctx.requireSession }, (request) =>

@@ -13,10 +13,11 @@ import { fail } from '../../errors';
 import { TrustedOrigins } from '../../http/origins';
 import { mailLanguage } from '../../mail/language';
 import type { MailOutbox } from '../../mail/mail-outbox';
-import { type AuditDetails, type AuditLog, type AuditSource, asUser, userTarget } from '../../shared/audit';
+import { type AuditDetails, type AuditLog, type AuditSource, userTarget } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
+import type { ProvenIdentity } from '../../shared/sign-in';
 import { isUniqueViolation, type Sql } from '../../shared/sql';
-import type { SessionWithUser, UserView } from '../../shared/views';
+import type { UserView } from '../../shared/views';
 import type { SessionService } from '../session';
 import type { OrganizationPolicy, UserLookup } from './deps';
 import { type Ceremony, type PasskeyRepository, type PasskeyRow, toView } from './repository';
@@ -187,10 +188,10 @@ export class PasskeyService {
   /**
    * The assertion for the ceremony `challengeId` (taken first, so it is used once): the passkey it names, the
    * origin, the relying party, user verification, the signature, then the counter, which only moves forward (a
-   * counter that did not grow is a cloned authenticator: refused and recorded). Makes the session as a sign-in
-   * does (ban check included) with its `user.signed_in` event; no second factor is asked.
+   * counter that did not grow is a cloned authenticator: refused and recorded). Answers the identity for the
+   * sign-in seam: verified with the user's screen lock it holds two factors, so no second factor is asked.
    */
-  async signIn(challengeId: string, input: unknown, source: AuditSource): Promise<SessionWithUser> {
+  async signIn(challengeId: string, input: unknown, source: AuditSource): Promise<ProvenIdentity> {
     const stored = await this.take(challengeId, 'authentication');
     const response = input as AuthenticationResponseJSON;
     const passkey = await this.deps.repo.findByCredential(response.id);
@@ -242,17 +243,13 @@ export class PasskeyService {
       fail('AUTHENTICATION_FAILED');
     }
     if (this.deps.requireEmailVerification && !user.emailVerified) fail('EMAIL_NOT_VERIFIED');
-    return this.deps.sessions.create({
+    return {
       user,
+      method: 'passkey',
       rememberMe: true,
-      ...source,
-      event: ({ session }) => ({
-        type: 'user.signed_in',
-        source: asUser(source, user.id),
-        target: userTarget(user.id),
-        details: { method: 'passkey', passkeyId: passkey.id, userVerified, sessionId: session.id },
-      }),
-    });
+      secondFactor: 'skip',
+      details: { passkeyId: passkey.id, userVerified },
+    };
   }
 
   // The user's passkeys

@@ -11,7 +11,6 @@ export type {
   Resolved,
   ResolveOptions,
   SessionEnd,
-  SessionHooks,
   SessionService,
 } from './session.service';
 

@@ -1,4 +1,5 @@
 import { toUserView, USER_COLUMNS } from '../../db/user-row';
+import { banInForceSql } from '../../shared/ban';
 import { isoOf } from '../../shared/pg-time';
 import type { Sql } from '../../shared/sql';
 import { TickBatcher } from '../../shared/tick-batcher';
@@ -112,6 +113,18 @@ export class SessionRepository {
       rememberMe: s.rememberMe,
     };
     return { session, written };
+  }
+
+  /**
+   * Whether a ban of the user is in force at `now` (shared/ban.ts), asked in a new session's transaction: sent with
+   * its INSERT, it sees a ban that committed before the insert took its hold on the user's row.
+   */
+  async banInForce(userId: string, now: Date, sql: Sql): Promise<boolean> {
+    const rows = await sql.query<{ inForce: boolean }>(
+      `SELECT ${banInForceSql('$2')} AS "inForce" FROM users WHERE id = $1`,
+      [userId, now],
+    );
+    return rows[0]?.inForce === true;
   }
 
   /** Sliding renewal; returns false when the row is gone (revoked meanwhile). */

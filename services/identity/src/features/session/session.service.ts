@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { SessionConfig } from '../../config';
 import { isId, newId, newSessionToken } from '../../crypto/random';
+import { fail } from '../../errors';
 import type { AuditDetails, AuditEvent, AuditEventType, AuditLog, AuditSource } from '../../shared/audit';
+import { banInForce } from '../../shared/ban';
 import { BoundedMap } from '../../shared/bounded-map';
 import type { Clock } from '../../shared/clock';
 import { drainBatches } from '../../shared/drain-batches';
@@ -21,8 +23,8 @@ export interface CreateSessionInput {
   /** Fixed lifetime that is never extended (impersonation, spec §4). */
   fixedLifetimeSec?: number;
   /**
-   * The audit event of this sign-in (docs/audit.md), written in the transaction that inserts the session: the
-   * caller's, or one of its own. A hook's refusal rolls both back.
+   * The audit event of the new session (docs/audit.md), written in the transaction that inserts it: a sign-in's
+   * `user.signed_in` (the sign-in seam's), an impersonation's, a password change's.
    */
   event: (created: SessionWithUser) => AuditEvent;
 }
@@ -35,19 +37,6 @@ export interface SessionEnd {
   type: AuditEventType;
   source: AuditSource;
   details?: AuditDetails;
-}
-
-/**
- * Named hook points that optional features plug into: ban check, impersonation hiding.
- * A beforeCreate hook may refuse (throw) or answer the user as it now is (a lapsed ban lifted, spec §4).
- * An afterCreate hook may still refuse: the new session is then deleted before the error goes on (a check
- * repeated after the insert closes the race with a change that committed between the first check and it).
- */
-export interface SessionHooks {
-  beforeCreate: Array<(user: UserView) => Promise<UserView | undefined>>;
-  /** Runs in the session's transaction: `tx` is its connection (a hook that asks the pool instead would hold two). */
-  afterCreate: Array<(created: SessionWithUser, tx: Sql) => Promise<void>>;
-  filterList: Array<(sessions: SessionView[]) => SessionView[]>;
 }
 
 export type ResolveSource = 'cache' | 'database';
@@ -91,13 +80,6 @@ function cacheKey(token: string): string {
 }
 
 /**
- * spec §4 Ban as every lookup sees it: a ban without an expiry, or whose expiry is still ahead, ends the session
- * (banning removes all sessions; one that outlived its ban never validates). A lapsed ban is no ban.
- */
-const banHolds = (user: UserView, now: number): boolean =>
-  user.banned && (user.banExpires === null || Date.parse(user.banExpires) > now);
-
-/**
  * Sessions per spec §4: created at sign-in, renewed past the update age (capped by the absolute lifetime),
  * deleted on expiry. PostgreSQL is the truth; Redis caches (session, user) by token hash.
  *
@@ -108,7 +90,6 @@ const banHolds = (user: UserView, now: number): boolean =>
  * and return the step to run after its commit.
  */
 export class SessionService {
-  readonly hooks: SessionHooks = { beforeCreate: [], afterCreate: [], filterList: [] };
   /** Session id → its Redis cache key (resolveById); the pair never changes while the session lives. */
   private readonly idKeys = new BoundedMap<string, string>(4096);
   /** The cache reads of one event-loop turn share one MGET (as the database lookups share one query). */
@@ -130,24 +111,21 @@ export class SessionService {
   }
 
   /**
-   * In `tx` (a password change): the row is inserted in the caller's transaction, and a hook's refusal rolls it
-   * back with the rest. The hooks run outside it (a lapsed ban is lifted on the user's row), so the caller must not
-   * hold a lock on that row yet.
+   * Makes a session with its audit event, in `tx` when given (the sign-in seam spending a one-time proof, a password
+   * change) or in a transaction of its own. Never for a user whose ban is in force (shared/ban.ts): refused before
+   * anything is written, and again in the transaction, where the check goes with the INSERT. The INSERT holds the
+   * user's row (foreign key), so a ban committing meanwhile waits for this transaction and then ends the session;
+   * one committed before is seen by the check. The three statements go to PostgreSQL together (pipeline mode,
+   * shared/sql.ts): a sign-in holds its connection for two round trips, this and the COMMIT.
    */
   async create(input: CreateSessionInput, tx?: Sql): Promise<SessionWithUser> {
-    let user = input.user;
-    for (const hook of this.hooks.beforeCreate) user = (await hook(user)) ?? user;
-    if (tx) return this.insertChecked(input, user, tx);
-    return this.repo.transaction((own) => this.insertChecked(input, user, own));
+    if (banInForce(input.user, this.clock.now())) fail('BANNED_USER');
+    if (tx) return this.insertChecked(input, tx);
+    return this.repo.transaction((own) => this.insertChecked(input, own));
   }
 
-  /**
-   * The session row and its audit event in `tx`, then the afterCreate hooks: a refusal rolls back both. A session
-   * insert holds the user's row (foreign key), so a ban committing meanwhile waits for this transaction and then
-   * ends the session; one committed before is seen by the hook. The three go to PostgreSQL together, in this order
-   * (pipeline mode, shared/sql.ts): a sign-in holds its connection for two round trips, this and the COMMIT.
-   */
-  private async insertChecked(input: CreateSessionInput, user: UserView, tx: Sql): Promise<SessionWithUser> {
+  private async insertChecked(input: CreateSessionInput, tx: Sql): Promise<SessionWithUser> {
+    const { user } = input;
     const now = this.clock.now();
     const lifetimeSec =
       input.fixedLifetimeSec ?? (input.rememberMe ? this.config.expiresInSec : this.config.notRememberedExpiresInSec);
@@ -167,11 +145,12 @@ export class SessionService {
       tx,
     );
     const created = { session, user };
-    await Promise.all([
+    const [, , banned] = await Promise.all([
       written,
       this.audit.record(tx, input.event(created)),
-      ...this.hooks.afterCreate.map((hook) => hook(created, tx)),
+      this.repo.banInForce(user.id, new Date(now), tx),
     ]);
+    if (banned) fail('BANNED_USER');
     return created;
   }
 
@@ -220,7 +199,7 @@ export class SessionService {
     let entry = found;
     let current = entry.value;
     const now = this.clock.now();
-    if (Date.parse(current.session.expiresAt) <= now || banHolds(current.user, now)) {
+    if (Date.parse(current.session.expiresAt) <= now || banInForce(current.user, now)) {
       await this.revokeTokens(await this.repo.deleteByToken(token));
       return { ...none, expired: true, from };
     }
@@ -245,11 +224,10 @@ export class SessionService {
     return { current, expired: false, renewed, from, json: entry.json };
   }
 
-  /** Sessions of a user that a client may see (impersonation sessions hidden by the admin hook). */
+  /** Sessions of a user that they may see: an impersonation session is the operator's, hidden (docs/SPEC.md §4). */
   async list(userId: string): Promise<SessionView[]> {
-    let sessions = await this.repo.listActive(userId, new Date(this.clock.now()));
-    for (const filter of this.hooks.filterList) sessions = filter(sessions);
-    return sessions;
+    const sessions = await this.repo.listActive(userId, new Date(this.clock.now()));
+    return sessions.filter((s) => !s.impersonatedBy);
   }
 
   /** Every active session of a user, hidden ones included (operators, spec §7 admin list-user-sessions). */

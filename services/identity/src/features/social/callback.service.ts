@@ -3,14 +3,13 @@ import { safeEqual } from '../../crypto/safe-equal';
 import { ApiError } from '../../errors';
 import { redirectTarget } from '../../http/redirects';
 import { type AuditSource, asUser } from '../../shared/audit';
-import type { SessionWithUser, UserView } from '../../shared/views';
-import { type CookieGrant, signedIn } from '../account';
+import type { SignInContext, SignInResult } from '../../shared/sign-in';
 import type { SocialDeps } from './deps';
 import type { IdentifyService } from './identify.service';
 import { exchangeCode, fetchProfile, type ProviderTokens } from './oauth-client';
+import { providerIdentity } from './provider-identity';
 import type { Provider } from './providers/registry';
 import type { Profile } from './providers/types';
-import { askSecondFactor } from './second-factor';
 import type { OAuthState } from './state';
 
 /** A callback failure: the spec §8 redirect code, sent to errorURL (or the error page). */
@@ -22,14 +21,8 @@ class Redirect extends Error {
 
 export interface CallbackResult {
   location: string;
-  /** Set when the callback signed someone in: the route sets the session cookies. */
-  session?: SessionWithUser;
-  /** A trusted device let the sign-in through: its cookie is sent again (renewed). */
-  trustedDevice?: CookieGrant | null;
-  /** The user has a second factor: no session, the pending sign-in's cookie (docs/two-factor.md). */
-  challenge?: CookieGrant;
-  /** The presented device cookie was of no use: the route clears it. */
-  forgetDevice?: boolean;
+  /** Set when the callback ended in the sign-in seam: the route applies its cookies (a session, or a pending sign-in). */
+  signIn?: SignInResult;
 }
 
 /** Where the callback sends the browser when it fails before it knows the flow's errorURL. */
@@ -48,9 +41,9 @@ export class CallbackService {
     providerId: string,
     params: Record<string, string>,
     boundState: string | null,
-    source: AuditSource,
-    trustedDevice: string | null = null,
+    context: SignInContext,
   ): Promise<CallbackResult> {
+    const { source } = context;
     let state: OAuthState | null = null;
     try {
       const provider = await this.findProvider(providerId);
@@ -61,7 +54,7 @@ export class CallbackService {
       const tokens = await this.exchange(provider, params, state);
       const profile = await this.profile(provider, tokens, params.user);
       if (state.link) return await this.finishLink(provider, profile, state, tokens, asUser(source, state.link.userId));
-      return await this.signIn(provider, profile, state, tokens, source, trustedDevice);
+      return await this.signIn(provider, profile, state, tokens, context);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'BANNED_USER')
         return { location: errorPage(this.d.config, 'banned') };
@@ -137,34 +130,18 @@ export class CallbackService {
     profile: Profile,
     state: OAuthState,
     tokens: ProviderTokens,
-    source: AuditSource,
-    trustedDevice: string | null,
+    context: SignInContext,
   ): Promise<CallbackResult> {
     const found = await this.identify.identify(p, profile, state.requestSignUp);
     if (found.kind === 'refused') throw new Redirect(found.reason);
-    if (found.kind !== 'new') await this.refuseBannedUser(found.user);
-    const persisted = await this.identify.persist(p, profile, found, tokens, source);
+    // spec §8: a banned user is sent to the error page (handle), before anything of theirs is linked or stored
+    if (found.kind !== 'new') await this.d.signIn.checkBan(found.user);
+    const persisted = await this.identify.persist(p, profile, found, tokens, context.source);
     if (!persisted) throw new Redirect('account_not_linked'); // a concurrent sign-up took the email first
     const target = persisted.isNew && state.newUserURL ? state.newUserURL : state.callbackURL!;
+    const signIn = await this.d.signIn.complete(providerIdentity(p, persisted.user), context);
     // A second factor: back to the product's page with twoFactorRedirect=true, which asks for the code
-    const step = await askSecondFactor(this.d, p, persisted.user, trustedDevice);
-    if (step && !step.pass)
-      return {
-        location: redirectTarget(target, { twoFactorRedirect: 'true' }),
-        challenge: step.challenge,
-        forgetDevice: step.forgetDevice,
-      };
-    const session = await this.d.sessions.create({
-      user: persisted.user,
-      rememberMe: true,
-      ...source,
-      event: signedIn(source, step ? `social:${p.id}+trusted-device` : `social:${p.id}`),
-    });
-    return { location: redirectTarget(target), session, trustedDevice: step?.trustedDevice ?? null };
-  }
-
-  /** spec §8: a banned user is sent to the error page (the admin feature's ban check, through its hook). */
-  private async refuseBannedUser(user: UserView): Promise<UserView> {
-    return this.d.banCheck ? this.d.banCheck(user) : user;
+    const pending = signIn.kind === 'second-factor' ? { twoFactorRedirect: 'true' } : undefined;
+    return { location: redirectTarget(target, pending), signIn };
   }
 }

@@ -2,11 +2,10 @@ import type { Config } from '../../config';
 import type { Web } from '../../http/web';
 import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
+import type { SignInSteps } from '../../shared/sign-in';
 import type { Sql } from '../../shared/sql';
-import type { UserView } from '../../shared/views';
 import type { KeyValueStore } from '../../store';
 import type { AccountService } from '../account';
-import type { SessionService } from '../session';
 import type { SocialServices } from '.';
 import type { IdTokenVerifier } from './id-token';
 import type { ProviderRegistry } from './providers/registry';
@@ -16,7 +15,7 @@ import type { TokenVault } from './vault';
 
 /** What the social feature needs from outside. */
 export interface SocialFeatureDeps
-  extends Pick<SocialDeps, 'sql' | 'config' | 'clock' | 'accounts' | 'sessions' | 'banCheck' | 'audit' | 'warn'> {
+  extends Pick<SocialDeps, 'sql' | 'config' | 'clock' | 'accounts' | 'signIn' | 'audit' | 'warn'> {
   /** OAuth state between the redirect and the callback (Redis, or this process). */
   store: KeyValueStore;
 }
@@ -36,13 +35,13 @@ export interface SocialDeps {
   repo: SocialRepository;
   vault: TokenVault;
   accounts: AccountService;
-  sessions: SessionService;
   /**
-   * Named hook for the admin feature (spec §8): refuses a banned user (throws BANNED_USER) or answers the user
-   * as it now is (a lapsed ban lifted). The callback turns the refusal into a redirect to the error page.
+   * The sign-in seam: a provider's answer ends in it (the ban, the second factor, the session). Its ban check runs
+   * before an account is linked or its tokens stored, so a banned user changes nothing (docs/SPEC.md §8: the callback
+   * turns BANNED_USER into a redirect to the error page).
    */
-  banCheck: ((user: UserView) => Promise<UserView>) | null;
-  /** Links and unlinks are recorded in their own transaction; sign-ins through the session feature. */
+  signIn: SignInSteps;
+  /** Links and unlinks are recorded in their own transaction; sign-ins through the sign-in seam. */
   audit: AuditLog;
   /** The operator's log: a stored token no configured secret opens. */
   warn: (message: string) => void;

@@ -17,20 +17,14 @@ export async function signInRoutes(fastify: FastifyInstance, ctx: SocialWeb): Pr
   app.post('/sign-in/social', { schema: SignInSocial, preHandler: redirects }, async (request, reply) => {
     const { body } = request;
     if (body.idToken) {
-      const device = ctx.cookies.readTrustedDevice(request);
-      const outcome = await ctx.metrics.countSignIn('id_token', () =>
-        social.signInWithIdToken(body.provider, body.idToken!, auditSource(request), body.requestSignUp, device),
+      const result = await ctx.metrics.countSignIn('id_token', () =>
+        social.signInWithIdToken(body.provider, body.idToken!, ctx.signInContext(request), body.requestSignUp),
       );
-      if (outcome.kind === 'second-factor') {
-        // as the password sign-in: no session, the pending sign-in's cookie (docs/two-factor.md)
-        if (outcome.forgetDevice) ctx.cookies.clearNamed(reply, ctx.cookies.trustDeviceName);
-        ctx.cookies.setSigned(reply, ctx.cookies.twoFactorName, outcome.challenge);
-        return { twoFactorRedirect: true as const, twoFactorMethods: outcome.methods };
-      }
-      const { current } = outcome;
-      ctx.cookies.set(reply, current, ctx.clock.now());
-      if (outcome.trustedDevice) ctx.cookies.setSigned(reply, ctx.cookies.trustDeviceName, outcome.trustedDevice);
-      return { redirect: false, token: current.session.token, user: current.user };
+      ctx.cookies.applySignIn(reply, result, ctx.clock.now());
+      // as the password sign-in: no session, the pending sign-in's cookie (docs/two-factor.md)
+      if (result.kind === 'second-factor')
+        return { twoFactorRedirect: true as const, twoFactorMethods: result.methods };
+      return { redirect: false, token: result.current.session.token, user: result.current.user };
     }
     const { state, url } = await social.start(body, null);
     stateCookie.set(reply, state, ttl);
@@ -64,14 +58,10 @@ export async function signInRoutes(fastify: FastifyInstance, ctx: SocialWeb): Pr
       request.params.providerId,
       params,
       stateCookie.read(request),
-      auditSource(request),
-      ctx.cookies.readTrustedDevice(request),
+      ctx.signInContext(request),
     );
     stateCookie.clear(reply);
-    if (result.session) ctx.cookies.set(reply, result.session, ctx.clock.now());
-    if (result.trustedDevice) ctx.cookies.setSigned(reply, ctx.cookies.trustDeviceName, result.trustedDevice);
-    if (result.forgetDevice) ctx.cookies.clearNamed(reply, ctx.cookies.trustDeviceName);
-    if (result.challenge) ctx.cookies.setSigned(reply, ctx.cookies.twoFactorName, result.challenge);
+    if (result.signIn) ctx.cookies.applySignIn(reply, result.signIn, ctx.clock.now());
     return reply.redirect(result.location, 302);
   });
 

@@ -1,14 +1,14 @@
 import { fail } from '../../errors';
 import type { AuditSource } from '../../shared/audit';
-import type { SessionWithUser, UserView } from '../../shared/views';
-import { type SignInOutcome, signedIn } from '../account';
+import type { SignInContext, SignInResult } from '../../shared/sign-in';
+import type { SessionWithUser } from '../../shared/views';
 import type { SocialDeps } from './deps';
 import type { IdentifyService, SignInRefusal } from './identify.service';
 import { authorizationUrl, type ProviderTokens } from './oauth-client';
 import { mapProfile } from './profile';
+import { providerIdentity } from './provider-identity';
 import type { Provider } from './providers/registry';
 import type { Profile } from './providers/types';
-import { askSecondFactor } from './second-factor';
 
 export interface IdTokenInput {
   token: string;
@@ -73,25 +73,16 @@ export class SocialService {
   async signInWithIdToken(
     providerId: string,
     input: IdTokenInput,
-    source: AuditSource,
+    context: SignInContext,
     requestSignUp = false,
-    trustedDevice: string | null = null,
-  ): Promise<SignInOutcome> {
+  ): Promise<SignInResult> {
     const { p, profile, tokens } = await this.verified(providerId, input);
     const found = await this.identify.identify(p, profile, requestSignUp);
     if (found.kind === 'refused') return fail(SIGN_IN_ERRORS[found.reason]);
-    let user: UserView | null = found.kind === 'new' ? null : found.user;
-    if (user && this.d.banCheck) user = await this.d.banCheck(user); // BANNED_USER as JSON here (not a redirect)
-    const persisted = (await this.identify.persist(p, profile, found, tokens, source)) ?? fail('LINKING_NOT_ALLOWED');
-    const step = await askSecondFactor(this.d, p, persisted.user, trustedDevice);
-    if (step && !step.pass) return { kind: 'second-factor', ...step };
-    const current = await this.d.sessions.create({
-      user: persisted.user,
-      rememberMe: true,
-      ...source,
-      event: signedIn(source, step ? `social:${p.id}+trusted-device` : `social:${p.id}`),
-    });
-    return { kind: 'signed-in', current, trustedDevice: step?.trustedDevice ?? null };
+    if (found.kind !== 'new') await this.d.signIn.checkBan(found.user); // BANNED_USER as JSON here (not a redirect)
+    const persisted =
+      (await this.identify.persist(p, profile, found, tokens, context.source)) ?? fail('LINKING_NOT_ALLOWED');
+    return this.d.signIn.complete(providerIdentity(p, persisted.user), context);
   }
 
   /** link-social with an id token: linked at once (spec §4 linking rule). */

@@ -1,4 +1,5 @@
 import { STUCK_OUTBOX_ROWS } from '../../outbox/repository';
+import { banInForceSql } from '../../shared/ban';
 import type { Sql } from '../../shared/sql';
 
 /** What the checks need from the configuration. */
@@ -46,7 +47,7 @@ export const CONSISTENCY_CHECKS: readonly ConsistencyCheck[] = [
     description: 'a session of a user whose ban is in force (banning ends every session); it never validates',
     query: () => ({
       text: `SELECT s.id, s.user_id, u.ban_expires FROM sessions s JOIN users u ON u.id = s.user_id
-        WHERE u.banned AND (u.ban_expires IS NULL OR u.ban_expires > now())
+        WHERE ${banInForceSql('now()', 'u')}
         ORDER BY s.created_at, s.id`,
       params: [],
     }),

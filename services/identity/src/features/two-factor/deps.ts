@@ -6,9 +6,8 @@ import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
-import type { AccountService } from '../account';
 import type { SessionService } from '../session';
-import type { TwoFactorService } from './two-factor.service';
+import type { ResettableFactor, TwoFactorService } from './two-factor.service';
 
 export type TwoFactorAudit = AuditLog;
 
@@ -30,8 +29,8 @@ export interface OrganizationPolicy {
 /** What the two-factor feature needs from outside. */
 export interface TwoFactorFeatureDeps {
   sql: Sql;
-  /** The password sign-in it plugs into (hooks.ts), and its password check. */
-  accounts: AccountService;
+  /** The password check before a change of the second factor, and the user of a pending sign-in. */
+  accounts: PasswordCheck;
   sessions: SessionService;
   /** Removing a second factor ends the user's sessions' hold on organizations that require one. */
   organizations: OrganizationPolicy;
@@ -43,6 +42,8 @@ export interface TwoFactorFeatureDeps {
   clock: Clock;
   /** Every change of a second factor, and every wrong code at sign-in, is recorded (docs/audit.md). */
   audit: TwoFactorAudit;
+  /** The other second factors an operator's reset removes too (the passkey feature's). */
+  resettable: readonly ResettableFactor[];
 }
 
 export interface TwoFactorWeb extends Web {

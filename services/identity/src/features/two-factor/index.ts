@@ -1,7 +1,7 @@
 import { type ResealCount, type ResealOptions, resealColumns } from '../../crypto/reseal';
 import type { FeatureRoutes } from '../../http/web';
+import type { SecondFactorGate } from '../../shared/sign-in';
 import type { TwoFactorFeatureDeps } from './deps';
-import { installSecondFactor } from './hooks';
 import { TwoFactorRepository } from './repository';
 import { twoFactorRoutes } from './two-factor.routes';
 import { sealContext, TwoFactorService } from './two-factor.service';
@@ -17,11 +17,13 @@ export type { ResettableFactor, TwoFactorService, TwoFactorStatus } from './two-
  *   two-factor.routes   two-factor/enable · disable · get-totp-uri · verify-totp · generate-backup-codes ·
  *                       verify-backup-code · status
  *
- * It plugs into the account feature's password sign-in (hooks.ts): a user with a second factor gets a pending
- * sign-in instead of a session.
+ * Its `gate` is the sign-in seam's second factor (wiring.ts): a user with one gets a pending sign-in instead of a
+ * session, which the second step (`proveSecondStep`) completes through the seam.
  */
 export interface TwoFactorFeature extends FeatureRoutes {
   twoFactor: TwoFactorService;
+  /** The second factor as the sign-in seam asks it. */
+  gate: SecondFactorGate;
   /** Deletes expired pending sign-ins and trusted devices; answers how many. */
   sweepExpired(batch?: number): Promise<number>;
   /**
@@ -45,10 +47,11 @@ export function createTwoFactorFeature(deps: TwoFactorFeatureDeps): TwoFactorFea
     publicUrl: deps.config.publicUrl,
     clock: deps.clock,
     audit: deps.audit,
+    resettable: deps.resettable,
   });
-  installSecondFactor(deps.accounts, twoFactor);
   return {
     twoFactor,
+    gate: twoFactor.gate,
     sweepExpired: (batch = 1000) => twoFactor.sweepExpired(batch),
     reseal: (options) =>
       resealColumns(

@@ -16,6 +16,8 @@ export interface TwoFactorRow {
 export interface Challenge {
   userId: string;
   rememberMe: boolean;
+  /** How the first step was made (the sign-in seam's method). */
+  method: string;
   attempts: number;
 }
 
@@ -168,23 +170,28 @@ export class TwoFactorRepository implements AttemptBudgetStore {
 
   // Pending sign-ins
 
-  async createChallenge(id: string, userId: string, rememberMe: boolean, expiresAt: Date, now: Date): Promise<void> {
+  async createChallenge(
+    id: string,
+    pending: { userId: string; rememberMe: boolean; method: string },
+    expiresAt: Date,
+    now: Date,
+  ): Promise<void> {
     await this.sql.query(
-      `INSERT INTO two_factor_challenges (id, user_id, remember_me, attempts, expires_at, created_at)
-       VALUES ($1, $2, $3, 0, $4, $5)`,
-      [id, userId, rememberMe, expiresAt, now],
+      `INSERT INTO two_factor_challenges (id, user_id, remember_me, method, attempts, expires_at, created_at)
+       VALUES ($1, $2, $3, $4, 0, $5, $6)`,
+      [id, pending.userId, pending.rememberMe, pending.method, expiresAt, now],
     );
   }
 
   /** Counts an attempt at a pending sign-in still open; null when there is none (unknown, expired, consumed). */
   async countAttempt(id: string, now: Date): Promise<Challenge | null> {
-    const rows = await this.sql.query<{ user_id: string; remember_me: boolean; attempts: number }>(
+    const rows = await this.sql.query<{ user_id: string; remember_me: boolean; method: string; attempts: number }>(
       `UPDATE two_factor_challenges SET attempts = attempts + 1 WHERE id = $1 AND expires_at > $2
-       RETURNING user_id, remember_me, attempts`,
+       RETURNING user_id, remember_me, method, attempts`,
       [id, now],
     );
     const r = rows[0];
-    return r ? { userId: r.user_id, rememberMe: r.remember_me, attempts: r.attempts } : null;
+    return r ? { userId: r.user_id, rememberMe: r.remember_me, method: r.method, attempts: r.attempts } : null;
   }
 
   /** Ends a pending sign-in; false when it was already gone (a concurrent request completed it). */

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, fail } from '../../errors';
 import { auditSource } from '../../http/audit-source';
 import { sessionJson } from '../../shared/session-json';
+import type { SignInResult } from '../../shared/sign-in';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { TwoFactorWeb } from './deps';
 import {
@@ -14,7 +15,7 @@ import {
   VerifyBackupCode,
   VerifyTotp,
 } from './schemas';
-import type { CompletedSignIn, Factor } from './two-factor.service';
+import type { Factor } from './two-factor.service';
 
 export async function twoFactorRoutes(fastify: FastifyInstance, ctx: TwoFactorWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -88,24 +89,27 @@ export async function twoFactorRoutes(fastify: FastifyInstance, ctx: TwoFactorWe
       ctx.cookies.clearNamed(reply, ctx.cookies.twoFactorName);
       fail('INVALID_TWO_FACTOR_COOKIE');
     }
-    let done: CompletedSignIn;
+    let result: SignInResult;
     try {
-      done = await ctx.twoFactor.completeSignIn(
+      const context = ctx.signInContext(request);
+      const identity = await ctx.twoFactor.proveSecondStep(
         challenge,
         factor,
         body.code,
         body.trustDevice === true,
-        auditSource(request),
+        context.source,
       );
+      result = await ctx.signIn.complete(identity, context);
     } catch (error) {
       if (error instanceof ApiError && endsChallenge.has(error.code))
         ctx.cookies.clearNamed(reply, ctx.cookies.twoFactorName);
       throw error;
     }
+    // The second step skips the gate: the seam answers a session.
+    if (result.kind !== 'signed-in') return fail('INVALID_TWO_FACTOR_COOKIE');
     ctx.cookies.clearNamed(reply, ctx.cookies.twoFactorName);
-    ctx.cookies.set(reply, done.current, ctx.clock.now());
-    if (done.trustedDevice) ctx.cookies.setSigned(reply, ctx.cookies.trustDeviceName, done.trustedDevice);
-    return { token: done.current.session.token, user: done.current.user };
+    ctx.cookies.applySignIn(reply, result, ctx.clock.now());
+    return { token: result.current.session.token, user: result.current.user };
   };
 
   /** The signed-in caller as the actor of what a code checked with their session records. */

@@ -6,11 +6,11 @@ import { matchTotp, newTotpSecret, totpUri } from '../../crypto/totp';
 import { fail, failLogged } from '../../errors';
 import { mailLanguage } from '../../mail/language';
 import type { MailOutbox } from '../../mail/mail-outbox';
-import { type AuditEventType, type AuditSource, asUser, userTarget } from '../../shared/audit';
+import { type AuditEventType, type AuditSource, userTarget } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
+import type { ProvenIdentity, SecondFactorGate } from '../../shared/sign-in';
 import type { Sql } from '../../shared/sql';
-import type { SessionWithUser, UserView } from '../../shared/views';
-import type { CookieGrant, SecondFactorGate } from '../account';
+import type { UserView } from '../../shared/views';
 import type { SessionService } from '../session';
 import { AttemptBudget, type CodeVerdict } from './attempt-budget';
 import type { OrganizationPolicy, PasswordCheck, TwoFactorAudit } from './deps';
@@ -38,19 +38,13 @@ export interface TwoFactorStatus {
 }
 
 /**
- * Another kind of second factor an operator's reset removes too (passkeys: the passkey feature plugs in here), in
+ * Another kind of second factor an operator's reset removes too (the passkey feature's, given in wiring.ts), in
  * the reset's transaction. Answers how many it removed.
  */
 export interface ResettableFactor {
   /** The audit detail's name for the count: `<name>Removed`. */
   name: string;
   removeAll(userId: string, tx: Sql): Promise<number>;
-}
-
-/** A completed second-factor sign-in: the session, and the trusted-device cookie when the user asked for one. */
-export interface CompletedSignIn {
-  current: SessionWithUser;
-  trustedDevice: CookieGrant | null;
 }
 
 /**
@@ -60,8 +54,6 @@ export interface CompletedSignIn {
  * code of a confirmed factor is checked, taken from the account's budget (attempt-budget.ts).
  */
 export class TwoFactorService {
-  /** Named hook points: the other second factors an operator's reset removes (the passkey feature's hooks). */
-  readonly hooks: { resettable: ResettableFactor[] } = { resettable: [] };
   /**
    * The account's budget of wrong codes (TWO_FACTOR_LOCKOUT_FAILURES, TWO_FACTOR_LOCKOUT_SEC), shared by every
    * route and kind of code that checks a confirmed factor.
@@ -81,6 +73,8 @@ export class TwoFactorService {
       publicUrl: string;
       clock: Clock;
       audit: TwoFactorAudit;
+      /** The other second factors an operator's reset removes too (passkeys), in its transaction. */
+      resettable: readonly ResettableFactor[];
     },
   ) {
     const { lockoutFailures: max, lockoutSec: lockSec } = deps.config;
@@ -132,7 +126,7 @@ export class TwoFactorService {
     if (row.verified) {
       const verdict = await this.attempts.spend(user.id, () => this.useTotp(row, secret, code));
       if (!verdict.right) {
-        await this.recordWrongCode(user.id, 'totp', verdict, source, false);
+        await this.recordWrongCode(user.id, 'totp', verdict, source, null);
         fail('INVALID_CODE');
       }
       return user;
@@ -159,7 +153,7 @@ export class TwoFactorService {
       async () => (await this.useBackupCode(row, secret, code)) !== null,
     );
     if (!verdict.right) {
-      await this.recordWrongCode(user.id, 'backup-code', verdict, source, false);
+      await this.recordWrongCode(user.id, 'backup-code', verdict, source, null);
       fail('INVALID_BACKUP_CODE');
     }
   }
@@ -205,7 +199,7 @@ export class TwoFactorService {
       const totp = await this.deps.repo.removeAll(user.id, tx);
       const details: Record<string, number | boolean> = { wasEnabled: user.twoFactorEnabled };
       let others = 0;
-      for (const factor of this.hooks.resettable) {
+      for (const factor of this.deps.resettable) {
         const count = await factor.removeAll(user.id, tx);
         details[`${factor.name}Removed`] = count;
         others += count;
@@ -257,8 +251,8 @@ export class TwoFactorService {
   // Sign-in
 
   /**
-   * The account feature's gate after a correct password (its SecondFactorGate): a device the user trusted (and
-   * that trust still running) passes and is renewed; otherwise a pending sign-in is opened.
+   * The sign-in seam's gate for a user with a second factor: a device the user trusted (and that trust still
+   * running) passes and is renewed; otherwise a pending sign-in is opened, remembering how the first step was made.
    */
   readonly gate: SecondFactorGate = async (user, attempt) => {
     const { config } = this.deps;
@@ -271,7 +265,8 @@ export class TwoFactorService {
     }
     const id = randomString(32);
     const ttl = config.pendingSignInTtlSec;
-    await this.deps.repo.createChallenge(id, user.id, attempt.rememberMe, new Date(now.getTime() + ttl * 1000), now);
+    const pending = { userId: user.id, rememberMe: attempt.rememberMe, method: attempt.method };
+    await this.deps.repo.createChallenge(id, pending, new Date(now.getTime() + ttl * 1000), now);
     return {
       pass: false,
       challenge: { value: id, maxAgeSec: ttl },
@@ -284,16 +279,17 @@ export class TwoFactorService {
    * The second step of a sign-in: `challengeId` from the signed cookie, a code of `factor`. Each attempt is
    * counted on the pending sign-in first (one increment, so parallel guesses cannot all slip past the limit); past
    * the limit it is given up. Then it is taken from the account's budget, before the code is checked, so parallel
-   * guesses through many pending sign-ins cannot pass the account's lockout either. A right code ends the pending
-   * sign-in and makes the session in one transaction.
+   * guesses through many pending sign-ins cannot pass the account's lockout either. A right code answers the identity
+   * for the sign-in seam, which ends the pending sign-in (and trusts the device, when asked) in the session's
+   * transaction.
    */
-  async completeSignIn(
+  async proveSecondStep(
     challengeId: string,
     factor: Factor,
     code: string,
     trustDevice: boolean,
     source: AuditSource,
-  ): Promise<CompletedSignIn> {
+  ): Promise<ProvenIdentity> {
     const { repo, config } = this.deps;
     const now = this.now();
     const challenge = await repo.countAttempt(challengeId, now);
@@ -310,32 +306,25 @@ export class TwoFactorService {
       factor === 'totp' ? this.useTotp(row, secret, code) : (await this.useBackupCode(row, secret, code)) !== null,
     );
     if (!verdict.right) {
-      await this.recordWrongCode(row.userId, factor, verdict, source, true);
+      await this.recordWrongCode(row.userId, factor, verdict, source, challenge.method);
       fail(factor === 'totp' ? 'INVALID_CODE' : 'INVALID_BACKUP_CODE');
     }
     const user = await this.deps.passwords.getUser(challenge.userId);
     if (!user) fail('INVALID_TWO_FACTOR_COOKIE');
     const maxAgeSec = config.trustDeviceDays * 86_400;
     const device = trustDevice && maxAgeSec > 0 ? randomString(32) : null;
-    const current = await repo.transaction(async (tx) => {
-      if (!(await repo.consumeChallenge(challengeId, now, tx))) fail('INVALID_TWO_FACTOR_COOKIE');
-      if (device) await repo.trustDevice(device, user.id, new Date(now.getTime() + maxAgeSec * 1000), now, tx);
-      return this.deps.sessions.create(
-        {
-          user,
-          rememberMe: challenge.rememberMe,
-          ...source,
-          event: ({ session }) => ({
-            type: 'user.signed_in',
-            source: asUser(source, user.id),
-            target: userTarget(user.id),
-            details: { method: 'email', secondFactor: factor, trustDevice: device !== null, sessionId: session.id },
-          }),
-        },
-        tx,
-      );
-    });
-    return { current, trustedDevice: device ? { value: device, maxAgeSec } : null };
+    return {
+      user,
+      method: challenge.method,
+      rememberMe: challenge.rememberMe,
+      secondFactor: 'skip',
+      details: { secondFactor: factor, trustDevice: device !== null },
+      spend: async (tx) => {
+        if (!(await repo.consumeChallenge(challengeId, now, tx))) fail('INVALID_TWO_FACTOR_COOKIE');
+        if (device) await repo.trustDevice(device, user.id, new Date(now.getTime() + maxAgeSec * 1000), now, tx);
+      },
+      trustedDevice: device ? { value: device, maxAgeSec } : null,
+    };
   }
 
   /** Deletes expired pending sign-ins and trusted devices (the API's periodic sweep). */
@@ -371,16 +360,17 @@ export class TwoFactorService {
     factor: Factor,
     verdict: Extract<CodeVerdict, { right: false }>,
     source: AuditSource,
-    signingIn: boolean,
+    /** The pending sign-in's method when the code was given at sign-in, else null. */
+    signingIn: string | null,
   ): Promise<void> {
     const { sql, audit } = this.deps;
-    const by = signingIn ? { ...source, actor: { type: 'anonymous' as const } } : source;
-    if (signingIn)
+    const by = signingIn !== null ? { ...source, actor: { type: 'anonymous' as const } } : source;
+    if (signingIn !== null)
       await audit.record(sql, {
         type: 'user.sign_in_failed',
         source: by,
         target: userTarget(userId),
-        details: { method: 'email', secondFactor: factor },
+        details: { method: signingIn, secondFactor: factor },
       });
     if (verdict.lockStarted)
       await audit.record(sql, {

@@ -7,21 +7,19 @@ import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
-import type { EventFollower } from '../audit';
 import type { WebhookDeliveries } from './deliveries.service';
 import type { DeliveryLogger } from './delivery';
 import type { WebhookEndpoints } from './endpoints.service';
 import type { EventData } from './message';
-import type { OutboxWriter } from './routing';
+import type { EndpointRouting, OutboxWriter } from './routing';
 
 /** The admin feature's access model, as far as the webhook routes ask it (its AdminAccess fits). */
 export interface WebhookAdminAccess {
   can(auth: SessionWithUser, permissions: Permissions): boolean;
 }
 
-/** The audit trail as webhooks use it: its follower hook point, and one event by id for a redelivery. */
+/** The audit trail as webhooks use it: one event by id, for a redelivery. */
 export interface WebhookEventSource {
-  readonly followers: EventFollower[];
   findBefore(id: string, before: Date): Promise<EventData | null>;
 }
 
@@ -42,6 +40,8 @@ export interface WebhookFeatureDeps {
   /** Endpoint changes are audit events, recorded in their transaction. */
   audit: AuditLog;
   events: WebhookEventSource;
+  /** The audit writer's follower, made first (`createWebhookRouting`) so the writer is made with it. */
+  routing: EndpointRouting;
   outbox: WebhookOutbox;
   /** The admin feature's access model; null when that feature is off (no routes then). */
   admin: WebhookAdminAccess | null;

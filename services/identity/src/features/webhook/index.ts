@@ -17,6 +17,7 @@ export type { AttemptOutcome, DeliveryLogger } from './delivery';
 export type { WebhookAdminAccess, WebhookEventSource, WebhookFeatureDeps, WebhookOutbox } from './deps';
 export { WEBHOOK_TOPIC, type WebhookJob } from './message';
 export { startWebhookWorker, WEBHOOK_QUEUE_NAME, type WebhookQueue, type WebhookWorker } from './queue';
+export type { EndpointRouting } from './routing';
 export { sign, signatureHeader } from './signature';
 
 /**
@@ -60,21 +61,19 @@ function targetPolicy(config: DeliveryDeps['config'], production: boolean): Targ
 }
 
 /**
- * The follower alone, for a process that records events without serving the routes (the worker disabling a
- * failing endpoint): its events reach the endpoints that want them like any other.
+ * Which enabled endpoints want each event, kept in memory and reloaded (routing.ts): its `follow` is the audit
+ * writer's follower, so it is made before the writer (wiring.ts, and the worker, whose own events such as an
+ * endpoint disabled for failing reach the endpoints that want them like any other). `start` begins the reloads.
  */
-export function installWebhookFollower(
-  deps: Pick<WebhookFeatureDeps, 'sql' | 'events' | 'outbox' | 'config'>,
-): () => void {
-  const routing = new EndpointRouting(
+export function createWebhookRouting(
+  deps: Pick<WebhookFeatureDeps, 'sql' | 'outbox' | 'config'> & { warn?: (message: string) => void },
+): EndpointRouting {
+  return new EndpointRouting(
     new WebhookRepository(deps.sql),
     deps.outbox,
     deps.config.webhook.endpointRefreshMs,
-    () => {},
+    deps.warn ?? (() => {}),
   );
-  deps.events.followers.push(routing.follow);
-  routing.start();
-  return () => routing.stop();
 }
 
 export function createWebhookFeature(deps: WebhookFeatureDeps): WebhookFeature {
@@ -93,8 +92,7 @@ export function createWebhookFeature(deps: WebhookFeatureDeps): WebhookFeature {
     log: deps.log,
     observe: deps.observe,
   });
-  const routing = new EndpointRouting(repo, deps.outbox, config.webhook.endpointRefreshMs, (m) => deps.log.warn({}, m));
-  deps.events.followers.push(routing.follow);
+  const { routing } = deps;
   const queue = createWebhookQueue(config, deps.redis, delivery, deps.log, (key, state) =>
     deps.outbox.confirm(WEBHOOK_TOPIC, key, state),
   );

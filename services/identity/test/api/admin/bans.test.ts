@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { startTestApp, type TestApp } from '../../setup/app';
 import { post, sessionOf, signIn, signUp } from '../../setup/fixtures';
 import { adminPost, expectError, signUpAdmin, userRow } from './helpers';
@@ -30,17 +31,35 @@ describe('admin ban-user / unban-user', () => {
 
   it('a ban that commits between the ban check and the session insert still leaves no session', async () => {
     const u = await signUp(t.app);
-    const hooks = t.ctx.features.session.sessions.hooks.beforeCreate;
-    // Runs after the ban check passed: the ban lands in the window before the insert.
-    const late = async () => {
-      await t.ctx.sql.query('UPDATE users SET banned = true WHERE id = $1', [u.userId]);
-      return undefined;
-    };
-    hooks.push(late);
+    const fn = `hold_session_${u.userId.replace(/-/g, '_')}`;
+    const lockKey = 734_201;
+    // The sign-in's INSERT waits on an advisory lock this test holds (after the seam's ban check passed), while the
+    // ban commits; then the insert goes on, in a transaction that started before the ban.
+    await t.ctx.sql.query(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.user_id = '${u.userId}' THEN PERFORM pg_advisory_xact_lock(${lockKey}); END IF; RETURN NEW; END $$`);
+    await t.ctx.sql.query(`CREATE TRIGGER ${fn} BEFORE INSERT ON sessions FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+    const holder = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await holder.connect();
     try {
-      expectError((await signIn(t.app, u.email)).res, 403, 'BANNED_USER');
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock($1)', [lockKey]);
+      const attempt = signIn(t.app, u.email);
+      // until the sign-in's INSERT waits for the lock
+      for (let i = 0; i < 200; i++) {
+        const waiting = await holder.query(
+          "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted",
+          [lockKey],
+        );
+        if (waiting.rowCount) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      await holder.query('UPDATE users SET banned = true WHERE id = $1', [u.userId]);
+      await holder.query('COMMIT');
+      expectError((await attempt).res, 403, 'BANNED_USER');
     } finally {
-      hooks.splice(hooks.indexOf(late), 1);
+      await holder.end();
+      await t.ctx.sql.query(`DROP TRIGGER ${fn} ON sessions`);
+      await t.ctx.sql.query(`DROP FUNCTION ${fn}()`);
     }
     const rows = await t.ctx.sql.query('SELECT 1 FROM sessions WHERE user_id = $1', [u.userId]);
     expect(rows).toHaveLength(1); // only the sign-up session, which a real ban would have ended

@@ -75,10 +75,7 @@ describe('audit_events storage', () => {
   });
 
   it('the writer refuses details that could hold a secret, and writes nothing', async () => {
-    const events = new AuditEvents(new EventRepository(db.sql()), { now: () => Date.now() }, randomBytes(32), {
-      admin: () => null,
-      organization: () => null,
-    });
+    const events = new AuditEvents(new EventRepository(db.sql()), { now: () => Date.now() }, randomBytes(32), []);
     const target = { type: 'user' as const, id: newId() };
     for (const key of ['password', 'newPassword', 'token', 'sessionToken', 'passwordHash', 'secret', 'key']) {
       await expect(

@@ -1,6 +1,6 @@
 import { CookieJar, post, sessionOf, TOKEN_COOKIE } from '../../setup/fixtures';
 import { CLIENT_ID, providerUser, type SocialTest, socialSignIn, startSocialTest } from '../social/helpers';
-import { codeAt, enrolledUser, TRUST_COOKIE, TWO_FACTOR_COOKIE } from './helpers';
+import { codeAt, enrolledUser, eventsOf, TRUST_COOKIE, TWO_FACTOR_COOKIE } from './helpers';
 
 /**
  * Social and id-token sign-in honour the second factor (docs/two-factor.md): a user who has one is asked for it
@@ -41,6 +41,18 @@ describe('id-token sign-in', () => {
     const done = await post(s.t.app, '/two-factor/verify-totp', { code: await codeAt(s.t, u.secret) }, { jar });
     expect(done.statusCode).toBe(200);
     expect((await sessionOf(s.t.app, { jar })).user.id).toBe(u.userId);
+    // the second step's event names how the first was made
+    const signedIn = await eventsOf(s.t, u.userId, 'user.signed_in');
+    expect(signedIn.at(-1)!.details).toMatchObject({ method: 'social:loop', secondFactor: 'totp' });
+  });
+
+  it('a pending answer clears the session cookies the browser held', async () => {
+    const u = await enrolledUser(s.t);
+    const jar = new CookieJar();
+    jar.cookies.set(TOKEN_COOKIE, u.jar.get(TOKEN_COOKIE)!);
+    const { res } = await signInWithIdToken(s, `clear-${u.userId}`, u.email, jar);
+    expect(res.json()).toMatchObject({ twoFactorRedirect: true });
+    expect(jar.get(TOKEN_COOKIE)).toBeUndefined();
   });
 
   it('a trusted device lets it through', async () => {
