@@ -158,7 +158,7 @@ export class RedisStore implements KeyValueStore {
   private async payEvictions(): Promise<void> {
     if (!this.pending.size && !this.overflowed) return;
     if (this.overflowed) {
-      // Too many to list: the whole session cache goes (keys of session.service.ts; rebuilt from PostgreSQL).
+      // Too many to list: the whole session cache goes (keys of session-cache.ts; rebuilt from PostgreSQL).
       try {
         await this.deleteByPattern(`${this.prefix}session:*`);
         this.pending.clear();

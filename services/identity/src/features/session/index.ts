@@ -20,8 +20,8 @@ export type {
  *
  *   session.routes   get-session · sign-out · list-sessions · revoke-session · revoke-sessions · revoke-other-sessions
  *
- * Other features create and end sessions through `sessions`; the admin feature plugs its ban check and hidden
- * impersonation into `sessions.hooks`.
+ * Other features end sessions and change what they hold through `sessions`; the sign-in seam makes them. The
+ * Redis copies and their fences are session-cache.ts.
  */
 export interface SessionFeature extends FeatureRoutes {
   sessions: SessionService;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { SessionConfig } from '../../config';
 import { isId, newId, newSessionToken } from '../../crypto/random';
 import { fail } from '../../errors';
@@ -9,10 +8,10 @@ import type { Clock } from '../../shared/clock';
 import { drainBatches } from '../../shared/drain-batches';
 import { sessionJson } from '../../shared/session-json';
 import type { Sql } from '../../shared/sql';
-import { TickBatcher } from '../../shared/tick-batcher';
 import type { SessionView, SessionWithUser, UserView } from '../../shared/views';
 import type { KeyValueStore } from '../../store';
 import type { SessionRepository } from './repository';
+import { type CacheEntry, cacheKeyOf, SessionCache } from './session-cache';
 
 export interface CreateSessionInput {
   user: UserView;
@@ -58,55 +57,30 @@ export interface Resolved {
   json: string;
 }
 
-/** A Redis entry is `<1|0 remember-me><get-session body>`: the body is sent as it is on a hit. */
-interface CacheEntry {
-  value: SessionWithUser;
-  json: string;
-}
-
 const NONE = { current: null, expired: false, renewed: false, json: '' };
-/** Keys per MGET: the get-session requests of one event-loop turn under load. */
-const CACHE_READ_BATCH = 128;
-
-/** Redis keys are token hashes (a Redis dump holds no usable token); memoized, as get-session asks on every hit. */
-const cacheKeys = new BoundedMap<string, string>(4096);
-function cacheKey(token: string): string {
-  let key = cacheKeys.get(token);
-  if (key === undefined) {
-    key = `session:${createHash('sha256').update(token).digest('base64url')}`;
-    cacheKeys.set(token, key);
-  }
-  return key;
-}
-
 /**
  * Sessions per spec §4: created at sign-in, renewed past the update age (capped by the absolute lifetime),
  * deleted on expiry. PostgreSQL is the truth; Redis caches (session, user) by token hash.
  *
  * Every change that makes cached entries stale (revocation, ban, an active organization, a user's fields) fences
- * their keys before it commits and deletes them after (docs/sessions.md): a fence is never answered and never
- * overwritten by a cache fill, so no entry written from the old state survives the change, even when the process
- * dies between the commit and the delete. The `…In(tx, …)` methods do their part inside the caller's transaction
- * and return the step to run after its commit.
+ * their keys before it commits and drops them after (session-cache.ts). The `…In(tx, …)` methods do their part
+ * inside the caller's transaction and return the step to run after its commit.
  */
 export class SessionService {
   /** Session id → its Redis cache key (resolveById); the pair never changes while the session lives. */
   private readonly idKeys = new BoundedMap<string, string>(4096);
-  /** The cache reads of one event-loop turn share one MGET (as the database lookups share one query). */
-  private readonly cacheReads: TickBatcher<string, string | null> | null;
+  /** The Redis copies and their fences (session-cache.ts); null when the cache is off. */
+  private readonly cache: SessionCache | null;
 
   constructor(
     private readonly repo: SessionRepository,
-    private readonly cache: KeyValueStore | null,
+    store: KeyValueStore | null,
     private readonly config: SessionConfig,
     private readonly clock: Clock,
     private readonly audit: AuditLog,
   ) {
-    this.cacheReads = cache
-      ? new TickBatcher(async (keys: string[]) => {
-          const values = await cache.getMany(keys);
-          return new Map(keys.map((key, i) => [key, values[i]]));
-        }, CACHE_READ_BATCH)
+    this.cache = store
+      ? new SessionCache(store, config.redisCacheTtlSec, (token) => this.repo.findWithUser(token))
       : null;
   }
 
@@ -158,7 +132,7 @@ export class SessionService {
     let entry: CacheEntry | null = null;
     let from: Resolved['from'] = 'none';
     if (options.source === 'cache' && this.cache) {
-      entry = await this.readCache(cacheKey(token));
+      entry = await this.cache.read(cacheKeyOf(token));
       if (entry) from = 'redis';
     }
     if (!entry) {
@@ -179,13 +153,13 @@ export class SessionService {
     if (!isId(id)) return { ...NONE, from: 'none' };
     const key = this.idKeys.get(id);
     if (key && options.source === 'cache' && this.cache) {
-      const entry = await this.readCache(key);
+      const entry = await this.cache.read(key);
       if (entry && entry.value.session.id === id)
         return this.settle(entry.value.session.token, entry, 'redis', options);
     }
     const value = await this.repo.findWithUserById(id);
     if (!value) return { ...NONE, from: 'none' };
-    this.idKeys.set(id, cacheKey(value.session.token));
+    this.idKeys.set(id, cacheKeyOf(value.session.token));
     return this.settle(value.session.token, { value, json: sessionJson(value) }, 'database', options);
   }
 
@@ -200,14 +174,14 @@ export class SessionService {
     let current = entry.value;
     const now = this.clock.now();
     if (Date.parse(current.session.expiresAt) <= now || banInForce(current.user, now)) {
-      await this.revokeTokens(await this.repo.deleteByToken(token));
+      await this.dropCached(await this.repo.deleteByToken(token));
       return { ...none, expired: true, from };
     }
     let renewed = false;
     if (options.refresh && this.isRenewable(current.session, now)) {
       const next = this.renewedExpiry(current.session, now);
       if (!(await this.repo.extend(current.session.id, next, new Date(now)))) {
-        await this.revokeTokens([token]);
+        await this.dropCached([token]);
         return { ...none, from: 'database' };
       }
       current = {
@@ -220,7 +194,7 @@ export class SessionService {
     // A cache miss fills the entry; a deliberate PostgreSQL read (routes that change something) leaves Redis alone,
     // sparing those routes a write and the fill's re-check query. A renewal always rewrites it (new expiry).
     const missed = from === 'database' && options.source === 'cache';
-    if (this.cache && (missed || renewed)) await this.writeCache(entry, now);
+    if (this.cache && (missed || renewed)) await this.cache.fill(entry, now);
     return { current, expired: false, renewed, from, json: entry.json };
   }
 
@@ -257,7 +231,7 @@ export class SessionService {
    * a session guard: its actor is the session's own user (and the admin behind an impersonation session).
    */
   private async revokeOne(token: string, userId: string | null, end: SessionEnd): Promise<boolean> {
-    await this.fence([token]);
+    await this.cache?.fence([token]);
     const removed = await this.repo.transaction(async (tx) => {
       const row = await this.repo.deleteOne(token, userId, tx);
       if (!row) return false;
@@ -273,7 +247,7 @@ export class SessionService {
       });
       return true;
     });
-    await this.revokeTokens([token]);
+    await this.dropCached([token]);
     return removed;
   }
 
@@ -300,8 +274,8 @@ export class SessionService {
   async endAllForUserIn(tx: Sql, userId: string, exceptToken?: string): Promise<() => Promise<void>> {
     await this.repo.lockUser(userId, tx);
     const tokens = await this.repo.deleteForUser(userId, exceptToken, tx);
-    await this.fence(tokens);
-    return () => this.revokeTokens(tokens);
+    await this.cache?.fence(tokens);
+    return () => this.dropCached(tokens);
   }
 
   /**
@@ -311,8 +285,8 @@ export class SessionService {
   async forgetUserIn(tx: Sql, userId: string): Promise<() => Promise<void>> {
     if (!this.cache) return async () => {};
     const tokens = await this.repo.tokensOf(userId, tx);
-    await this.fence(tokens);
-    return () => this.revokeTokens(tokens);
+    await this.cache?.fence(tokens);
+    return () => this.dropCached(tokens);
   }
 
   /**
@@ -335,9 +309,9 @@ export class SessionService {
    * old value. Returns the updated session (null when it is gone).
    */
   async setActiveOrganization(token: string, organizationId: string | null): Promise<SessionWithUser | null> {
-    await this.fence([token]);
+    await this.cache?.fence([token]);
     const updated = await this.repo.setActiveOrganization(token, organizationId);
-    await this.revokeTokens([token]);
+    await this.dropCached([token]);
     return updated ? this.repo.findWithUser(token) : null;
   }
 
@@ -351,9 +325,9 @@ export class SessionService {
     organizationId: string | null,
   ): Promise<() => Promise<SessionWithUser | null>> {
     const updated = await this.repo.setActiveOrganization(token, organizationId, tx);
-    await this.fence([token]);
+    await this.cache?.fence([token]);
     return async () => {
-      await this.revokeTokens([token]);
+      await this.dropCached([token]);
       return updated ? this.repo.findWithUser(token) : null;
     };
   }
@@ -371,8 +345,8 @@ export class SessionService {
     const userIds = typeof userId === 'string' ? [userId] : userId;
     if (userIds?.length === 0) return async () => {};
     const tokens = await this.repo.clearActiveOrganization(organizationId, userIds, tx);
-    await this.fence(tokens);
-    return () => this.revokeTokens(tokens);
+    await this.cache?.fence(tokens);
+    return () => this.dropCached(tokens);
   }
 
   /** Runs the `…In` step `work` in a transaction of its own, then what it returned, after the commit. */
@@ -385,7 +359,7 @@ export class SessionService {
   sweepExpired(batch = 1000): Promise<number> {
     return drainBatches(async (limit) => {
       const removed = await this.repo.deleteExpired(new Date(this.clock.now()), limit);
-      await this.revokeTokens(removed);
+      await this.dropCached(removed);
       return removed.length;
     }, batch);
   }
@@ -405,51 +379,8 @@ export class SessionService {
     return new Date(Math.min(now + lifetime * 1000, cap));
   }
 
-  private async readCache(key: string): Promise<CacheEntry | null> {
-    try {
-      const raw = await this.cacheReads!.load(key);
-      if (!raw) return null;
-      const json = raw.slice(1);
-      const value = JSON.parse(json) as SessionWithUser;
-      // An entry an older version wrote lacks fields added since (passkeyCount): a miss, so it is not answered short.
-      if (value.user.passkeyCount === undefined) return null;
-      value.session.rememberMe = raw[0] === '1';
-      return { value, json };
-    } catch {
-      return null; // Redis down or flushed: PostgreSQL answers (docs/operations.md, faults)
-    }
-  }
-
-  /**
-   * Fill unless fenced, then re-check. A change that lands between our database read and our cache write would
-   * otherwise leave a stale entry for the whole TTL. Its fence, written before it commits, either comes before our
-   * fill (which then writes nothing) or replaces what we wrote. Re-reading after the write covers changes made
-   * without a fence: if one committed before the re-check we see it and drop the entry. Costs one indexed query per
-   * cache miss, none on hits.
-   */
-  private async writeCache({ value, json }: CacheEntry, now: number): Promise<void> {
-    const ttl = Math.min(this.config.redisCacheTtlSec, (Date.parse(value.session.expiresAt) - now) / 1000);
-    if (ttl < 1) return;
-    const key = cacheKey(value.session.token);
-    try {
-      if (!(await this.cache!.fill(key, `${value.session.rememberMe ? '1' : '0'}${json}`, ttl))) return;
-    } catch {
-      return; // Redis unavailable: PostgreSQL keeps answering
-    }
-    const latest = await this.repo.findWithUser(value.session.token);
-    const stale =
-      !latest ||
-      latest.session.activeOrganizationId !== value.session.activeOrganizationId ||
-      JSON.stringify(latest.user) !== JSON.stringify(value.user);
-    if (stale) await this.cache!.del(key).catch(() => {});
-  }
-
-  /** Before a change commits: its sessions' cache entries are never answered or filled again until deleted. */
-  private async fence(tokens: string[]): Promise<void> {
-    if (this.cache && tokens.length) await this.cache.fence(tokens.map(cacheKey), this.config.redisCacheTtlSec);
-  }
-
-  private async revokeTokens(tokens: string[]): Promise<void> {
-    if (this.cache && tokens.length) await this.cache.del(...tokens.map(cacheKey));
+  /** Drops the Redis copies of these sessions (after the change that fenced them committed). */
+  private async dropCached(tokens: string[]): Promise<void> {
+    await this.cache?.drop(tokens);
   }
 }

@@ -7,6 +7,7 @@ import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
 import type { SessionService } from '../session';
+import type { SignInChallenges } from './sign-in-challenge.service';
 import type { ResettableFactor, TwoFactorService } from './two-factor.service';
 
 export type TwoFactorAudit = AuditLog;
@@ -48,4 +49,5 @@ export interface TwoFactorFeatureDeps {
 
 export interface TwoFactorWeb extends Web {
   twoFactor: TwoFactorService;
+  challenges: SignInChallenges;
 }

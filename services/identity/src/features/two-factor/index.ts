@@ -1,13 +1,17 @@
 import { type ResealCount, type ResealOptions, resealColumns } from '../../crypto/reseal';
 import type { FeatureRoutes } from '../../http/web';
 import type { SecondFactorGate } from '../../shared/sign-in';
+import { CodeChecks, sealContext } from './codes';
 import type { TwoFactorFeatureDeps } from './deps';
 import { TwoFactorRepository } from './repository';
+import { SignInChallenges } from './sign-in-challenge.service';
 import { twoFactorRoutes } from './two-factor.routes';
-import { sealContext, TwoFactorService } from './two-factor.service';
+import { TwoFactorService } from './two-factor.service';
 
 export type { AttemptBudget, AttemptBudgetStore, AttemptRule, CodeVerdict } from './attempt-budget';
+export type { Factor } from './codes';
 export type { OrganizationPolicy, TwoFactorFeatureDeps } from './deps';
+export type { SignInChallenges } from './sign-in-challenge.service';
 export type { ResettableFactor, TwoFactorService, TwoFactorStatus } from './two-factor.service';
 
 /**
@@ -17,11 +21,16 @@ export type { ResettableFactor, TwoFactorService, TwoFactorStatus } from './two-
  *   two-factor.routes   two-factor/enable · disable · get-totp-uri · verify-totp · generate-backup-codes ·
  *                       verify-backup-code · status
  *
- * Its `gate` is the sign-in seam's second factor (wiring.ts): a user with one gets a pending sign-in instead of a
- * session, which the second step (`proveSecondStep`) completes through the seam.
+ * Its services: enrolment and codes checked with a session (two-factor.service), the sign-in's pending step
+ * (sign-in-challenge.service), and what both check a code with (codes.ts: the sealed secret, single use, the
+ * account's budget of wrong codes). Its `gate` is the sign-in seam's second factor (wiring.ts): a user with one gets
+ * a pending sign-in instead of a session, which the second step (`proveSecondStep`) completes through the seam.
  */
 export interface TwoFactorFeature extends FeatureRoutes {
+  /** Enrolment, codes checked with a session, an operator's reset. */
   twoFactor: TwoFactorService;
+  /** The pending sign-in and its second step. */
+  challenges: SignInChallenges;
   /** The second factor as the sign-in seam asks it. */
   gate: SecondFactorGate;
   /** Deletes expired pending sign-ins and trusted devices; answers how many. */
@@ -35,6 +44,15 @@ export interface TwoFactorFeature extends FeatureRoutes {
 
 export function createTwoFactorFeature(deps: TwoFactorFeatureDeps): TwoFactorFeature {
   const repo = new TwoFactorRepository(deps.sql);
+  const config = deps.config.twoFactor;
+  const codes = new CodeChecks({
+    sql: deps.sql,
+    repo,
+    sealer: deps.sealer,
+    config,
+    clock: deps.clock,
+    audit: deps.audit,
+  });
   const twoFactor = new TwoFactorService({
     sql: deps.sql,
     repo,
@@ -48,11 +66,14 @@ export function createTwoFactorFeature(deps: TwoFactorFeatureDeps): TwoFactorFea
     clock: deps.clock,
     audit: deps.audit,
     resettable: deps.resettable,
+    codes,
   });
+  const challenges = new SignInChallenges({ repo, codes, passwords: deps.accounts, config, clock: deps.clock });
   return {
     twoFactor,
-    gate: twoFactor.gate,
-    sweepExpired: (batch = 1000) => twoFactor.sweepExpired(batch),
+    challenges,
+    gate: challenges.gate,
+    sweepExpired: (batch = 1000) => challenges.sweepExpired(batch),
     reseal: (options) =>
       resealColumns(
         deps.sql,
@@ -66,7 +87,7 @@ export function createTwoFactorFeature(deps: TwoFactorFeatureDeps): TwoFactorFea
         options,
       ),
     async routes(app, web) {
-      await app.register(twoFactorRoutes, { ...web, twoFactor });
+      await app.register(twoFactorRoutes, { ...web, twoFactor, challenges });
     },
   };
 }

@@ -5,6 +5,7 @@ import { auditSource } from '../../http/audit-source';
 import { sessionJson } from '../../shared/session-json';
 import type { SignInResult } from '../../shared/sign-in';
 import type { SessionWithUser, UserView } from '../../shared/views';
+import type { Factor } from './codes';
 import type { TwoFactorWeb } from './deps';
 import {
   DisableTwoFactor,
@@ -15,7 +16,6 @@ import {
   VerifyBackupCode,
   VerifyTotp,
 } from './schemas';
-import type { Factor } from './two-factor.service';
 
 export async function twoFactorRoutes(fastify: FastifyInstance, ctx: TwoFactorWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -92,7 +92,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance, ctx: TwoFactorWe
     let result: SignInResult;
     try {
       const context = ctx.signInContext(request);
-      const identity = await ctx.twoFactor.proveSecondStep(
+      const identity = await ctx.challenges.proveSecondStep(
         challenge,
         factor,
         body.code,

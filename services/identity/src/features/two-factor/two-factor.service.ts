@@ -1,33 +1,18 @@
-import { createHmac } from 'node:crypto';
 import type { TwoFactorConfig } from '../../config';
 import { newId, randomString } from '../../crypto/random';
-import { type Sealer, unreadableSealed } from '../../crypto/sealed';
-import { matchTotp, newTotpSecret, totpUri } from '../../crypto/totp';
-import { fail, failLogged } from '../../errors';
+import { type Sealer } from '../../crypto/sealed';
+import { newTotpSecret, totpUri } from '../../crypto/totp';
+import { fail } from '../../errors';
 import { mailLanguage } from '../../mail/language';
 import type { MailOutbox } from '../../mail/mail-outbox';
 import { type AuditEventType, type AuditSource, userTarget } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
-import type { ProvenIdentity, SecondFactorGate } from '../../shared/sign-in';
 import type { Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
 import type { SessionService } from '../session';
-import { AttemptBudget, type CodeVerdict } from './attempt-budget';
+import { BACKUP_CODE_ALPHABET, type CodeChecks, hashCode, sealContext } from './codes';
 import type { OrganizationPolicy, PasswordCheck, TwoFactorAudit } from './deps';
-import type { TwoFactorRepository, TwoFactorRow } from './repository';
-
-/** The factors a code can be: an authenticator app's TOTP code, or one of the backup codes. */
-export type Factor = 'totp' | 'backup-code';
-
-/**
- * Backup codes are drawn from lower-case letters and digits without the look-alikes (l, i, o, 1, 0): read off paper
- * or a screen, nothing can be mistaken for another character, and they are accepted in any case.
- */
-const BACKUP_CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
-/** What a code can be once typed: today's codes, or earlier ones (letters of both cases and every digit). */
-const BACKUP_CODE = /^[A-Za-z0-9]{10}$/;
-/** A backup code as the user types it: dashes and spaces ignored. */
-const normalizeBackupCode = (code: string): string => code.replace(/[\s-]/g, '');
+import type { TwoFactorRepository } from './repository';
 
 export interface TwoFactorStatus {
   enabled: boolean;
@@ -48,18 +33,11 @@ export interface ResettableFactor {
 }
 
 /**
- * The second factor (docs/two-factor.md): TOTP enrolment and removal, backup codes, and the sign-in step that
- * follows a correct password. The TOTP secret is sealed at rest (bound to its user); backup codes are stored as
- * keyed hashes; a code's time step is accepted once; wrong codes are counted per pending sign-in and, before any
- * code of a confirmed factor is checked, taken from the account's budget (attempt-budget.ts).
+ * The second factor's enrolment (docs/two-factor.md): TOTP turned on and off, backup codes, codes checked with a
+ * session, an operator's reset. The TOTP secret is sealed at rest (bound to its user); backup codes are stored as
+ * keyed hashes; codes are checked by codes.ts. The sign-in's part is sign-in-challenge.service.ts.
  */
 export class TwoFactorService {
-  /**
-   * The account's budget of wrong codes (TWO_FACTOR_LOCKOUT_FAILURES, TWO_FACTOR_LOCKOUT_SEC), shared by every
-   * route and kind of code that checks a confirmed factor.
-   */
-  readonly attempts: AttemptBudget;
-
   constructor(
     private readonly deps: {
       sql: Sql;
@@ -75,13 +53,9 @@ export class TwoFactorService {
       audit: TwoFactorAudit;
       /** The other second factors an operator's reset removes too (passkeys), in its transaction. */
       resettable: readonly ResettableFactor[];
+      codes: CodeChecks;
     },
-  ) {
-    const { lockoutFailures: max, lockoutSec: lockSec } = deps.config;
-    this.attempts = new AttemptBudget(deps.repo, { max, lockSec }, () => this.now());
-  }
-
-  // Enrolment, with a session
+  ) {}
 
   /** Starts enrolling: a new secret (unconfirmed until a first code) and a set of backup codes. */
   async enable(user: UserView, password: string, issuer: string | undefined) {
@@ -110,7 +84,7 @@ export class TwoFactorService {
     const row = await this.deps.repo.find(user.id);
     if (!row) fail('TOTP_NOT_ENABLED');
     await this.assertPassword(user.id, password);
-    return totpUri(this.secretOf(row), this.deps.config.issuer, user.email);
+    return totpUri(this.deps.codes.secretOf(row), this.deps.config.issuer, user.email);
   }
 
   /**
@@ -122,16 +96,16 @@ export class TwoFactorService {
   async verifyTotpSignedIn(user: UserView, code: string, source: AuditSource, lang?: string): Promise<UserView> {
     const row = await this.deps.repo.find(user.id);
     if (!row) fail('TOTP_NOT_ENABLED');
-    const secret = this.secretOf(row);
+    const secret = this.deps.codes.secretOf(row);
     if (row.verified) {
-      const verdict = await this.attempts.spend(user.id, () => this.useTotp(row, secret, code));
+      const verdict = await this.deps.codes.attempts.spend(user.id, () => this.deps.codes.useTotp(row, secret, code));
       if (!verdict.right) {
-        await this.recordWrongCode(user.id, 'totp', verdict, source, null);
+        await this.deps.codes.recordWrongCode(user.id, 'totp', verdict, source, null);
         fail('INVALID_CODE');
       }
       return user;
     }
-    if (!(await this.useTotp(row, secret, code))) fail('INVALID_CODE');
+    if (!(await this.deps.codes.useTotp(row, secret, code))) fail('INVALID_CODE');
     const now = this.now();
     const changed = await this.deps.sessions.changeUser(user.id, async (tx) => {
       if (!(await this.deps.repo.confirm(user.id, now, tx))) return false;
@@ -147,13 +121,13 @@ export class TwoFactorService {
   async verifyBackupCodeSignedIn(user: UserView, code: string, source: AuditSource): Promise<void> {
     const row = await this.deps.repo.find(user.id);
     if (!row?.verified) fail('BACKUP_CODES_NOT_ENABLED');
-    const secret = this.secretOf(row);
-    const verdict = await this.attempts.spend(
+    const secret = this.deps.codes.secretOf(row);
+    const verdict = await this.deps.codes.attempts.spend(
       user.id,
-      async () => (await this.useBackupCode(row, secret, code)) !== null,
+      async () => (await this.deps.codes.useBackupCode(row, secret, code)) !== null,
     );
     if (!verdict.right) {
-      await this.recordWrongCode(user.id, 'backup-code', verdict, source, null);
+      await this.deps.codes.recordWrongCode(user.id, 'backup-code', verdict, source, null);
       fail('INVALID_BACKUP_CODE');
     }
   }
@@ -227,7 +201,7 @@ export class TwoFactorService {
     const replaced = await this.deps.repo.transaction(async (tx) => {
       const row = await this.deps.repo.find(user.id, tx, true);
       if (!row?.verified) return false;
-      const secret = this.secretOf(row);
+      const secret = this.deps.codes.secretOf(row);
       const hashes = codes.map((c) => hashCode(secret, user.id, c));
       if (!(await this.deps.repo.replaceBackupCodes(user.id, hashes, now, tx))) return false;
       await this.record(tx, 'user.backup_codes_regenerated', source, user.id, { count: codes.length });
@@ -246,150 +220,6 @@ export class TwoFactorService {
       backupCodesRemaining: row?.verified ? row.backupCodes.length : 0,
       passkeys: user.passkeyCount,
     };
-  }
-
-  // Sign-in
-
-  /**
-   * The sign-in seam's gate for a user with a second factor: a device the user trusted (and that trust still
-   * running) passes and is renewed; otherwise a pending sign-in is opened, remembering how the first step was made.
-   */
-  readonly gate: SecondFactorGate = async (user, attempt) => {
-    const { config } = this.deps;
-    const now = this.now();
-    if (attempt.trustedDevice && config.trustDeviceDays > 0) {
-      const maxAgeSec = config.trustDeviceDays * 86_400;
-      const until = new Date(now.getTime() + maxAgeSec * 1000);
-      if (await this.deps.repo.renewDevice(attempt.trustedDevice, user.id, until, now))
-        return { pass: true, trustedDevice: { value: attempt.trustedDevice, maxAgeSec } };
-    }
-    const id = randomString(32);
-    const ttl = config.pendingSignInTtlSec;
-    const pending = { userId: user.id, rememberMe: attempt.rememberMe, method: attempt.method };
-    await this.deps.repo.createChallenge(id, pending, new Date(now.getTime() + ttl * 1000), now);
-    return {
-      pass: false,
-      challenge: { value: id, maxAgeSec: ttl },
-      methods: ['totp'],
-      forgetDevice: attempt.trustedDevice !== null,
-    };
-  };
-
-  /**
-   * The second step of a sign-in: `challengeId` from the signed cookie, a code of `factor`. Each attempt is
-   * counted on the pending sign-in first (one increment, so parallel guesses cannot all slip past the limit); past
-   * the limit it is given up. Then it is taken from the account's budget, before the code is checked, so parallel
-   * guesses through many pending sign-ins cannot pass the account's lockout either. A right code answers the identity
-   * for the sign-in seam, which ends the pending sign-in (and trusts the device, when asked) in the session's
-   * transaction.
-   */
-  async proveSecondStep(
-    challengeId: string,
-    factor: Factor,
-    code: string,
-    trustDevice: boolean,
-    source: AuditSource,
-  ): Promise<ProvenIdentity> {
-    const { repo, config } = this.deps;
-    const now = this.now();
-    const challenge = await repo.countAttempt(challengeId, now);
-    if (!challenge) fail('INVALID_TWO_FACTOR_COOKIE');
-    if (challenge.attempts > config.maxAttemptsPerSignIn) {
-      await repo.dropChallenge(challengeId);
-      fail('TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE');
-    }
-    const row = await repo.find(challenge.userId);
-    if (!row?.verified) fail(factor === 'totp' ? 'TOTP_NOT_ENABLED' : 'BACKUP_CODES_NOT_ENABLED');
-    // opened before an attempt is taken: a secret no configured secret opens costs the owner nothing
-    const secret = this.secretOf(row);
-    const verdict = await this.attempts.spend(row.userId, async () =>
-      factor === 'totp' ? this.useTotp(row, secret, code) : (await this.useBackupCode(row, secret, code)) !== null,
-    );
-    if (!verdict.right) {
-      await this.recordWrongCode(row.userId, factor, verdict, source, challenge.method);
-      fail(factor === 'totp' ? 'INVALID_CODE' : 'INVALID_BACKUP_CODE');
-    }
-    const user = await this.deps.passwords.getUser(challenge.userId);
-    if (!user) fail('INVALID_TWO_FACTOR_COOKIE');
-    const maxAgeSec = config.trustDeviceDays * 86_400;
-    const device = trustDevice && maxAgeSec > 0 ? randomString(32) : null;
-    return {
-      user,
-      method: challenge.method,
-      rememberMe: challenge.rememberMe,
-      secondFactor: 'skip',
-      details: { secondFactor: factor, trustDevice: device !== null },
-      spend: async (tx) => {
-        if (!(await repo.consumeChallenge(challengeId, now, tx))) fail('INVALID_TWO_FACTOR_COOKIE');
-        if (device) await repo.trustDevice(device, user.id, new Date(now.getTime() + maxAgeSec * 1000), now, tx);
-      },
-      trustedDevice: device ? { value: device, maxAgeSec } : null,
-    };
-  }
-
-  /** Deletes expired pending sign-ins and trusted devices (the API's periodic sweep). */
-  sweepExpired(batch: number): Promise<number> {
-    return this.deps.repo.deleteExpired(this.now(), batch);
-  }
-
-  // Steps
-
-  /** A right TOTP code whose time step was not used before (the step is then remembered). */
-  private async useTotp(row: TwoFactorRow, secret: string, code: string): Promise<boolean> {
-    const step = await matchTotp(secret, code, this.deps.clock.now());
-    if (step === null) return false;
-    return this.deps.repo.acceptStep(row.userId, step, this.now());
-  }
-
-  /** Spends a backup code; answers how many are left, or null when it is not one of the user's unused codes. */
-  private async useBackupCode(row: TwoFactorRow, secret: string, code: string): Promise<number | null> {
-    const plain = normalizeBackupCode(code);
-    if (!BACKUP_CODE.test(plain)) return null;
-    // Today's codes are stored lower case, so any case matches; a code issued before (mixed case) was stored by its
-    // exact case, which its hash alone keeps: it still matches as it was given.
-    const hashes = new Set([hashCode(secret, row.userId, plain.toLowerCase()), hashCode(secret, row.userId, plain)]);
-    return this.deps.repo.useBackupCode(row.userId, [...hashes], this.now());
-  }
-
-  /**
-   * A wrong code (its attempt already taken from the budget): at sign-in it is recorded as a failed sign-in by an
-   * anonymous caller; the lock, when this attempt started it, is recorded once, by whoever made the attempt.
-   */
-  private async recordWrongCode(
-    userId: string,
-    factor: Factor,
-    verdict: Extract<CodeVerdict, { right: false }>,
-    source: AuditSource,
-    /** The pending sign-in's method when the code was given at sign-in, else null. */
-    signingIn: string | null,
-  ): Promise<void> {
-    const { sql, audit } = this.deps;
-    const by = signingIn !== null ? { ...source, actor: { type: 'anonymous' as const } } : source;
-    if (signingIn !== null)
-      await audit.record(sql, {
-        type: 'user.sign_in_failed',
-        source: by,
-        target: userTarget(userId),
-        details: { method: signingIn, secondFactor: factor },
-      });
-    if (verdict.lockStarted)
-      await audit.record(sql, {
-        type: 'user.two_factor_locked',
-        source: by,
-        target: userTarget(userId),
-        details: { failures: verdict.failures, lockedUntil: verdict.lockStarted.toISOString() },
-      });
-  }
-
-  /**
-   * The TOTP secret. One no configured secret opens (AUTH_SECRET rotated and the old one dropped before the
-   * re-seal) answers STORED_SECRET_UNREADABLE, and the log line names the fix.
-   */
-  private secretOf(row: TwoFactorRow): string {
-    const secret = this.deps.sealer.open(row.secretSealed, sealContext(row.userId));
-    if (secret === null)
-      failLogged('STORED_SECRET_UNREADABLE', unreadableSealed(`the two-factor secret of user ${row.userId}`));
-    return secret;
   }
 
   private async assertPassword(userId: string, password: string): Promise<void> {
@@ -429,21 +259,4 @@ export class TwoFactorService {
   private now(): Date {
     return new Date(this.deps.clock.now());
   }
-}
-
-/** The sealed secret opens only in its own user's row. */
-export const sealContext = (userId: string) => `two-factor:${userId}`;
-
-/**
- * A backup code's stored form: an HMAC keyed by the user's TOTP secret (a key of its own derived from it), bound to
- * the user. A database dump alone cannot be searched for codes (the secret is sealed), and whoever can open the
- * secret holds the second factor anyway. Keyed by the secret rather than by AUTH_SECRET, the codes survive a
- * rotation: re-sealing the secret (`secrets:reseal`) keeps them, where a hash under AUTH_SECRET could never be made
- * again without the codes.
- */
-function hashCode(secret: string, userId: string, code: string): string {
-  const key = createHmac('sha256', secret).update('identity/backup-codes').digest();
-  return createHmac('sha256', key)
-    .update(`${userId}:${normalizeBackupCode(code)}`)
-    .digest('base64url');
 }
