@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { auditSource } from '../../http/audit-source';
 import { checkRedirects } from '../../http/redirects';
 import { sessionJson } from '../../shared/session-json';
-import type { AccountWeb } from './deps';
+import type { AccountWeb } from './web';
 import { SignInEmail, SignUpEmail, UpdateUser } from './schemas';
 
 export async function accountRoutes(fastify: FastifyInstance, ctx: AccountWeb): Promise<void> {

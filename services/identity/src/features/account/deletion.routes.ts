@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { auditSource } from '../../http/audit-source';
 import { checkRedirects, redirectTarget } from '../../http/redirects';
-import type { AccountWeb } from './deps';
+import type { AccountWeb } from './web';
 import { DeleteUser, DeleteUserCallback } from './flows.schemas';
 import { deletionConfirmPage } from './mailer';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError, type ErrorCode } from '../../errors';
 import { auditSource } from '../../http/audit-source';
 import { checkRedirects, redirectTarget } from '../../http/redirects';
-import type { AccountWeb } from './deps';
+import type { AccountWeb } from './web';
 import type { VerifyEmailError } from './email.service';
 import { ChangeEmail, SendVerificationEmail, VerifyEmail } from './flows.schemas';
 

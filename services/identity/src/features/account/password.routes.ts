@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { fail } from '../../errors';
 import { auditSource, serviceActorOf } from '../../http/audit-source';
 import { checkRedirects, redirectTarget } from '../../http/redirects';
-import type { AccountWeb } from './deps';
+import type { AccountWeb } from './web';
 import { ChangePassword, RequestPasswordReset, ResetPassword, ResetPasswordLink, SetPassword } from './flows.schemas';
 import { RESET_REQUESTED_MESSAGE } from './password.service';
 

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { auditSource } from '../../http/audit-source';
-import type { AdminWeb } from './deps';
+import type { AdminWeb } from './web';
 import { ImpersonateUser, StopImpersonating } from './schemas';
 
 /**

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { withSource } from '../../http/audit-source';
-import type { AdminWeb } from './deps';
+import type { AdminWeb } from './web';
 import {
   AddMember,
   AddTeamMember,

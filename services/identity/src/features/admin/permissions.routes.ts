@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../errors';
-import type { AdminWeb } from './deps';
+import type { AdminWeb } from './web';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './list-query';
 import { HasPermission, ListOrganizations, ListRoles } from './schemas';
 

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AdminWeb } from './deps';
+import type { AdminWeb } from './web';
 import { AdminStats } from './schemas';
 
 /** The console dashboard's figures. */

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { checkRedirects } from '../../http/redirects';
-import type { AdminWeb } from './deps';
+import type { AdminWeb } from './web';
 import { SendResetPassword, SendVerificationEmail } from './schemas';
 
 /** Account mails an operator sends for a user. */

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CATALOGUE, fail } from '../../errors';
 import { auditSource, serviceActorOf } from '../../http/audit-source';
 import type { ApiKeyCaller } from './api-key.service';
-import type { ApiKeyWeb } from './deps';
+import type { ApiKeyWeb } from './web';
 import { CreateApiKey, DeleteApiKey, GetApiKey, ListApiKeys, UpdateApiKey, VerifyApiKey } from './schemas';
 
 /**

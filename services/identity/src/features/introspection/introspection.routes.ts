@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { IntrospectionWeb } from './deps';
+import type { IntrospectionWeb } from './web';
 import { Introspect, IntrospectBatch } from './schemas';
 
 /**

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { JwtWeb } from './deps';
+import type { JwtWeb } from './web';
 import { GetJwks, GetToken } from './schemas';
 
 /**

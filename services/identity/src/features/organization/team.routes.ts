@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { withSource } from '../../http/audit-source';
-import type { OrganizationRouteOptions } from './session';
+import type { OrganizationWeb } from './web';
 import {
   AddTeamMember,
   CreateTeam,
@@ -13,7 +13,7 @@ import {
 } from './team.schemas';
 
 /** Registered only when teams are enabled (organization.teams.enabled). */
-export async function teamRoutes(fastify: FastifyInstance, opts: OrganizationRouteOptions) {
+export async function teamRoutes(fastify: FastifyInstance, opts: OrganizationWeb) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { org, session: preHandler } = opts;
 

@@ -4,7 +4,7 @@ import { fail } from '../../errors';
 import { auditSource } from '../../http/audit-source';
 import { sessionJson } from '../../shared/session-json';
 import type { SessionWithUser, UserView } from '../../shared/views';
-import type { PasskeyWeb } from './deps';
+import type { PasskeyWeb } from './web';
 import {
   DeletePasskey,
   GenerateAuthenticateOptions,

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionWithUser } from '../../shared/views';
-import type { SessionWeb } from './deps';
+import type { SessionWeb } from './web';
 import type { Resolved } from './session.service';
 
 /**

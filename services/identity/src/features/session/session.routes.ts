@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../../errors';
 import { auditSource } from '../../http/audit-source';
-import type { SessionWeb } from './deps';
+import type { SessionWeb } from './web';
 import { getSessionPipeline } from './get-session';
 import { GetSession, ListSessions, RevokeOtherSessions, RevokeSession, RevokeSessions, SignOut } from './schemas';
 

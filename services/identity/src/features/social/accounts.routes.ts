@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
 import { auditSource } from '../../http/audit-source';
-import type { SocialWeb } from './deps';
+import type { SocialWeb } from './web';
 import { AccountInfo, GetAccessToken, ListAccounts, RefreshToken, UnlinkAccount } from './schemas';
 
 declare module 'fastify' {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { auditSource } from '../../http/audit-source';
 import { checkRedirects } from '../../http/redirects';
 import { errorPage } from './callback.service';
-import type { SocialWeb } from './deps';
+import type { SocialWeb } from './web';
 import { CallbackGet, CallbackPost, LinkSocial, SignInSocial } from './schemas';
 import { StateCookie } from './state-cookie';
 

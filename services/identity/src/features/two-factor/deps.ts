@@ -1,14 +1,12 @@
 import type { Config } from '../../config';
 import type { Sealer } from '../../crypto/sealed';
-import type { Web } from '../../http/web';
 import type { MailOutbox } from '../../mail/mail-outbox';
 import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
 import type { SessionService } from '../session';
-import type { SignInChallenges } from './sign-in-challenge.service';
-import type { ResettableFactor, TwoFactorService } from './two-factor.service';
+import type { ResettableFactor } from './two-factor.service';
 
 export type TwoFactorAudit = AuditLog;
 
@@ -45,9 +43,4 @@ export interface TwoFactorFeatureDeps {
   audit: TwoFactorAudit;
   /** The other second factors an operator's reset removes too (the passkey feature's). */
   resettable: readonly ResettableFactor[];
-}
-
-export interface TwoFactorWeb extends Web {
-  twoFactor: TwoFactorService;
-  challenges: SignInChallenges;
 }

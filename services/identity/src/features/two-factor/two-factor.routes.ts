@@ -6,7 +6,7 @@ import { sessionJson } from '../../shared/session-json';
 import type { SignInResult } from '../../shared/sign-in';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { Factor } from './codes';
-import type { TwoFactorWeb } from './deps';
+import type { TwoFactorWeb } from './web';
 import {
   DisableTwoFactor,
   EnableTwoFactor,

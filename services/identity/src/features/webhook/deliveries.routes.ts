@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { WebhookWeb } from './deps';
+import type { WebhookWeb } from './web';
 import { ListWebhookDeliveries, RedeliverWebhook, SendTestWebhook } from './schemas';
 
 /** admin/list-webhook-deliveries · send-test-webhook · redeliver-webhook */
