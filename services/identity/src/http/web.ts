@@ -1,11 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
-import type { Permissions } from '../access';
 import type { Config } from '../config';
-import type { ErrorCode } from '../errors';
 import type { Metrics } from '../infra/metrics';
 import type { Clock } from '../shared/clock';
 import type { SignInContext, SignInSteps } from '../shared/sign-in';
-import type { ApiKeyView, SessionView, SessionWithUser } from '../shared/views';
+import type { SessionWithUser } from '../shared/views';
 import { auditSource } from './audit-source';
 import type { TrustedOrigins } from './origins';
 import { optionalSession, requireFreshSession, requireSession } from './require-session';

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { auditSource } from '../../http/audit-source';
-import type { AdminWeb } from './web';
 import { ImpersonateUser, StopImpersonating } from './schemas';
+import type { AdminWeb } from './web';
 
 /**
  * spec §4 Impersonation. The impersonation session takes the session cookies; the admin's own token waits in

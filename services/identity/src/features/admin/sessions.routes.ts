@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { auditSource } from '../../http/audit-source';
-import type { AdminWeb } from './web';
 import { BanUser, ListUserSessions, RevokeUserSession, RevokeUserSessions, UnbanUser } from './schemas';
+import type { AdminWeb } from './web';
 
 /** Session control and bans: each of these ends or lists sessions of another user. */
 export async function adminSessionRoutes(fastify: FastifyInstance, ctx: AdminWeb) {

@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { withSource } from '../../http/audit-source';
-import type { OrganizationWeb } from './web';
 import {
   AddTeamMember,
   CreateTeam,
@@ -11,6 +10,7 @@ import {
   RemoveTeamMember,
   UpdateTeam,
 } from './team.schemas';
+import type { OrganizationWeb } from './web';
 
 /** Registered only when teams are enabled (organization.teams.enabled). */
 export async function teamRoutes(fastify: FastifyInstance, opts: OrganizationWeb) {

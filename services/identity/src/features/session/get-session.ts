@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionWithUser } from '../../shared/views';
-import type { SessionWeb } from './web';
 import type { Resolved } from './session.service';
+import type { SessionWeb } from './web';
 
 /**
  * GET get-session, the hot path of internal services, as one pipeline of named steps (docs/architecture.md, "The

@@ -6,7 +6,6 @@ import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
 import type { SessionService } from '../session';
-import type { ResettableFactor } from './two-factor.service';
 
 export type TwoFactorAudit = AuditLog;
 
@@ -23,6 +22,16 @@ export interface PasswordCheck {
  */
 export interface OrganizationPolicy {
   secondFactorLostIn(tx: Sql, userId: string): Promise<{ organizationIds: string[]; after: () => Promise<void> }>;
+}
+
+/**
+ * Another kind of second factor an operator's reset removes too (the passkey feature's, given in wiring.ts), in
+ * the reset's transaction. Answers how many it removed.
+ */
+export interface ResettableFactor {
+  /** The audit detail's name for the count: `<name>Removed`. */
+  name: string;
+  removeAll(userId: string, tx: Sql): Promise<number>;
 }
 
 /** What the two-factor feature needs from outside. */
