@@ -20,7 +20,7 @@ export async function impersonationRoutes(fastify: FastifyInstance, ctx: AdminWe
   };
 
   app.post('/admin/impersonate-user', { schema: ImpersonateUser, preHandler: session }, async (request, reply) => {
-    const made = await ctx.admin.sessions.impersonate(request.auth, request.body.userId, auditSource(request));
+    const made = await ctx.admin.impersonation.impersonate(request.auth, request.body.userId, auditSource(request));
     const maxAge = ctx.config.admin.impersonationSessionDurationSec;
     reply.setCookie(adminCookie, request.auth.session.token, { ...attributes, signed: true, maxAge });
     ctx.cookies.set(reply, made, ctx.clock.now());
@@ -31,7 +31,7 @@ export async function impersonationRoutes(fastify: FastifyInstance, ctx: AdminWe
     const raw = request.cookies[adminCookie];
     const unsigned = raw ? request.unsignCookie(raw) : null;
     const adminToken = unsigned?.valid ? unsigned.value : null;
-    const admin = await ctx.admin.sessions.stop(request.auth, adminToken, auditSource(request));
+    const admin = await ctx.admin.impersonation.stop(request.auth, adminToken, auditSource(request));
     ctx.cookies.set(reply, admin, ctx.clock.now());
     reply.clearCookie(adminCookie, attributes);
     return admin;

@@ -1,9 +1,11 @@
 import type { Config } from '../../config';
 import type { FeatureRoutes } from '../../http/web';
 import { AdminAccess } from './access';
+import { adminBanRoutes } from './bans.routes';
 import { AdminBansService } from './bans.service';
 import type { AdminDeps, AdminFeatureDeps } from './deps';
 import { impersonationRoutes } from './impersonation.routes';
+import { AdminImpersonationService } from './impersonation.service';
 import { LapsedBans } from './lapsed-bans';
 import { adminOrganizationRoutes } from './organizations.routes';
 import { AdminOrganizationsService } from './organizations.service';
@@ -67,6 +69,7 @@ export function createAdminFeature(deps: AdminFeatureDeps): AdminFeature {
     bans: new AdminBansService(d),
     users: new AdminUsersService(d),
     sessions: new AdminSessionsService(d),
+    impersonation: new AdminImpersonationService(d),
     permissions: new AdminPermissionsService(d),
     organizations: new AdminOrganizationsService(d),
     userMail: new AdminUserMailService(d),
@@ -78,6 +81,7 @@ export function createAdminFeature(deps: AdminFeatureDeps): AdminFeature {
       const ctx = { ...web, admin };
       await app.register(adminUserRoutes, ctx);
       await app.register(adminSessionRoutes, ctx);
+      await app.register(adminBanRoutes, ctx);
       await app.register(impersonationRoutes, ctx);
       await app.register(adminPermissionRoutes, ctx);
       await app.register(adminOrganizationRoutes, ctx);

@@ -1,6 +1,7 @@
 import type { Web } from '../../http/web';
 import type { AdminAccess } from './access';
 import type { AdminBansService } from './bans.service';
+import type { AdminImpersonationService } from './impersonation.service';
 import type { AdminOrganizationsService } from './organizations.service';
 import type { AdminPermissionsService } from './permissions.service';
 import type { AdminSessionsService } from './sessions.service';
@@ -15,7 +16,8 @@ import type { AdminUsersService } from './users.service';
  *
  * users:         create-user, get-user, update-user, set-role, list-users, remove-user, set-user-password,
  *                reset-two-factor, list-user-passkeys
- * sessions:      list-user-sessions, revoke-user-session, revoke-user-sessions, ban-user, unban-user
+ * sessions:      list-user-sessions, revoke-user-session, revoke-user-sessions
+ * bans:          ban-user, unban-user
  * impersonation: impersonate-user, stop-impersonating
  * permissions:   has-permission, list-organizations, list-roles
  * user mail:     send-reset-password, send-verification-email
@@ -30,6 +32,7 @@ export interface AdminServices {
   bans: AdminBansService;
   users: AdminUsersService;
   sessions: AdminSessionsService;
+  impersonation: AdminImpersonationService;
   permissions: AdminPermissionsService;
   organizations: AdminOrganizationsService;
   userMail: AdminUserMailService;
