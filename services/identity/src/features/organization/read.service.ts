@@ -17,10 +17,13 @@ export interface ListMembersQuery {
   organizationSlug?: string;
 }
 
+/** What the reads use. */
+export type ReadDeps = Pick<OrganizationDeps, 'orgs' | 'invitations' | 'teams' | 'config'>;
+
 /** Reads that need membership: get-full-organization, list-members, get-active-member, has-permission. */
 export class OrganizationReadService {
   constructor(
-    private readonly d: OrganizationDeps,
+    private readonly d: ReadDeps,
     private readonly access: OrganizationAccess,
   ) {}
 
