@@ -3,8 +3,14 @@ import type { Sealer } from '../../crypto/sealed';
 import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
+import type { UserView } from '../../shared/views';
 import type { KeyEvents } from './key-events';
-import type { MemberRoleLookup } from './token.service';
+
+/**
+ * The user's role in an organization, or null when not a member, or a member without the second factor the
+ * organization requires (organization feature; null when off).
+ */
+export type MemberRoleLookup = (organizationId: string, user: UserView) => Promise<string | null>;
 
 /** What the JWT feature needs from outside. */
 export interface JwtDeps {
