@@ -2,7 +2,7 @@ import { type JWTPayload, type JWTVerifyGetKey, jwtVerify, SignJWT } from 'jose'
 import type { Config } from '../../config';
 import { randomString } from '../../crypto/random';
 import type { Clock } from '../../shared/clock';
-import type { SessionWithUser, UserView } from '../../shared/views';
+import type { SessionWithUser } from '../../shared/views';
 import type { MemberRoleLookup } from './deps';
 import type { SigningKeys } from './signing-keys';
 
