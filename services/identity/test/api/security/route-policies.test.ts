@@ -88,7 +88,10 @@ describe('route-declared policies', () => {
 
   it('sees every route under the base path', () => {
     const seen = new Set(declared.map((r) => `${r.method} ${r.path}`));
-    const routes = registeredRoutes(t.app).filter((r) => r.url.startsWith(`${BASE}/`) && r.method !== 'HEAD');
+    // (printRoutes shows a wildcard route without its slash: those are the API reference's files, left out.)
+    const routes = registeredRoutes(t.app).filter(
+      (r) => r.url.startsWith(`${BASE}/`) && r.method !== 'HEAD' && !r.url.endsWith('*'),
+    );
     expect(routes.length).toBeGreaterThan(100);
     expect(routes.map((r) => `${r.method} ${r.url.slice(BASE.length)}`).filter((r) => !seen.has(r))).toEqual([]);
   });
@@ -122,7 +125,7 @@ describe('route-declared policies', () => {
   });
 
   it('docs/configuration.md lists each route’s declared policies', () => {
-    const table = section(readDoc('configuration.md'), '### Route policies');
+    const table = section(readDoc('configuration.md'), '## Route policies');
     const rows = table
       .split('\n')
       .filter((line) => line.startsWith('| `/'))
