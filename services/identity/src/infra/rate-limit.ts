@@ -40,11 +40,10 @@ export async function registerRateLimit(
   const configured = config.rateLimit.rules;
   app.addHook('onRoute', (route) => {
     const path = route.url.startsWith(base) ? route.url.slice(base.length) : route.url;
-    route.config ??= {};
-    const rule = Object.hasOwn(configured, path) ? configured[path] : rateLimitRule(route.config.policy);
-    const routeConfig = route.config as { rateLimit?: unknown };
-    if (rule && routeConfig.rateLimit !== false)
-      routeConfig.rateLimit = { max: rule.max, timeWindow: rule.windowSec * 1000 };
+    const rule = Object.hasOwn(configured, path) ? configured[path] : rateLimitRule(route.config?.policy);
+    if (!rule || route.config?.rateLimit === false) return;
+    // A copy: routes may share one options object, and the operator's rule for one path must not reach the others.
+    route.config = { ...route.config, rateLimit: { max: rule.max, timeWindow: rule.windowSec * 1000 } };
   });
   await app.register(rateLimit, {
     global: true,
