@@ -1,4 +1,13 @@
-import { type TSchema, Type } from 'typebox';
+import { type TSchema, type TSchemaOptions, Type } from 'typebox';
+
+/**
+ * The small builders every schema file uses, defined once: an object that refuses unknown properties, a value or
+ * null, and a date-time text.
+ */
+export const strict = { additionalProperties: false } as const;
+export const Nullable = <T extends TSchema>(type: T, options?: TSchemaOptions) =>
+  Type.Union([type, Type.Null()], options);
+export const DateTime = Type.String({ format: 'date-time' });
 
 /** Response and field schemas shared by features; they double as the OpenAPI components. */
 export const ErrorSchema = Type.Object(
@@ -12,9 +21,6 @@ export const ErrorSchema = Type.Object(
 
 /** Every route documents its error answers: clients generated from the OpenAPI document need them typed. */
 export const errorResponses = { '4xx': ErrorSchema, '5xx': ErrorSchema };
-
-const DateTime = Type.String({ format: 'date-time' });
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const UserSchema = Type.Object(
   {

@@ -5,16 +5,16 @@ import {
   errorResponses,
   ImageField,
   NameField,
+  Nullable,
   PasswordField,
   RedirectField,
+  strict,
   UserSchema,
 } from '../../shared/schemas';
 
-const strict = { additionalProperties: false } as const;
-
 /** A session token (null when no session was made) and the user: sign-up and change-password answers. */
 export const TokenAndUser = Type.Object(
-  { token: Type.Union([Type.String(), Type.Null()]), user: UserSchema },
+  { token: Nullable(Type.String()), user: UserSchema },
   { $id: 'TokenAndUser', title: 'TokenAndUser' },
 );
 
@@ -72,7 +72,7 @@ export const UpdateUser = {
   body: Type.Object(
     {
       name: Type.Optional(NameField),
-      image: Type.Optional(Type.Union([ImageField, Type.Null()])),
+      image: Type.Optional(Nullable(ImageField)),
       language: Type.Optional(LanguageField),
     },
     strict,

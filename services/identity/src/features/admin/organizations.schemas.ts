@@ -1,5 +1,5 @@
 import { type TSchema, Type } from 'typebox';
-import { errorResponses, NameField } from '../../shared/schemas';
+import { DateTime, errorResponses, NameField, strict } from '../../shared/schemas';
 import {
   IdField,
   InvitationFields,
@@ -12,7 +12,6 @@ import {
   OrganizationWithMembersSchema,
   RoleField,
   SlugField,
-  strict,
   TeamMemberSchema,
   TeamNameField,
   TeamSchema,
@@ -32,7 +31,6 @@ const op = <B extends TSchema>(summary: string, body: B, ok: TSchema) => ({
   response: { 200: ok, ...errorResponses },
 });
 const OrganizationId = { organizationId: IdField };
-const DateTime = Type.String({ format: 'date-time' });
 
 export const GetOrganization = {
   tags,

@@ -1,9 +1,7 @@
 import { type TSchema, Type } from 'typebox';
-import { ApiKeySchema, errorResponses } from '../../shared/schemas';
+import { ApiKeySchema, errorResponses, Nullable, strict } from '../../shared/schemas';
 
 /** better-auth's api-key shapes; they double as OpenAPI components. */
-const strict = { additionalProperties: false } as const;
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Id = Type.String({ minLength: 1, maxLength: 128 });
 const Count = (description: string) => Type.Integer({ minimum: 0, maximum: 2_000_000_000, description });
 const Ms = (description: string) => Type.Integer({ minimum: 1000, maximum: 2_000_000_000, description });

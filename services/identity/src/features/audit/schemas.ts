@@ -1,11 +1,8 @@
 import { Type } from 'typebox';
-import { errorResponses } from '../../shared/schemas';
+import { DateTime, errorResponses, Nullable, strict } from '../../shared/schemas';
 import { DEFAULT_PAGE, MAX_PAGE } from './events.service';
 
-const strict = { additionalProperties: false } as const;
 const tags = ['audit'];
-const DateTime = Type.String({ format: 'date-time' });
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 const filters = {
   actorId: Type.Optional(
@@ -53,7 +50,7 @@ export const AuditEventSchema = Type.Object(
         Nullable(Type.String({ description: 'admin/list-events: the email of the admin behind an impersonation' })),
       ),
     }),
-    target: Type.Union([Type.Object({ type: Type.String(), id: Type.String() }), Type.Null()]),
+    target: Nullable(Type.Object({ type: Type.String(), id: Type.String() })),
     organizationId: Nullable(Type.String()),
     ipAddress: Nullable(Type.String()),
     userAgent: Nullable(Type.String()),

@@ -38,7 +38,6 @@ export {
   OrganizationWithMembersSchema,
   RoleField,
   SlugField,
-  strict,
   TeamMemberSchema,
   TeamNameField,
   TeamSchema,

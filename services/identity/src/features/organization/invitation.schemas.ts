@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { EmailField } from '../../shared/schemas';
-import { IdField, InvitationSchema, MemberSchema, RoleField, route, strict } from './schemas';
+import { EmailField, strict } from '../../shared/schemas';
+import { IdField, InvitationSchema, MemberSchema, RoleField, route } from './schemas';
 
 const InvitationIdBody = { body: Type.Object({ invitationId: IdField }, strict) };
 

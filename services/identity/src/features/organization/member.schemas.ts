@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { IdField, MemberSchema, MemberWithoutUserSchema, RoleField, route, SlugField, strict } from './schemas';
+import { Nullable, strict } from '../../shared/schemas';
+import { IdField, MemberSchema, MemberWithoutUserSchema, RoleField, route, SlugField } from './schemas';
 
 export const ListMembers = route(
   'One page of members with their users (better-auth list-members query)',
@@ -64,7 +65,7 @@ export const HasPermission = route(
       strict,
     ),
   },
-  Type.Object({ error: Type.Union([Type.String(), Type.Null()]), success: Type.Boolean() }),
+  Type.Object({ error: Nullable(Type.String()), success: Type.Boolean() }),
 );
 
 export const GetActiveMemberRole = route(

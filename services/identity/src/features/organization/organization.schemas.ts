@@ -1,15 +1,13 @@
 import { Type } from 'typebox';
-import { ImageField, NameField } from '../../shared/schemas';
+import { ImageField, NameField, Nullable, strict } from '../../shared/schemas';
 import {
   FullOrganizationSchema,
   IdField,
   MetadataField,
-  Nullable,
   OrganizationSchema,
   OrganizationWithMembersSchema,
   route,
   SlugField,
-  strict,
 } from './schemas';
 
 export const CreateOrganization = route(
