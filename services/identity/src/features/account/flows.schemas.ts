@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import {
   EmailField,
   errorResponses,
@@ -118,3 +118,7 @@ export const DeleteUserCallback = {
     ...errorResponses,
   },
 };
+
+/** What the routes take, typed by their schemas (docs/architecture.md). */
+export type ChangePasswordInput = Static<typeof ChangePassword.body>;
+export type DeleteInput = Static<typeof DeleteUser.body>;

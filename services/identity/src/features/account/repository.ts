@@ -2,6 +2,7 @@ import { newId } from '../../crypto/random';
 import { toUserView } from '../../db/user-row';
 import { isUniqueViolation, type Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
+import type { ProfileFields } from './schemas';
 
 const USER_RETURNING =
   'id, email, email_verified, name, image, role, banned, ban_reason, ban_expires, two_factor_enabled, passkey_count, language, created_at, updated_at';
@@ -14,12 +15,6 @@ export interface NewUser {
   language: string | null;
   /** Admin role text (spec §3); the column default (user) when absent. */
   role?: string;
-}
-
-export interface ProfileFields {
-  name?: string;
-  image?: string | null;
-  language?: string;
 }
 
 /** Users and their accounts. Emails arrive here already lowercased (spec §3). */

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { LanguageField } from '../../mail/language';
 import {
   EmailField,
@@ -79,3 +79,9 @@ export const UpdateUser = {
   ),
   response: { 200: Type.Object({ status: Type.Boolean() }), ...errorResponses },
 };
+
+/** What the routes take, typed by their schemas (docs/architecture.md): the services read these, never a copy. */
+export type SignUpInput = Static<typeof SignUpEmail.body>;
+export type SignInInput = Static<typeof SignInEmail.body>;
+/** The fields update-user may change; the admin feature's update-user sets the same ones. */
+export type ProfileFields = Static<typeof UpdateUser.body>;

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { LanguageField } from '../../mail/language';
 import {
   DateTime,
@@ -28,7 +28,7 @@ const RoleField = Type.Union(
   },
 );
 /** What `data` may set (spec §3): never id, email, role, ban fields or emailVerified. */
-const UserData = Type.Object(
+export const UserData = Type.Object(
   {
     name: Type.Optional(NameField),
     image: Type.Optional(Nullable(ImageField)),
@@ -358,3 +358,13 @@ export const AdminStats = {
     ...errorResponses,
   },
 };
+
+/** What the routes take, typed by their schemas (docs/architecture.md): the services read these, never a copy. */
+export type UserData = Static<typeof UserData>;
+export type CreateUserInput = Static<typeof CreateUser.body>;
+/** update-user's `data`: the profile fields and the role. */
+export type UserUpdate = Static<typeof UpdateUser.body>['data'];
+export type ListUsersQuery = Static<typeof ListUsers.querystring>;
+export type RevokeSessionInput = Static<typeof RevokeUserSession.body>;
+export type BanInput = Static<typeof BanUser.body>;
+export type PermissionCheck = Static<typeof HasPermission.body>;
