@@ -1,6 +1,7 @@
 import { type TSchema, Type } from 'typebox';
 import { DateTime, errorResponses, NameField, strict } from '../../shared/schemas';
 import {
+  AddMemberBody,
   IdField,
   InvitationFields,
   InvitationSchema,
@@ -75,7 +76,7 @@ export const CancelInvitation = op(
 export const AddMember = op(
   'Make an existing user a member at once, without an invitation, as an operator (better-auth addMember); ' +
     'teamId (teams on) gives them that team place too',
-  Type.Object({ ...OrganizationId, userId: IdField, role: RoleField, teamId: Type.Optional(IdField) }, strict),
+  AddMemberBody,
   MemberSchema,
 );
 

@@ -9,6 +9,7 @@ import type { SessionWithUser } from '../../shared/views';
 import { decodeCursor, encodeCursor } from './cursor';
 import type { AdminAuditAccess, OrganizationAuditAccess } from './deps';
 import type { EventFilter, EventRepository, EventView } from './events.repository';
+import type { ListEventsQuery } from './schemas';
 
 /**
  * Detail keys that could hold a secret: the writer refuses them (a bug, never written). A passkey's id
@@ -20,21 +21,6 @@ const MAX_DETAILS_CHARS = 2048;
 
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 200;
-
-export interface ListEventsQuery {
-  actorId?: string;
-  targetType?: string;
-  targetId?: string;
-  /** A type or a prefix of types (`admin.`, `organization.member`). */
-  type?: string;
-  organizationId?: string;
-  /** Admin only: the target of failed sign-ins with this address (its digest; the address is never stored). */
-  email?: string;
-  from?: string;
-  to?: string;
-  cursor?: string;
-  limit?: number;
-}
 
 /** An event as written: what was recorded, with its id and time. */
 export type RecordedEvent = AuditEvent & { id: string; occurredAt: string };

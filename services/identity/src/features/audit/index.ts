@@ -9,8 +9,9 @@ import { EventRetention } from './retention.service';
 
 export type { AdminAuditAccess, AuditFeatureDeps, OrganizationAuditAccess } from './deps';
 export { type EventFilter, type EventView, listEventsSql, MONTHS_AHEAD } from './events.repository';
-export type { AuditEvents, EventFollower, EventPage, ListEventsQuery, RecordedEvent } from './events.service';
+export type { AuditEvents, EventFollower, EventPage, RecordedEvent } from './events.service';
 export type { EventRetention, PruneResult } from './retention.service';
+export type { ListEventsQuery } from './schemas';
 
 /**
  * The audit trail (docs/audit.md): the writer every other feature records its changes through,

@@ -189,3 +189,7 @@ export const DeletePasskey = {
   body: Type.Object({ id: PasskeyId }, strict),
   response: { 200: StatusSchema, ...errorResponses },
 };
+
+/** What the routes take, typed by their schemas (docs/architecture.md): the service reads these, never a copy. */
+export type RegistrationQuery = Static<typeof GenerateRegisterOptions.querystring>;
+export type RegistrationInput = Static<typeof VerifyRegistration.body>;

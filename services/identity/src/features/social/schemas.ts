@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import {
   DateTime,
   errorResponses,
@@ -192,3 +192,10 @@ export const AccountInfo = {
     ...errorResponses,
   },
 };
+
+/** What the routes take, typed by their schemas (docs/architecture.md): the services read these, never a copy. */
+export type IdTokenInput = Static<typeof IdTokenField>;
+/** What starts a redirect flow: sign-in/social's body without the id token (link-social's fits too). */
+export type StartInput = Omit<Static<typeof SignInSocial.body>, 'idToken' | 'disableRedirect'>;
+/** The account a token or unlink call names. */
+export type AccountSelector = Static<typeof UnlinkAccount.body>;

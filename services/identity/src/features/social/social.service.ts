@@ -8,26 +8,8 @@ import { authorizationUrl, type ProviderTokens } from './oauth-client';
 import { mapProfile } from './profile';
 import type { Provider } from './providers/registry';
 import type { Profile } from './providers/types';
+import type { IdTokenInput, StartInput } from './schemas';
 import { askSecondFactor } from './second-factor';
-
-export interface IdTokenInput {
-  token: string;
-  nonce?: string;
-  accessToken?: string;
-  refreshToken?: string;
-  /** Access-token expiry, epoch milliseconds. */
-  expiresAt?: number;
-}
-
-export interface StartInput {
-  provider: string;
-  callbackURL?: string;
-  newUserCallbackURL?: string;
-  errorCallbackURL?: string;
-  scopes?: string[];
-  requestSignUp?: boolean;
-  loginHint?: string;
-}
 
 const SIGN_IN_ERRORS = {
   email_not_found: 'USER_EMAIL_NOT_FOUND',
