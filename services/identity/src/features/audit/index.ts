@@ -8,10 +8,10 @@ import { AuditEvents } from './events.service';
 import { EventRetention } from './retention.service';
 
 export type { AdminAuditAccess, AuditFeatureDeps, OrganizationAuditAccess } from './deps';
-export { type EventFilter, type EventView, listEventsSql, MONTHS_AHEAD } from './events.repository';
-export type { AuditEvents, EventFollower, EventPage, RecordedEvent } from './events.service';
+export { type EventFilter, listEventsSql, MONTHS_AHEAD } from './events.repository';
+export { type AuditEvents, type EventFollower, type EventPage, eventData, type RecordedEvent } from './events.service';
 export type { EventRetention, PruneResult } from './retention.service';
-export type { ListEventsQuery } from './schemas';
+export type { EventData, EventView, ListEventsQuery } from './schemas';
 
 /**
  * The audit trail (docs/audit.md): the writer every other feature records its changes through,

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Value } from 'typebox/value';
 import { newId } from '../../../src/crypto/random';
-import type { RecordedEvent } from '../../../src/features/audit';
+import { eventData, type RecordedEvent } from '../../../src/features/audit';
 import { EventRepository } from '../../../src/features/audit/events.repository';
 import { AuditEvents } from '../../../src/features/audit/events.service';
 import { AuditEventSchema } from '../../../src/features/audit/schemas';
 import { eventJob } from '../../../src/features/webhook/message';
-import { eventData } from '../../../src/features/webhook/routing';
 import { type AuditEvent, SYSTEM_SOURCE, userTarget } from '../../../src/shared/audit';
 import { migratedScratchDatabase } from '../../setup/scratch-database';
 
