@@ -3,9 +3,9 @@
  * Units live in the names (`…Sec`, `…Ms`); docs/configuration.md documents every field.
  */
 import { type Static, Type } from 'typebox';
+import { strict } from '../shared/schemas';
 
 const Int = (minimum: number, description: string) => Type.Integer({ minimum, description });
-const strict = { additionalProperties: false } as const;
 const Rule = Type.Object({ windowSec: Int(1, 'window length'), max: Int(1, 'requests per window') }, strict);
 const Url = (description: string) => Type.Optional(Type.String({ minLength: 1, description }));
 

@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
-import { errorResponses } from '../../shared/schemas';
+import { errorResponses, Nullable, strict } from '../../shared/schemas';
 import { INTROSPECT_BATCH_MAX } from './introspection.service';
 
 const Token = Type.String({ minLength: 1, maxLength: 4096 });
-const NullableString = Type.Union([Type.String(), Type.Null()]);
 
 export const IntrospectionSchema = Type.Object(
   {
@@ -18,8 +17,8 @@ export const IntrospectionSchema = Type.Object(
     jti: Type.Optional(Type.String()),
     email: Type.Optional(Type.String()),
     role: Type.Optional(Type.String()),
-    activeOrganizationId: Type.Optional(NullableString),
-    impersonatedBy: Type.Optional(NullableString),
+    activeOrganizationId: Type.Optional(Nullable(Type.String())),
+    impersonatedBy: Type.Optional(Nullable(Type.String())),
   },
   { $id: 'Introspection', title: 'Introspection' },
 );
@@ -32,7 +31,7 @@ export const Introspect = {
   tags: ['introspection'],
   summary: 'Is this session token or GET /token JWT active, and whose is it?',
   description,
-  body: Type.Object({ token: Token }, { additionalProperties: false }),
+  body: Type.Object({ token: Token }, strict),
   response: { 200: IntrospectionSchema, ...errorResponses },
 };
 
@@ -40,9 +39,6 @@ export const IntrospectBatch = {
   tags: ['introspection'],
   summary: `Introspect up to ${INTROSPECT_BATCH_MAX} tokens at once; answers in the same order`,
   description,
-  body: Type.Object(
-    { tokens: Type.Array(Token, { minItems: 1, maxItems: INTROSPECT_BATCH_MAX }) },
-    { additionalProperties: false },
-  ),
+  body: Type.Object({ tokens: Type.Array(Token, { minItems: 1, maxItems: INTROSPECT_BATCH_MAX }) }, strict),
   response: { 200: Type.Object({ results: Type.Array(IntrospectionSchema) }), ...errorResponses },
 };

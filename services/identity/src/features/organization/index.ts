@@ -21,11 +21,9 @@ import { TeamRepository } from './teams.repository';
 
 export type { OrganizationFeatureDeps } from './deps';
 export { InvitationFields } from './invitation.schemas';
-export type { InviteInput } from './invitation.service';
-export type { AddMemberInput } from './member.service';
+export { AddMemberBody } from './member.schemas';
 export { asOperator, type Caller, type OperatorLookup, type OrganizationAccess } from './membership';
 export { OrganizationUpdateData } from './organization.schemas';
-export type { UpdateInput } from './organization.service';
 export type { OrganizationListQuery } from './repository';
 export {
   IdField,
@@ -38,7 +36,6 @@ export {
   OrganizationWithMembersSchema,
   RoleField,
   SlugField,
-  strict,
   TeamMemberSchema,
   TeamNameField,
   TeamSchema,

@@ -7,10 +7,10 @@ import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
+import type { EventData } from '../audit';
 import type { WebhookDeliveries } from './deliveries.service';
 import type { DeliveryLogger } from './delivery';
 import type { WebhookEndpoints } from './endpoints.service';
-import type { EventData } from './message';
 import type { EndpointRouting, OutboxWriter } from './routing';
 
 /** The admin feature's access model, as far as the webhook routes ask it (its AdminAccess fits). */
