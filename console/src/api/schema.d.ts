@@ -8581,7 +8581,7 @@ export interface operations {
             query?: {
                 /** @description The actor: a user, API key or service credential id */
                 actorId?: string;
-                /** @description user, session, organization, member, invitation, team, api_key, signing_key or email */
+                /** @description user, session, organization, member, invitation, team, api_key, signing_key, webhook_endpoint or email */
                 targetType?: string;
                 targetId?: string;
                 /** @description An event type or a prefix of types, e.g. admin. or organization.member */
@@ -8638,7 +8638,7 @@ export interface operations {
             query?: {
                 /** @description The actor: a user, API key or service credential id */
                 actorId?: string;
-                /** @description user, session, organization, member, invitation, team, api_key, signing_key or email */
+                /** @description user, session, organization, member, invitation, team, api_key, signing_key, webhook_endpoint or email */
                 targetType?: string;
                 targetId?: string;
                 /** @description An event type or a prefix of types, e.g. admin. or organization.member */

@@ -12,6 +12,7 @@ import { registerExpectContinue } from './http/expect-continue';
 import { registerLingeringClose } from './http/lingering-close';
 import { registerOriginCheck } from './http/origin-check';
 import { registerRequestDeadline } from './http/request-deadline';
+import { RoutePolicies } from './http/route-policy';
 import { registerConsole } from './infra/console';
 import { hostedPagesCsp, registerHostedPages } from './infra/hosted-pages';
 import { loggerOptions } from './infra/logger';
@@ -90,6 +91,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.removeContentTypeParser(['text/plain']);
   const validation = registerValidation(app);
   registerErrorHandler(app);
+  // Each route's declared policies (API keys, rate limit, bot check), gathered for the hosted pages' config.json.
+  new RoutePolicies(config.basePath).collect(app);
   // Before any other onRoute hook (rate limits, OpenAPI), so the GET twins get those hooks once, as routes of their own.
   registerBodylessCalls(app, validation, config.basePath);
   registerRequestDeadline(app, config.requestTimeoutMs);

@@ -102,36 +102,9 @@ export function defaultConfig(): Config {
       global: { windowSec: 60, max: 600 },
       // A per-account failure counter on top of the per-address limits (docs/security.md); the window ends it.
       accountFailures: { windowSec: 900, max: 10 },
-      rules: {
-        '/sign-in/email': { windowSec: 60, max: 10 },
-        '/sign-up/email': { windowSec: 60, max: 5 },
-        // each start stores a 10-minute OAuth state; each id token is checked against the provider's keys
-        '/sign-in/social': { windowSec: 60, max: 30 },
-        // password and email routes: each request may send a mail or try a token (docs/security.md, rate limits)
-        '/request-password-reset': { windowSec: 60, max: 5 },
-        '/forget-password': { windowSec: 60, max: 5 },
-        '/reset-password': { windowSec: 60, max: 10 },
-        '/send-verification-email': { windowSec: 60, max: 5 },
-        '/change-email': { windowSec: 60, max: 5 },
-        '/change-password': { windowSec: 60, max: 10 },
-        '/delete-user': { windowSec: 60, max: 5 },
-        // every invitation may send a mail: bounded per address like the other mail routes
-        '/organization/invite-member': { windowSec: 60, max: 30 },
-        // second-factor codes: on top of the per-sign-in attempts and the account lockout (docs/two-factor.md)
-        '/two-factor/verify-totp': { windowSec: 60, max: 10 },
-        '/two-factor/verify-backup-code': { windowSec: 60, max: 10 },
-        '/two-factor/enable': { windowSec: 60, max: 10 },
-        '/two-factor/disable': { windowSec: 60, max: 10 },
-        '/two-factor/get-totp-uri': { windowSec: 60, max: 10 },
-        '/two-factor/generate-backup-codes': { windowSec: 60, max: 10 },
-        // passkeys: a sign-in as the password's; each options call stores a challenge (docs/two-factor.md)
-        '/passkey/generate-authenticate-options': { windowSec: 60, max: 30 },
-        '/passkey/verify-authentication': { windowSec: 60, max: 10 },
-        '/passkey/generate-register-options': { windowSec: 60, max: 10 },
-        '/passkey/verify-registration': { windowSec: 60, max: 10 },
-        '/passkey/update-passkey': { windowSec: 60, max: 30 },
-        '/passkey/delete-passkey': { windowSec: 60, max: 10 },
-      },
+      // Operators' rules by path (relative to the base path); each route declares its own default (its
+      // `config.policy.rateLimit`, src/http/route-policy.ts), which a rule for its path replaces.
+      rules: {},
     },
     social: {
       stateTtlSec: 600,
@@ -159,10 +132,10 @@ export function defaultConfig(): Config {
     passkey: { userVerification: 'required', challengeTtlSec: 300 },
     // short-lived signed session tokens (better-auth's jwt plugin: EdDSA, 15 min).
     jwt: { alg: 'EdDSA', expiresInSec: 900, keyRefreshSec: 60, keyRotationSec: 0 },
-    // off until a provider is set; better-auth's captcha plugin endpoints (+ the reset alias).
+    // Off until a provider is set. Which routes get it: those declaring `config.policy.botCheck` (better-auth's
+    // captcha plugin endpoints and the reset alias), unless `endpoints` is set, which then replaces them.
     captcha: {
       minScore: 0.5,
-      endpoints: ['/sign-up/email', '/sign-in/email', '/request-password-reset', '/forget-password'],
       timeoutMs: 5000,
       failOpen: false,
     },

@@ -3,9 +3,9 @@
  * Units live in the names (`…Sec`, `…Ms`); docs/configuration.md documents every field.
  */
 import { type Static, Type } from 'typebox';
+import { strict } from '../shared/schemas';
 
 const Int = (minimum: number, description: string) => Type.Integer({ minimum, description });
-const strict = { additionalProperties: false } as const;
 const Rule = Type.Object({ windowSec: Int(1, 'window length'), max: Int(1, 'requests per window') }, strict);
 const Url = (description: string) => Type.Optional(Type.String({ minLength: 1, description }));
 
@@ -249,6 +249,7 @@ export const ConfigSchema = Type.Object(
       {
         enabled: Type.Boolean(),
         global: Rule,
+        /** By path relative to the base path: replaces the rule that route declares, or gives one to a route without. */
         rules: Type.Record(Type.String({ pattern: '^/' }), Rule),
         accountFailures: Type.Object(
           { windowSec: Int(1, 'window length'), max: Int(0, 'failed sign-ins per account and window; 0 = off') },
@@ -342,7 +343,10 @@ export const ConfigSchema = Type.Object(
         /** Sent to hCaptcha as `sitekey` (it checks the token was issued for this site key). */
         siteKey: Type.Optional(Type.String({ minLength: 1 })),
         minScore: Type.Number({ minimum: 0, maximum: 1, description: 'reCAPTCHA v3 lowest accepted score' }),
-        endpoints: Type.Array(Type.String({ pattern: '^/' }), { description: 'paths relative to the base path' }),
+        /** Unset: the routes that declare the bot check; set: exactly these paths, the routes' declarations ignored. */
+        endpoints: Type.Optional(
+          Type.Array(Type.String({ pattern: '^/' }), { description: 'paths relative to the base path' }),
+        ),
         /** The provider's verify endpoint; unset = the provider's real URL. */
         siteVerifyUrl: Type.Optional(Type.String({ minLength: 1 })),
         /** The widget script the hosted pages load; unset = the provider's own (docs/hosted-pages.md, bot check). */

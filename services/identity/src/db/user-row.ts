@@ -1,11 +1,41 @@
 import { isoOf, isoOrNull } from '../shared/pg-time';
 import type { UserView } from '../shared/views';
 
-/** The `users` columns every user view is read from, for a query that names the table `u`. */
-export const USER_COLUMNS =
-  'u.id, u.email, u.email_verified, u.name, u.image, u.role, u.banned, u.ban_reason, u.ban_expires, u.two_factor_enabled, u.passkey_count, u.language, u.created_at, u.updated_at';
+/**
+ * The `users` column each property of a user view (UserSchema, shared/schemas.ts) is read from: the one list of the
+ * user's columns, which every query reading a user takes its select or RETURNING list from. `satisfies` keeps it to
+ * the view's properties at compile time; db/user-row.test.ts checks it against UserSchema, the migrated schema and
+ * toUserView.
+ */
+export const USER_COLUMN_OF = {
+  id: 'id',
+  email: 'email',
+  emailVerified: 'email_verified',
+  name: 'name',
+  image: 'image',
+  role: 'role',
+  banned: 'banned',
+  banReason: 'ban_reason',
+  banExpires: 'ban_expires',
+  language: 'language',
+  twoFactorEnabled: 'two_factor_enabled',
+  passkeyCount: 'passkey_count',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+} as const satisfies Record<keyof UserView, string>;
 
-/** A row of USER_COLUMNS as clients see a user. */
+/** The user's columns as a select list, each qualified by the table's alias when one is given. */
+export const userColumns = (alias?: string): string =>
+  Object.values(USER_COLUMN_OF)
+    .map((column) => (alias ? `${alias}.${column}` : column))
+    .join(', ');
+
+/** For a query that names the table `u` (`FROM users u`, `JOIN users u`). */
+export const USER_COLUMNS = userColumns('u');
+/** Unqualified: the RETURNING list of an INSERT or UPDATE of `users`. */
+export const USER_RETURNING = userColumns();
+
+/** A row of the user's columns as clients see a user. */
 export function toUserView(r: Record<string, unknown>): UserView {
   return {
     id: r.id as string,

@@ -32,40 +32,6 @@ async function authenticate(ctx: SessionGuardParts, request: FastifyRequest, rep
 }
 
 /**
- * Routes an API key may not use as a session (docs/api-keys.md): credentials, email and deletion (account
- * takeover needs a person), linking and unlinking social accounts, the session list and revocations (the key's
- * session is not a stored one), and the calls that change or make sessions (impersonation, active organization,
- * a /token JWT). Paths are relative to the base path.
- */
-export const API_KEY_REFUSED_ROUTES: ReadonlySet<string> = new Set([
-  '/change-password',
-  '/set-password',
-  '/change-email',
-  '/delete-user',
-  '/delete-user/callback',
-  '/list-sessions',
-  '/revoke-session',
-  '/revoke-sessions',
-  '/revoke-other-sessions',
-  '/admin/impersonate-user',
-  '/admin/stop-impersonating',
-  '/organization/set-active',
-  '/link-social', // linking needs the browser that finishes the provider's flow; unlinking is account takeover's half
-  '/unlink-account',
-  '/token', // a JWT names a stored session (sid), which a key's session is not
-  // a second factor is the person's: a key never enrols, removes or reads one (docs/two-factor.md)
-  '/two-factor/enable',
-  '/two-factor/disable',
-  '/two-factor/get-totp-uri',
-  '/two-factor/generate-backup-codes',
-  // nor registers, renames or removes a passkey (docs/two-factor.md "Passkeys")
-  '/passkey/generate-register-options',
-  '/passkey/verify-registration',
-  '/passkey/update-passkey',
-  '/passkey/delete-passkey',
-]);
-
-/**
  * better-auth's sessions for API keys: with no session token, a key in the configured header stands for a session
  * of its owner, made for this request and never stored (one use of the key is spent, its rate limit counted).
  */
@@ -76,8 +42,8 @@ async function authenticateWithApiKey(
 ): Promise<void> {
   const presented = request.headers[ctx.config.apiKey.header];
   if (typeof presented !== 'string' || !ctx.config.apiKey.sessionForApiKeys) throw new ApiError('UNAUTHORIZED');
-  const route = request.routeOptions.url?.slice(ctx.config.basePath.length) ?? '';
-  if (API_KEY_REFUSED_ROUTES.has(route)) throw new ApiError('API_KEY_SESSION_NOT_ALLOWED');
+  // The route says whether a key may stand for a session there (its `config.policy`, docs/api-keys.md).
+  if (request.routeOptions.config.policy?.apiKeys === 'refused') throw new ApiError('API_KEY_SESSION_NOT_ALLOWED');
   const result = await ctx.apiKeys.sessionFor(presented, clientInfo(request));
   if (!result.valid) {
     if (result.tryAgainIn !== undefined) reply.header('retry-after', Math.ceil(result.tryAgainIn / 1000));

@@ -102,12 +102,18 @@ export function hostedPagesCsp(config: Config): string {
 
 /**
  * The bot check as the pages need it to render the widget: the provider, its public site key (never the secret),
- * the script to load, and the API paths that demand a token (in the `x-captcha-response` header). Null when off.
+ * the script to load, and the API paths that demand a token (in the `x-captcha-response` header): the operator's
+ * `captcha.endpoints` when set, else the routes that declare the check (`botChecked`). Null when off.
  */
-function captchaConfig(config: Config) {
+function captchaConfig(config: Config, botChecked: readonly string[]) {
   const { provider, siteKey, scriptUrl, endpoints } = config.captcha;
   if (!provider || !siteKey) return null;
-  return { provider, siteKey, scriptUrl: scriptUrl ?? CAPTCHA_SCRIPT_URLS[provider], endpoints };
+  return {
+    provider,
+    siteKey,
+    scriptUrl: scriptUrl ?? CAPTCHA_SCRIPT_URLS[provider],
+    endpoints: endpoints ?? [...botChecked],
+  };
 }
 
 /**
@@ -125,9 +131,15 @@ function passkeysUsableFrom(config: Config): (origin: string) => boolean {
 
 /**
  * What config.json tells the pages (hosted/src/config.ts reads it): the API, the branding, what to offer.
- * `passkeys`: whether the pages asking can use them (passkeysUsableFrom for their origin).
+ * `passkeys`: whether the pages asking can use them (passkeysUsableFrom for their origin); `botChecked`: the API
+ * paths whose routes declare the bot check.
  */
-export function hostedPagesConfig(config: Config, callback: 'none' | 'allowed' | 'refused', passkeys: boolean) {
+export function hostedPagesConfig(
+  config: Config,
+  callback: 'none' | 'allowed' | 'refused',
+  passkeys: boolean,
+  botChecked: readonly string[],
+) {
   const pages = config.hostedPages;
   const emailPassword = config.emailAndPassword.enabled && pages.methods.emailPassword;
   const providers = config.social.providers;
@@ -159,7 +171,7 @@ export function hostedPagesConfig(config: Config, callback: 'none' | 'allowed' |
     /** The second-factor step offers "trust this device" for this many days (0: not offered). */
     twoFactor: { trustDeviceDays: config.twoFactor.trustDeviceDays },
     callback,
-    captcha: captchaConfig(config),
+    captcha: captchaConfig(config, botChecked),
   };
 }
 
@@ -227,7 +239,7 @@ export async function registerHostedPages(app: FastifyInstance, config: Config, 
           .header('cache-control', 'no-store')
           .header('access-control-allow-origin', '*')
           .header('vary', 'Origin')
-          .send(hostedPagesConfig(config, verdict(request), passkeys(request))),
+          .send(hostedPagesConfig(config, verdict(request), passkeys(request), app.routePolicies.botChecked())),
       );
       // The built config.json is for a CDN copy; here the service answers it from its settings (above).
       await serveSinglePageApp(scope, { prefix: pages.path, root, ownFiles: ['/config.json'], sendIndex });

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
+import { rateLimitRule } from '../http/route-policy';
 import type { Metrics } from './metrics';
 import { fallbackStoreFor } from './rate-limit-store';
 
@@ -22,8 +23,11 @@ export function clientKey(ip: string): string {
 }
 
 /**
- * A global limit plus stricter per-route rules from the config, counted in Redis when configured (atomic across
- * instances; in process while Redis is away) and in process otherwise. Rules attach by route, so path aliases (`//x`, `/x/`) share a bucket.
+ * A global limit plus stricter per-route rules, counted in Redis when configured (atomic across instances; in
+ * process while Redis is away) and in process otherwise. A route's rule is the operator's for its path
+ * (`rateLimit.rules`, relative to the base path) or else the one the route declares (`config.policy.rateLimit`,
+ * http/route-policy.ts); a route exempt from limits (`config.rateLimit: false`) stays exempt. Rules attach by
+ * route, so path aliases (`//x`, `/x/`) share a bucket.
  */
 export async function registerRateLimit(
   app: FastifyInstance,
@@ -33,12 +37,13 @@ export async function registerRateLimit(
 ): Promise<void> {
   if (!config.rateLimit.enabled) return;
   const base = config.basePath;
+  const configured = config.rateLimit.rules;
   app.addHook('onRoute', (route) => {
-    const rule = config.rateLimit.rules[route.url.startsWith(base) ? route.url.slice(base.length) : route.url];
-    route.config ??= {};
-    const routeConfig = route.config as { rateLimit?: unknown };
-    if (rule && routeConfig.rateLimit !== false)
-      routeConfig.rateLimit = { max: rule.max, timeWindow: rule.windowSec * 1000 };
+    const path = route.url.startsWith(base) ? route.url.slice(base.length) : route.url;
+    const rule = Object.hasOwn(configured, path) ? configured[path] : rateLimitRule(route.config?.policy);
+    if (!rule || route.config?.rateLimit === false) return;
+    // A copy: routes may share one options object, and the operator's rule for one path must not reach the others.
+    route.config = { ...route.config, rateLimit: { max: rule.max, timeWindow: rule.windowSec * 1000 } };
   });
   await app.register(rateLimit, {
     global: true,

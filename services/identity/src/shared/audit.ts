@@ -18,6 +18,18 @@ export type AuditActor =
   | { type: 'system' }
   | { type: 'anonymous' };
 
+/**
+ * Every kind of actor, as list-events' schema documents them and the audit_events table allows them (its
+ * audit_events_actor_type_known constraint: shared/audit.test.ts compares the two).
+ */
+export const AUDIT_ACTOR_TYPES = [
+  'user',
+  'api_key',
+  'service',
+  'system',
+  'anonymous',
+] as const satisfies readonly AuditActor['type'][];
+
 /** Where a change came from: the actor and the request (built by the route, `http/audit-source.ts`). */
 export interface AuditSource {
   actor: AuditActor;
@@ -26,18 +38,22 @@ export interface AuditSource {
   requestId: string | null;
 }
 
+/** Every kind of target, as list-events' schema documents them (docs/audit.md). */
+export const AUDIT_TARGET_TYPES = [
+  'user',
+  'session',
+  'organization',
+  'member',
+  'invitation',
+  'team',
+  'api_key',
+  'signing_key',
+  'webhook_endpoint',
+  'email',
+] as const;
+
 export interface AuditTarget {
-  type:
-    | 'user'
-    | 'session'
-    | 'organization'
-    | 'member'
-    | 'invitation'
-    | 'team'
-    | 'api_key'
-    | 'signing_key'
-    | 'email'
-    | 'webhook_endpoint';
+  type: (typeof AUDIT_TARGET_TYPES)[number];
   id: string;
 }
 

@@ -1,4 +1,20 @@
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, type TSchemaOptions, Type } from 'typebox';
+
+/**
+ * The small builders every schema file uses, defined once: an object that refuses unknown properties, a value or
+ * null, and a date-time text.
+ */
+export const strict = { additionalProperties: false } as const;
+export const Nullable = <T extends TSchema>(type: T, options?: TSchemaOptions) =>
+  Type.Union([type, Type.Null()], options);
+export const DateTime = Type.String({ format: 'date-time' });
+
+/**
+ * What a route takes, as its schema types it: a service's input is `BodyOf<typeof Route>` (or a named alias of it
+ * in the feature's schemas.ts), never an interface that repeats the fields.
+ */
+export type BodyOf<Route extends { body: TSchema }> = Static<Route['body']>;
+export type QueryOf<Route extends { querystring: TSchema }> = Static<Route['querystring']>;
 
 /** Response and field schemas shared by features; they double as the OpenAPI components. */
 export const ErrorSchema = Type.Object(
@@ -12,9 +28,6 @@ export const ErrorSchema = Type.Object(
 
 /** Every route documents its error answers: clients generated from the OpenAPI document need them typed. */
 export const errorResponses = { '4xx': ErrorSchema, '5xx': ErrorSchema };
-
-const DateTime = Type.String({ format: 'date-time' });
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const UserSchema = Type.Object(
   {

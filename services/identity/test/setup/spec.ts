@@ -15,3 +15,8 @@ export function section(spec: string, heading: string): string {
   const end = rest.search(new RegExp(`\\n${level} `));
   return end < 0 ? rest : rest.slice(0, end);
 }
+
+/** A page of the documentation, docs/<name>. */
+export function readDoc(name: string): string {
+  return readFileSync(resolve(__dirname, '../../../../docs', name), 'utf8');
+}

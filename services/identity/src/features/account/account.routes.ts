@@ -11,7 +11,11 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: AccountWeb): 
 
   app.post(
     '/sign-up/email',
-    { schema: SignUpEmail, preHandler: checkRedirects(ctx.trusted, 'callbackURL') },
+    {
+      schema: SignUpEmail,
+      preHandler: checkRedirects(ctx.trusted, 'callbackURL'),
+      config: { policy: { rateLimit: { windowSec: 60, max: 5 }, botCheck: true } },
+    },
     async (request, reply) => {
       const lang = request.headers['accept-language'];
       const { user, signIn } = await ctx.accounts.signUp(request.body, auditSource(request), lang);
@@ -23,7 +27,11 @@ export async function accountRoutes(fastify: FastifyInstance, ctx: AccountWeb): 
 
   app.post(
     '/sign-in/email',
-    { schema: SignInEmail, preHandler: checkRedirects(ctx.trusted, 'callbackURL') },
+    {
+      schema: SignInEmail,
+      preHandler: checkRedirects(ctx.trusted, 'callbackURL'),
+      config: { policy: { rateLimit: 'credential', botCheck: true } },
+    },
     async (request, reply) => {
       const lang = request.headers['accept-language'];
       const result = await ctx.metrics.countSignIn('email', () =>

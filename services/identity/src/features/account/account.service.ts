@@ -10,24 +10,8 @@ import type { UserView } from '../../shared/views';
 import type { CreateSessionInput, SessionService } from '../session';
 import type { AccountAudit } from './deps';
 import type { EmailService } from './email.service';
-import type { AccountRepository, ProfileFields } from './repository';
-
-export interface SignUpInput {
-  name: string;
-  email: string;
-  password: string;
-  image?: string;
-  language?: string;
-  rememberMe?: boolean;
-  callbackURL?: string;
-}
-
-export interface SignInInput {
-  email: string;
-  password: string;
-  rememberMe?: boolean;
-  callbackURL?: string;
-}
+import type { AccountRepository } from './repository';
+import type { ProfileFields, SignInInput, SignUpInput } from './schemas';
 
 export interface NewUserInput {
   email: string;

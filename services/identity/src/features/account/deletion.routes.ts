@@ -11,7 +11,11 @@ export async function deletionRoutes(fastify: FastifyInstance, ctx: AccountWeb):
 
   app.post(
     '/delete-user',
-    { schema: DeleteUser, preHandler: [checkRedirects(ctx.trusted, 'callbackURL'), ctx.requireSession] },
+    {
+      schema: DeleteUser,
+      preHandler: [checkRedirects(ctx.trusted, 'callbackURL'), ctx.requireSession],
+      config: { policy: { apiKeys: 'refused', rateLimit: 'mail' } },
+    },
     async (request, reply) => {
       const lang = request.headers['accept-language'];
       const outcome = await ctx.deletion.request(request.auth, request.body, auditSource(request), lang);
@@ -36,6 +40,7 @@ export async function deletionRoutes(fastify: FastifyInstance, ctx: AccountWeb):
     {
       schema: DeleteUserCallback,
       preHandler: [checkRedirects(ctx.trusted, 'callbackURL'), askFirst, ctx.requireSession],
+      config: { policy: { apiKeys: 'refused' } },
     },
     async (request, reply) => {
       await ctx.deletion.confirm(request.auth, request.query.token, auditSource(request));

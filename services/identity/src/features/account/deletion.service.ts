@@ -8,6 +8,7 @@ import type { SessionWithUser } from '../../shared/views';
 import type { SessionService } from '../session';
 import type { AccountService } from './account.service';
 import type { AccountAudit } from './deps';
+import type { DeleteInput } from './flows.schemas';
 import type { AccountMailer } from './mailer';
 import type { AccountRepository } from './repository';
 import type { TokenRepository } from './tokens.repository';
@@ -15,12 +16,6 @@ import type { TokenRepository } from './tokens.repository';
 /** spec §3 identifier and spec §9 shape of a deletion token: 32 characters, digits and lowercase letters. */
 const DELETE = 'delete-account-';
 const TOKEN = /^[a-z0-9]{32}$/;
-
-export interface DeleteInput {
-  password?: string;
-  token?: string;
-  callbackURL?: string;
-}
 
 /** Account deletion (spec §4): at once with proof, otherwise after a confirmation mail. */
 export class DeletionService {

@@ -20,7 +20,11 @@ export async function emailRoutes(fastify: FastifyInstance, ctx: AccountWeb): Pr
 
   app.post(
     '/send-verification-email',
-    { schema: SendVerificationEmail, preHandler: checkRedirects(ctx.trusted, 'callbackURL') },
+    {
+      schema: SendVerificationEmail,
+      preHandler: checkRedirects(ctx.trusted, 'callbackURL'),
+      config: { policy: { rateLimit: 'mail' } },
+    },
     async (request) => {
       const auth = await ctx.optionalSession(request);
       const { email, callbackURL } = request.body;
@@ -60,7 +64,11 @@ export async function emailRoutes(fastify: FastifyInstance, ctx: AccountWeb): Pr
 
   app.post(
     '/change-email',
-    { schema: ChangeEmail, preHandler: [checkRedirects(ctx.trusted, 'callbackURL'), ctx.requireSession] },
+    {
+      schema: ChangeEmail,
+      preHandler: [checkRedirects(ctx.trusted, 'callbackURL'), ctx.requireSession],
+      config: { policy: { apiKeys: 'refused', rateLimit: 'mail' } },
+    },
     async (request) => {
       const { newEmail, callbackURL } = request.body;
       await ctx.emails.changeEmail(

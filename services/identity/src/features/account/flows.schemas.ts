@@ -1,16 +1,17 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import {
   EmailField,
   errorResponses,
+  Nullable,
   PasswordField,
   RedirectField,
   StatusSchema,
+  strict,
   UserSchema,
 } from '../../shared/schemas';
 import { TokenAndUser } from './schemas';
 
 /** Schemas of the password, email and deletion flows (spec §7 account calls; better-auth shapes where silent). */
-const strict = { additionalProperties: false } as const;
 const TokenField = Type.String({ minLength: 1, maxLength: 4096 });
 const redirect = { description: 'Redirect to callbackURL (with ?token= or ?error=)' };
 
@@ -70,7 +71,7 @@ export const VerifyEmail = {
   summary: 'The mailed verification link: verifies, or completes a change of email',
   querystring: Type.Object({ token: TokenField, callbackURL: Type.Optional(RedirectField) }, strict),
   response: {
-    200: Type.Object({ status: Type.Boolean(), user: Type.Union([UserSchema, Type.Null()]) }),
+    200: Type.Object({ status: Type.Boolean(), user: Nullable(UserSchema) }),
     302: Type.Null(redirect),
     ...errorResponses,
   },
@@ -117,3 +118,7 @@ export const DeleteUserCallback = {
     ...errorResponses,
   },
 };
+
+/** What the routes take, typed by their schemas (docs/architecture.md). */
+export type ChangePasswordInput = Static<typeof ChangePassword.body>;
+export type DeleteInput = Static<typeof DeleteUser.body>;

@@ -3,13 +3,18 @@ import type { FastifyInstance } from 'fastify';
 import { fail } from '../../errors';
 import { auditSource, serviceActorOf } from '../../http/audit-source';
 import { checkRedirects, redirectTarget } from '../../http/redirects';
+import type { RoutePolicy } from '../../http/route-policy';
 import { ChangePassword, RequestPasswordReset, ResetPassword, ResetPasswordLink, SetPassword } from './flows.schemas';
 import { RESET_REQUESTED_MESSAGE } from './password.service';
 import type { AccountWeb } from './web';
 
 export async function passwordRoutes(fastify: FastifyInstance, ctx: AccountWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const options = { schema: RequestPasswordReset, preHandler: checkRedirects(ctx.trusted, 'redirectTo') };
+  const options = {
+    schema: RequestPasswordReset,
+    preHandler: checkRedirects(ctx.trusted, 'redirectTo'),
+    config: { policy: { rateLimit: 'mail', botCheck: true } satisfies RoutePolicy },
+  };
 
   // spec §2: /forget-password is an alias of /request-password-reset.
   for (const path of ['/request-password-reset', '/forget-password'])
@@ -31,24 +36,36 @@ export async function passwordRoutes(fastify: FastifyInstance, ctx: AccountWeb):
     },
   );
 
-  app.post('/reset-password', { schema: ResetPassword }, async (request) => {
-    const token = request.body.token ?? request.query.token;
-    if (!token) return fail('INVALID_TOKEN');
-    await ctx.passwords.resetPassword(token, request.body.newPassword, auditSource(request));
-    return { status: true };
-  });
+  app.post(
+    '/reset-password',
+    { schema: ResetPassword, config: { policy: { rateLimit: 'credential' } } },
+    async (request) => {
+      const token = request.body.token ?? request.query.token;
+      if (!token) return fail('INVALID_TOKEN');
+      await ctx.passwords.resetPassword(token, request.body.newPassword, auditSource(request));
+      return { status: true };
+    },
+  );
 
-  app.post('/change-password', { schema: ChangePassword, preHandler: ctx.requireSession }, async (request, reply) => {
-    const { session, user } = await ctx.passwords.changePassword(request.auth, request.body, auditSource(request));
-    if (session) ctx.cookies.set(reply, session, ctx.clock.now());
-    return { token: session?.session.token ?? null, user };
-  });
+  app.post(
+    '/change-password',
+    {
+      schema: ChangePassword,
+      preHandler: ctx.requireSession,
+      config: { policy: { apiKeys: 'refused', rateLimit: 'credential' } },
+    },
+    async (request, reply) => {
+      const { session, user } = await ctx.passwords.changePassword(request.auth, request.body, auditSource(request));
+      if (session) ctx.cookies.set(reply, session, ctx.clock.now());
+      return { token: session?.session.token ?? null, user };
+    },
+  );
 
   app.post(
     '/set-password',
     {
       schema: SetPassword,
-      config: { skipOriginCheck: true }, // refused to browsers outright by the service credential check
+      config: { skipOriginCheck: true, policy: { apiKeys: 'refused' } }, // browsers: refused by the credential check
       preHandler: [ctx.requireServiceCredential, ctx.requireSession],
     },
     async (request) => {

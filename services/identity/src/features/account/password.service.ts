@@ -10,6 +10,7 @@ import type { SessionWithUser, UserView } from '../../shared/views';
 import type { SessionService } from '../session';
 import { type AccountService, signedIn } from './account.service';
 import type { AccountAudit } from './deps';
+import type { ChangePasswordInput } from './flows.schemas';
 import type { AccountMailer } from './mailer';
 import type { AccountRepository } from './repository';
 import type { SignInThrottle } from './sign-in-throttle';
@@ -98,7 +99,7 @@ export class PasswordService {
    */
   async changePassword(
     auth: SessionWithUser,
-    input: { currentPassword: string; newPassword: string; revokeOtherSessions?: boolean },
+    input: ChangePasswordInput,
     source: AuditSource,
   ): Promise<{ session: SessionWithUser | null; user: UserView }> {
     const { sql, repo, hasher, sessions, clock, audit } = this.deps;

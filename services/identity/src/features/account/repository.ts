@@ -1,10 +1,8 @@
 import { newId } from '../../crypto/random';
-import { toUserView } from '../../db/user-row';
+import { toUserView, USER_COLUMNS, USER_RETURNING } from '../../db/user-row';
 import { isUniqueViolation, type Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
-
-const USER_RETURNING =
-  'id, email, email_verified, name, image, role, banned, ban_reason, ban_expires, two_factor_enabled, passkey_count, language, created_at, updated_at';
+import type { ProfileFields } from './schemas';
 
 export interface NewUser {
   email: string;
@@ -16,23 +14,17 @@ export interface NewUser {
   role?: string;
 }
 
-export interface ProfileFields {
-  name?: string;
-  image?: string | null;
-  language?: string;
-}
-
 /** Users and their accounts. Emails arrive here already lowercased (spec §3). */
 export class AccountRepository {
   constructor(private readonly sql: Sql) {}
 
   async findUserByEmail(email: string): Promise<UserView | null> {
-    const rows = await this.sql.query(`SELECT ${USER_RETURNING} FROM users u WHERE u.email = $1`, [email]);
+    const rows = await this.sql.query(`SELECT ${USER_COLUMNS} FROM users u WHERE u.email = $1`, [email]);
     return rows[0] ? toUserView(rows[0]) : null;
   }
 
   async findUserById(id: string): Promise<UserView | null> {
-    const rows = await this.sql.query(`SELECT ${USER_RETURNING} FROM users u WHERE u.id = $1`, [id]);
+    const rows = await this.sql.query(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = $1`, [id]);
     return rows[0] ? toUserView(rows[0]) : null;
   }
 
@@ -42,7 +34,7 @@ export class AccountRepository {
    */
   async findUserWithPasswordHash(email: string): Promise<{ user: UserView; passwordHash: string | null } | null> {
     const rows = await this.sql.query(
-      `SELECT ${USER_RETURNING},
+      `SELECT ${USER_COLUMNS},
          (SELECT a.password FROM accounts a WHERE a.user_id = u.id AND a.provider_id = 'credential') AS password_hash
        FROM users u WHERE u.email = $1`,
       [email],

@@ -1,20 +1,20 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { LanguageField } from '../../mail/language';
 import {
   EmailField,
   errorResponses,
   ImageField,
   NameField,
+  Nullable,
   PasswordField,
   RedirectField,
+  strict,
   UserSchema,
 } from '../../shared/schemas';
 
-const strict = { additionalProperties: false } as const;
-
 /** A session token (null when no session was made) and the user: sign-up and change-password answers. */
 export const TokenAndUser = Type.Object(
-  { token: Type.Union([Type.String(), Type.Null()]), user: UserSchema },
+  { token: Nullable(Type.String()), user: UserSchema },
   { $id: 'TokenAndUser', title: 'TokenAndUser' },
 );
 
@@ -72,10 +72,16 @@ export const UpdateUser = {
   body: Type.Object(
     {
       name: Type.Optional(NameField),
-      image: Type.Optional(Type.Union([ImageField, Type.Null()])),
+      image: Type.Optional(Nullable(ImageField)),
       language: Type.Optional(LanguageField),
     },
     strict,
   ),
   response: { 200: Type.Object({ status: Type.Boolean() }), ...errorResponses },
 };
+
+/** What the routes take, typed by their schemas (docs/architecture.md): the services read these, never a copy. */
+export type SignUpInput = Static<typeof SignUpEmail.body>;
+export type SignInInput = Static<typeof SignInEmail.body>;
+/** The fields update-user may change; the admin feature's update-user sets the same ones. */
+export type ProfileFields = Static<typeof UpdateUser.body>;

@@ -3,13 +3,7 @@ import { fail, MESSAGES } from '../../errors';
 import { type AuditSource, SYSTEM_SOURCE, userTarget } from '../../shared/audit';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { AdminDeps } from './deps';
-
-export interface BanInput {
-  userId: string;
-  banReason?: string;
-  /** Seconds (spec §5); the configured default, or no expiry, when absent. */
-  banExpiresIn?: number;
-}
+import type { BanInput } from './schemas';
 
 /** What bans use. */
 export type BansDeps = Pick<AdminDeps, 'sql' | 'repo' | 'access' | 'sessions' | 'config' | 'clock' | 'audit'>;

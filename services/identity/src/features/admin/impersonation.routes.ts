@@ -10,7 +10,8 @@ import type { AdminWeb } from './web';
  */
 export async function impersonationRoutes(fastify: FastifyInstance, ctx: AdminWeb) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const session = ctx.requireSession;
+  // Impersonation makes and ends sessions, a person's act: never with a key (docs/api-keys.md).
+  const session = { preHandler: ctx.requireSession, config: { policy: { apiKeys: 'refused' } } } as const;
   const adminCookie = ctx.cookies.tokenName.replace(/session_token$/, 'admin_session');
   const attributes = {
     httpOnly: true,
@@ -19,7 +20,7 @@ export async function impersonationRoutes(fastify: FastifyInstance, ctx: AdminWe
     path: '/',
   };
 
-  app.post('/admin/impersonate-user', { schema: ImpersonateUser, preHandler: session }, async (request, reply) => {
+  app.post('/admin/impersonate-user', { schema: ImpersonateUser, ...session }, async (request, reply) => {
     const made = await ctx.admin.impersonation.impersonate(request.auth, request.body.userId, auditSource(request));
     const maxAge = ctx.config.admin.impersonationSessionDurationSec;
     reply.setCookie(adminCookie, request.auth.session.token, { ...attributes, signed: true, maxAge });
@@ -27,7 +28,7 @@ export async function impersonationRoutes(fastify: FastifyInstance, ctx: AdminWe
     return made;
   });
 
-  app.post('/admin/stop-impersonating', { schema: StopImpersonating, preHandler: session }, async (request, reply) => {
+  app.post('/admin/stop-impersonating', { schema: StopImpersonating, ...session }, async (request, reply) => {
     const raw = request.cookies[adminCookie];
     const unsigned = raw ? request.unsignCookie(raw) : null;
     const adminToken = unsigned?.valid ? unsigned.value : null;

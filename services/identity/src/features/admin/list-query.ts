@@ -1,6 +1,7 @@
 import { isId } from '../../crypto/random';
 import { banInForceSql } from '../../shared/ban';
 import { escapeLike } from '../../shared/sql';
+import type { ListUsersQuery } from './schemas';
 /**
  * list-users options (spec §5) turned into SQL from allow-lists only: no client text ever becomes SQL, values
  * are parameters, LIKE wildcards in search text are escaped. Pure: `planListUsers` answers null for a bad query
@@ -10,23 +11,8 @@ import { escapeLike } from '../../shared/sql';
  * Two extensions (docs/admin.md): `searchField=any` looks in the email and the name at once, and the equality
  * filters `role`, `banned` and `emailVerified` apply beside each other and beside filterField (AND). Their bad
  * values are refused by the route's schema and a field filtered twice by the service (`filteredTwice`), with
- * catalogue errors, since they are not the spec's parameters.
+ * catalogue errors, since they are not the spec's parameters. The options' type is the route's query schema's.
  */
-export interface ListUsersQuery {
-  searchValue?: string;
-  searchField?: string;
-  searchOperator?: string;
-  limit?: string | number;
-  offset?: string | number;
-  sortBy?: string;
-  sortDirection?: string;
-  filterField?: string;
-  filterValue?: string | number | boolean;
-  filterOperator?: string;
-  role?: string;
-  banned?: boolean | string;
-  emailVerified?: boolean | string;
-}
 
 /** The extension's equality filters, each a query parameter named as its field. */
 export const FILTER_PARAMS = ['role', 'banned', 'emailVerified'] as const;

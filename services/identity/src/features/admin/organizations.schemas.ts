@@ -1,6 +1,7 @@
 import { type TSchema, Type } from 'typebox';
-import { errorResponses, NameField } from '../../shared/schemas';
+import { DateTime, errorResponses, NameField, strict } from '../../shared/schemas';
 import {
+  AddMemberBody,
   IdField,
   InvitationFields,
   InvitationSchema,
@@ -12,7 +13,6 @@ import {
   OrganizationWithMembersSchema,
   RoleField,
   SlugField,
-  strict,
   TeamMemberSchema,
   TeamNameField,
   TeamSchema,
@@ -32,7 +32,6 @@ const op = <B extends TSchema>(summary: string, body: B, ok: TSchema) => ({
   response: { 200: ok, ...errorResponses },
 });
 const OrganizationId = { organizationId: IdField };
-const DateTime = Type.String({ format: 'date-time' });
 
 export const GetOrganization = {
   tags,
@@ -77,7 +76,7 @@ export const CancelInvitation = op(
 export const AddMember = op(
   'Make an existing user a member at once, without an invitation, as an operator (better-auth addMember); ' +
     'teamId (teams on) gives them that team place too',
-  Type.Object({ ...OrganizationId, userId: IdField, role: RoleField, teamId: Type.Optional(IdField) }, strict),
+  AddMemberBody,
   MemberSchema,
 );
 

@@ -1,15 +1,22 @@
 import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
+import type { BodyOf } from '../../shared/schemas';
 import type { SessionWithUser } from '../../shared/views';
-import {
-  type AddMemberInput,
-  asOperator,
-  type Caller,
-  type InviteInput,
-  type OrganizationFeature,
-  type UpdateInput,
-} from '../organization';
+import { asOperator, type Caller, type OrganizationFeature } from '../organization';
 import type { AdminDeps } from './deps';
+import type {
+  AddMember,
+  AddTeamMember,
+  CreateOrganization,
+  CreateTeam,
+  InviteMember,
+  RemoveMember,
+  RemoveTeam,
+  RemoveTeamMember,
+  UpdateMemberRole,
+  UpdateOrganization,
+  UpdateTeam,
+} from './organizations.schemas';
 
 /** What an operator may do to an organization: read it (`list`) or change it (`manage`). */
 type Need = 'list' | 'manage';
@@ -37,12 +44,12 @@ export class AdminOrganizationsService {
   }
 
   /** The owner is `userId` (default: the operator); no session's active organization changes. */
-  async create(auth: SessionWithUser, body: { name: string; slug: string; userId?: string }) {
+  async create(auth: SessionWithUser, body: BodyOf<typeof CreateOrganization>) {
     const { org, operator } = this.as(auth, 'manage');
     return (await org.organizations.create(operator, body)).result;
   }
 
-  update(auth: SessionWithUser, body: { organizationId: string; data: UpdateInput['data'] }) {
+  update(auth: SessionWithUser, body: BodyOf<typeof UpdateOrganization>) {
     const { org, operator } = this.as(auth, 'manage');
     return org.organizations.update(operator, body);
   }
@@ -52,7 +59,7 @@ export class AdminOrganizationsService {
     return (await org.organizations.delete(operator, organizationId)).result;
   }
 
-  invite(auth: SessionWithUser, body: InviteInput & { organizationId: string }, acceptLanguage?: string) {
+  invite(auth: SessionWithUser, body: BodyOf<typeof InviteMember>, acceptLanguage?: string) {
     const { org, operator } = this.as(auth, 'manage');
     return org.invitations.invite(operator, body, acceptLanguage);
   }
@@ -63,27 +70,27 @@ export class AdminOrganizationsService {
   }
 
   /** An existing user joins at once, no invitation (better-auth's addMember). */
-  addMember(auth: SessionWithUser, body: AddMemberInput) {
+  addMember(auth: SessionWithUser, body: BodyOf<typeof AddMember>) {
     const { org, operator } = this.as(auth, 'manage');
     return org.members.add(operator, body);
   }
 
-  updateMemberRole(auth: SessionWithUser, body: { organizationId: string; memberId: string; role: string | string[] }) {
+  updateMemberRole(auth: SessionWithUser, body: BodyOf<typeof UpdateMemberRole>) {
     const { org, operator } = this.as(auth, 'manage');
     return org.members.updateRole(operator, body);
   }
 
-  async removeMember(auth: SessionWithUser, body: { organizationId: string; memberIdOrEmail: string }) {
+  async removeMember(auth: SessionWithUser, body: BodyOf<typeof RemoveMember>) {
     const { org, operator } = this.as(auth, 'manage');
     return (await org.members.remove(operator, body)).result;
   }
 
-  createTeam(auth: SessionWithUser, body: { organizationId: string; name: string }) {
+  createTeam(auth: SessionWithUser, body: BodyOf<typeof CreateTeam>) {
     const { org, operator } = this.as(auth, 'manage');
     return org.teams.create(operator, body);
   }
 
-  updateTeam(auth: SessionWithUser, body: { organizationId: string; teamId: string; name: string }) {
+  updateTeam(auth: SessionWithUser, body: BodyOf<typeof UpdateTeam>) {
     const { org, operator } = this.as(auth, 'manage');
     return org.teams.update(operator, {
       teamId: body.teamId,
@@ -91,17 +98,17 @@ export class AdminOrganizationsService {
     });
   }
 
-  removeTeam(auth: SessionWithUser, body: { organizationId: string; teamId: string }) {
+  removeTeam(auth: SessionWithUser, body: BodyOf<typeof RemoveTeam>) {
     const { org, operator } = this.as(auth, 'manage');
     return org.teams.remove(operator, body);
   }
 
-  addTeamMember(auth: SessionWithUser, body: { organizationId: string; teamId: string; userId: string }) {
+  addTeamMember(auth: SessionWithUser, body: BodyOf<typeof AddTeamMember>) {
     const { org, operator } = this.as(auth, 'manage');
     return org.teams.addMember(operator, body);
   }
 
-  removeTeamMember(auth: SessionWithUser, body: { organizationId: string; teamId: string; userId: string }) {
+  removeTeamMember(auth: SessionWithUser, body: BodyOf<typeof RemoveTeamMember>) {
     const { org, operator } = this.as(auth, 'manage');
     return org.teams.removeMember(operator, body);
   }

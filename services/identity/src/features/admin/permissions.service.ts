@@ -4,13 +4,7 @@ import { fail } from '../../errors';
 import type { SessionWithUser } from '../../shared/views';
 import type { OrganizationListQuery, OrganizationSummary } from '../organization';
 import type { AdminDeps } from './deps';
-
-export interface PermissionCheck {
-  permissions?: Permissions;
-  permission?: Permissions;
-  userId?: string;
-  role?: string;
-}
+import type { PermissionCheck } from './schemas';
 
 /** What the permission checks use. */
 export type PermissionsDeps = Pick<AdminDeps, 'access' | 'accounts' | 'config' | 'organizations'>;

@@ -1,22 +1,24 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { LanguageField } from '../../mail/language';
 import {
+  DateTime,
   EmailField,
   errorResponses,
   ImageField,
   NameField,
+  Nullable,
   PasswordField,
   RedirectField,
   SessionSchema,
   SessionWithUserSchema,
   StatusSchema,
   SuccessSchema,
+  strict,
   UserSchema,
 } from '../../shared/schemas';
 import { OrganizationSummarySchema } from '../organization';
 
 /** better-auth admin plugin names and shapes (its admin client works unchanged), spec §7. */
-const strict = { additionalProperties: false } as const;
 const tags = ['admin'];
 const UserId = Type.String({ minLength: 1, maxLength: 64, description: 'The user id' });
 const RoleField = Type.Union(
@@ -26,10 +28,10 @@ const RoleField = Type.Union(
   },
 );
 /** What `data` may set (spec §3): never id, email, role, ban fields or emailVerified. */
-const UserData = Type.Object(
+export const UserData = Type.Object(
   {
     name: Type.Optional(NameField),
-    image: Type.Optional(Type.Union([ImageField, Type.Null()])),
+    image: Type.Optional(Nullable(ImageField)),
     language: Type.Optional(LanguageField),
   },
   strict,
@@ -221,7 +223,7 @@ export const HasPermission = {
     strict,
   ),
   response: {
-    200: Type.Object({ error: Type.Union([Type.String(), Type.Null()]), success: Type.Boolean() }),
+    200: Type.Object({ error: Nullable(Type.String()), success: Type.Boolean() }),
     ...errorResponses,
   },
 };
@@ -312,11 +314,11 @@ export const ResetTwoFactor = {
 export const AdminPasskeySchema = Type.Object(
   {
     id: Type.String(),
-    name: Type.Union([Type.String(), Type.Null()]),
+    name: Nullable(Type.String()),
     deviceType: Type.String({ description: 'singleDevice, or multiDevice for a synced passkey' }),
     backedUp: Type.Boolean(),
-    aaguid: Type.Union([Type.String(), Type.Null()], { description: "the authenticator model's AAGUID" }),
-    createdAt: Type.String({ format: 'date-time' }),
+    aaguid: Nullable(Type.String(), { description: "the authenticator model's AAGUID" }),
+    createdAt: DateTime,
   },
   { $id: 'AdminPasskey', title: 'AdminPasskey' },
 );
@@ -356,3 +358,13 @@ export const AdminStats = {
     ...errorResponses,
   },
 };
+
+/** What the routes take, typed by their schemas (docs/architecture.md): the services read these, never a copy. */
+export type UserData = Static<typeof UserData>;
+export type CreateUserInput = Static<typeof CreateUser.body>;
+/** update-user's `data`: the profile fields and the role. */
+export type UserUpdate = Static<typeof UpdateUser.body>['data'];
+export type ListUsersQuery = Static<typeof ListUsers.querystring>;
+export type RevokeSessionInput = Static<typeof RevokeUserSession.body>;
+export type BanInput = Static<typeof BanUser.body>;
+export type PermissionCheck = Static<typeof HasPermission.body>;

@@ -3,6 +3,7 @@ import { fail } from '../../errors';
 import type { AuditSource } from '../../shared/audit';
 import type { SessionView, SessionWithUser } from '../../shared/views';
 import type { AdminDeps } from './deps';
+import type { RevokeSessionInput } from './schemas';
 
 /** What operator session control uses. */
 export type AdminSessionsDeps = Pick<AdminDeps, 'access' | 'sessions'>;
@@ -22,11 +23,7 @@ export class AdminSessionsService {
   }
 
   /** One session, named by its token (better-auth) or by its id (consoles, which never hold the token). */
-  async revoke(
-    auth: SessionWithUser,
-    by: { sessionToken?: string; sessionId?: string },
-    source: AuditSource,
-  ): Promise<void> {
+  async revoke(auth: SessionWithUser, by: RevokeSessionInput, source: AuditSource): Promise<void> {
     this.d.access.demand(auth, { session: ['revoke'] }, 'NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS');
     if ((by.sessionToken === undefined) === (by.sessionId === undefined))
       fail('VALIDATION_ERROR', [{ field: 'body.sessionId', problem: 'give either sessionToken or sessionId' }]);

@@ -3,25 +3,12 @@ import { fail } from '../../errors';
 import { type AuditSource, SYSTEM_SOURCE, userTarget } from '../../shared/audit';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { AdminDeps, AdminPasskey, LinkedAccount } from './deps';
-import { filteredTwice, type ListUsersQuery, planListUsers } from './list-query';
+import { filteredTwice, planListUsers } from './list-query';
+import type { CreateUserInput, ListUsersQuery, UserUpdate } from './schemas';
 import { indexProbes } from './search-trigrams';
 
 /** Fields `data` may carry on create-user and update-user: never id, email, role, ban fields or emailVerified (spec §3). */
 export const USER_DATA_FIELDS = ['name', 'image', 'language'] as const;
-
-export interface UserData {
-  name?: string;
-  image?: string | null;
-  language?: string;
-}
-
-export interface CreateUserInput {
-  email: string;
-  password: string;
-  name: string;
-  role?: string | string[];
-  data?: UserData;
-}
 
 export interface UserList {
   users: UserView[];
@@ -100,12 +87,7 @@ export class AdminUsersService {
   }
 
   /** name, image and language through the account feature; role through set-role's rules. */
-  async update(
-    auth: SessionWithUser,
-    userId: string,
-    data: UserData & { role?: string | string[] },
-    source: AuditSource,
-  ): Promise<UserView> {
+  async update(auth: SessionWithUser, userId: string, data: UserUpdate, source: AuditSource): Promise<UserView> {
     const { access, accounts } = this.d;
     access.demand(auth, { user: ['update'] }, 'NOT_ALLOWED_TO_UPDATE_USERS');
     const { role, ...profile } = data;

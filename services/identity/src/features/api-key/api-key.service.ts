@@ -10,40 +10,13 @@ import type { SessionWithUser, UserView } from '../../shared/views';
 import type { AdminAccess } from '../admin';
 import type { OrganizationAccess } from '../organization';
 import type { ApiKeyChanges, ApiKeyRepository } from './repository';
+import type { CreateInput, ListQuery, TrustedFields, UpdateInput } from './schemas';
 import { type ApiKeyVerifier, hashApiKey, isServiceKey, type Verification } from './verify.service';
 import type { ApiKeyView } from './views';
 
 /** Who calls a management route: a signed-in user (maybe an operator), or a server with the service credential. */
 /** Who manages keys, and where the request came from (the audit trail's source). */
 export type ApiKeyCaller = ({ kind: 'server' } | { kind: 'user'; auth: SessionWithUser }) & { source: AuditSource };
-
-/** better-auth's server-only properties: quotas, limits and permissions are set by trusted callers only. */
-export interface TrustedFields {
-  remaining?: number | null;
-  refillAmount?: number;
-  refillInterval?: number;
-  rateLimitEnabled?: boolean;
-  rateLimitTimeWindow?: number;
-  rateLimitMax?: number;
-  permissions?: Permissions;
-}
-
-export interface CreateInput extends TrustedFields {
-  name?: string;
-  expiresIn?: number | null;
-  prefix?: string;
-  metadata?: Record<string, unknown>;
-  userId?: string;
-  organizationId?: string;
-}
-
-export interface UpdateInput extends TrustedFields {
-  keyId: string;
-  name?: string;
-  enabled?: boolean;
-  expiresIn?: number | null;
-  metadata?: Record<string, unknown>;
-}
 
 export interface ApiKeyDeps {
   repo: ApiKeyRepository;
@@ -118,7 +91,7 @@ export class ApiKeyService {
   }
 
   /** The caller's own keys; an organization's with `organizationId`; any user's for trusted callers. */
-  async list(caller: ApiKeyCaller, query: { organizationId?: string; userId?: string }): Promise<ApiKeyView[]> {
+  async list(caller: ApiKeyCaller, query: ListQuery): Promise<ApiKeyView[]> {
     if (query.organizationId) {
       await this.assertManagesOrganization(caller, query.organizationId);
       return this.d.repo.list({ organizationId: query.organizationId });

@@ -1,9 +1,7 @@
-import { type TSchema, Type } from 'typebox';
-import { ApiKeySchema, errorResponses } from '../../shared/schemas';
+import { type Static, type TSchema, Type } from 'typebox';
+import { ApiKeySchema, errorResponses, Nullable, strict } from '../../shared/schemas';
 
 /** better-auth's api-key shapes; they double as OpenAPI components. */
-const strict = { additionalProperties: false } as const;
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Id = Type.String({ minLength: 1, maxLength: 128 });
 const Count = (description: string) => Type.Integer({ minimum: 0, maximum: 2_000_000_000, description });
 const Ms = (description: string) => Type.Integer({ minimum: 1000, maximum: 2_000_000_000, description });
@@ -17,7 +15,7 @@ const MetadataField = Type.Record(Type.String(), Type.Unknown(), { maxProperties
 const ExpiresIn = Type.Integer({ minimum: 1, maximum: 10 * 366 * 86400, description: 'seconds from now' });
 
 /** Set by trusted callers only (the service credential or an admin): better-auth's server-only properties. */
-const trustedFields = {
+const TrustedFields = Type.Object({
   remaining: Type.Optional(Nullable(Count('uses left; null = unlimited'))),
   refillAmount: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_000_000_000 })),
   refillInterval: Type.Optional(Ms('milliseconds between refills of `remaining` to `refillAmount`')),
@@ -25,7 +23,7 @@ const trustedFields = {
   rateLimitTimeWindow: Type.Optional(Ms('rate-limit window in milliseconds')),
   rateLimitMax: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_000_000_000 })),
   permissions: Type.Optional(PermissionsField),
-};
+});
 
 const CreatedApiKeySchema = Type.Intersect([
   ApiKeySchema,
@@ -47,7 +45,7 @@ export const CreateApiKey = route(
         metadata: Type.Optional(MetadataField),
         userId: Type.Optional(Id),
         organizationId: Type.Optional(Id),
-        ...trustedFields,
+        ...TrustedFields.properties,
       },
       strict,
     ),
@@ -79,7 +77,7 @@ export const UpdateApiKey = route(
         enabled: Type.Optional(Type.Boolean()),
         expiresIn: Type.Optional(Nullable(ExpiresIn)),
         metadata: Type.Optional(MetadataField),
-        ...trustedFields,
+        ...TrustedFields.properties,
       },
       strict,
     ),
@@ -113,3 +111,9 @@ export const VerifyApiKey = route(
     key: Nullable(ApiKeySchema),
   }),
 );
+
+/** What the routes take, typed by their schemas (docs/architecture.md): the service reads these, never a copy. */
+export type TrustedFields = Static<typeof TrustedFields>;
+export type CreateInput = Static<typeof CreateApiKey.body>;
+export type UpdateInput = Static<typeof UpdateApiKey.body>;
+export type ListQuery = Static<typeof ListApiKeys.querystring>;

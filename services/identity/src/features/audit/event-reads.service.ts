@@ -5,7 +5,8 @@ import type { SessionWithUser } from '../../shared/views';
 import { decodeCursor, encodeCursor } from './cursor';
 import type { AdminAuditAccess, OrganizationAuditAccess } from './deps';
 import type { EventFilter, EventRepository } from './events.repository';
-import { DEFAULT_PAGE, type EventPage, type ListEventsQuery } from './events.service';
+import { DEFAULT_PAGE, type EventPage } from './events.service';
+import type { ListEventsQuery } from './schemas';
 
 /**
  * list-events (docs/audit.md): for operators every event, for an organization's owners and admins their

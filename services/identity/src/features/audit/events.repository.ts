@@ -1,5 +1,6 @@
 import { isoFromPg } from '../../shared/pg-time';
 import type { Sql } from '../../shared/sql';
+import type { EventData } from './schemas';
 
 /** A row as written (the writer fills every column). */
 export interface EventRow {
@@ -11,28 +12,6 @@ export interface EventRow {
   impersonatorId: string | null;
   targetType: string | null;
   targetId: string | null;
-  organizationId: string | null;
-  ipAddress: string | null;
-  userAgent: string | null;
-  requestId: string | null;
-  details: Record<string, unknown>;
-}
-
-/** An event as list-events answers it. */
-export interface EventView {
-  id: string;
-  occurredAt: string;
-  type: string;
-  actor: {
-    type: string;
-    id: string | null;
-    impersonatorId: string | null;
-    /** admin/list-events only (AuditEvents.named): the user's email and name now; null for a user since deleted. */
-    email?: string | null;
-    name?: string | null;
-    impersonatorEmail?: string | null;
-  };
-  target: { type: string; id: string } | null;
   organizationId: string | null;
   ipAddress: string | null;
   userAgent: string | null;
@@ -103,7 +82,7 @@ export class EventRepository {
    * condition on an indexed column; a type prefix that matches several types runs one branch per type, each walking
    * the (type, time) index and stopping at the page's end, merged: a rare type is found without reading the others.
    */
-  async list(filter: EventFilter): Promise<{ view: EventView; position: Position }[]> {
+  async list(filter: EventFilter): Promise<{ view: EventData; position: Position }[]> {
     const { text, params } = listEventsSql(filter);
     const rows = await this.sql.query<Record<string, unknown>>(text, params, { timestamptzAsText: true });
     return rows.map((row) => ({
@@ -117,7 +96,7 @@ export class EventRepository {
    * table has no index on the id alone: the walk goes back from `before` along the (time, seq) key and stops at
    * the event, which is normally a few rows back.
    */
-  async findBefore(id: string, before: Date): Promise<EventView | null> {
+  async findBefore(id: string, before: Date): Promise<EventData | null> {
     const rows = await this.sql.query<Record<string, unknown>>(
       `SELECT ${COLUMNS} FROM audit_events WHERE occurred_at <= $2 AND id = $1 ORDER BY occurred_at DESC, seq DESC LIMIT 1`,
       [id, before],
@@ -221,7 +200,7 @@ export function listEventsSql(filter: EventFilter): { text: string; params: unkn
   return { text, params };
 }
 
-function toView(row: Record<string, unknown>): EventView {
+function toView(row: Record<string, unknown>): EventData {
   const targetType = row.target_type as string | null;
   return {
     id: row.id as string,

@@ -4,7 +4,8 @@ import { type AuditEvent, type AuditLog, type AuditTarget } from '../../shared/a
 import type { Clock } from '../../shared/clock';
 import { normalizeEmail } from '../../shared/email';
 import type { Sql } from '../../shared/sql';
-import type { EventRepository, EventView } from './events.repository';
+import type { EventRepository } from './events.repository';
+import type { EventData, EventView } from './schemas';
 
 /**
  * Detail keys that could hold a secret: the writer refuses them (a bug, never written). A passkey's id
@@ -17,23 +18,32 @@ const MAX_DETAILS_CHARS = 2048;
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 200;
 
-export interface ListEventsQuery {
-  actorId?: string;
-  targetType?: string;
-  targetId?: string;
-  /** A type or a prefix of types (`admin.`, `organization.member`). */
-  type?: string;
-  organizationId?: string;
-  /** Admin only: the target of failed sign-ins with this address (its digest; the address is never stored). */
-  email?: string;
-  from?: string;
-  to?: string;
-  cursor?: string;
-  limit?: number;
-}
-
 /** An event as written: what was recorded, with its id and time. */
 export type RecordedEvent = AuditEvent & { id: string; occurredAt: string };
+
+/**
+ * A recorded event as it is stored and as list-events answers it (without the names operators get): the actor and
+ * the request its source, the actor's id when it has one. A webhook message's `data` (docs/webhooks.md).
+ */
+export function eventData(event: RecordedEvent): EventData {
+  const { actor } = event.source;
+  return {
+    id: event.id,
+    occurredAt: event.occurredAt,
+    type: event.type,
+    actor: {
+      type: actor.type,
+      id: 'id' in actor ? actor.id : null,
+      impersonatorId: (actor.type === 'user' && actor.impersonatorId) || null,
+    },
+    target: event.target ? { type: event.target.type, id: event.target.id } : null,
+    organizationId: event.organizationId ?? null,
+    ipAddress: event.source.ipAddress,
+    userAgent: event.source.userAgent,
+    requestId: event.source.requestId,
+    details: { ...(event.details ?? {}) },
+  };
+}
 
 /**
  * Work that must commit with an event or not at all, run in the event's transaction right after its insert: the
@@ -62,27 +72,26 @@ export class AuditEvents implements AuditLog {
 
   /** One row in `tx`: it commits with the change or not at all. Its time is the service's (database) clock. */
   async record(tx: Sql, event: AuditEvent): Promise<void> {
-    const details = event.details ?? {};
-    checkDetails(event.type, details);
-    const { actor } = event.source;
-    const id = newId();
+    checkDetails(event.type, event.details ?? {});
     const occurredAt = new Date(this.clock.now());
+    const recorded: RecordedEvent = { ...event, id: newId(), occurredAt: occurredAt.toISOString() };
+    const data = eventData(recorded);
     await this.repo.insert(tx, {
-      id,
+      id: data.id,
       occurredAt,
-      type: event.type,
-      actorType: actor.type,
-      actorId: 'id' in actor ? actor.id : null,
-      impersonatorId: (actor.type === 'user' && actor.impersonatorId) || null,
-      targetType: event.target?.type ?? null,
-      targetId: event.target?.id ?? null,
-      organizationId: event.organizationId ?? null,
-      ipAddress: event.source.ipAddress,
-      userAgent: event.source.userAgent,
-      requestId: event.source.requestId,
-      details,
+      type: data.type,
+      actorType: data.actor.type,
+      actorId: data.actor.id,
+      impersonatorId: data.actor.impersonatorId,
+      targetType: data.target?.type ?? null,
+      targetId: data.target?.id ?? null,
+      organizationId: data.organizationId,
+      ipAddress: data.ipAddress,
+      userAgent: data.userAgent,
+      requestId: data.requestId,
+      details: data.details,
     });
-    for (const follow of this.followers) await follow(tx, { ...event, id, occurredAt: occurredAt.toISOString() });
+    for (const follow of this.followers) await follow(tx, recorded);
   }
 
   /**
@@ -95,7 +104,7 @@ export class AuditEvents implements AuditLog {
   }
 
   /** One event by id, written at or before `before` (see EventRepository.findBefore); null when not there. */
-  findBefore(id: string, before: Date): Promise<EventView | null> {
+  findBefore(id: string, before: Date): Promise<EventData | null> {
     return isId(id) ? this.repo.findBefore(id, before) : Promise.resolve(null);
   }
 }

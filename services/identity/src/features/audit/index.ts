@@ -10,9 +10,10 @@ import { EventRetention } from './retention.service';
 
 export type { AdminAuditAccess, AuditFeatureDeps, AuditReadsDeps, OrganizationAuditAccess } from './deps';
 export type { EventReads } from './event-reads.service';
-export { type EventFilter, type EventView, listEventsSql, MONTHS_AHEAD } from './events.repository';
-export type { AuditEvents, EventFollower, EventPage, ListEventsQuery, RecordedEvent } from './events.service';
+export { type EventFilter, listEventsSql, MONTHS_AHEAD } from './events.repository';
+export { type AuditEvents, type EventFollower, type EventPage, eventData, type RecordedEvent } from './events.service';
 export type { EventRetention, PruneResult } from './retention.service';
+export type { EventData, EventView, ListEventsQuery } from './schemas';
 
 /**
  * The audit trail (docs/audit.md), in two parts. The writer every other feature records its changes through, in

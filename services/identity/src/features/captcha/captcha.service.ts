@@ -1,5 +1,6 @@
 import type { CaptchaConfig } from '../../config';
 import { ApiError } from '../../errors';
+import type { RoutePolicy } from '../../http/route-policy';
 import { type CaptchaProvider, passed, SITE_VERIFY_URLS, type SiteVerifyAnswer, siteVerifyRequest } from './providers';
 
 export type CaptchaOutcome = 'passed' | 'missing' | 'failed' | 'unavailable';
@@ -11,7 +12,8 @@ export type CaptchaOutcome = 'passed' | 'missing' | 'failed' | 'unavailable';
  */
 export class CaptchaVerifier {
   private readonly url: string;
-  readonly endpoints: ReadonlySet<string>;
+  /** The operator's `captcha.endpoints` (paths relative to the base path), which replace the routes' own; else null. */
+  private readonly endpoints: ReadonlySet<string> | null;
 
   constructor(
     private readonly provider: CaptchaProvider,
@@ -19,7 +21,15 @@ export class CaptchaVerifier {
     private readonly onUnavailable: (why: string) => void = () => {},
   ) {
     this.url = config.siteVerifyUrl ?? SITE_VERIFY_URLS[provider];
-    this.endpoints = new Set(config.endpoints);
+    this.endpoints = config.endpoints ? new Set(config.endpoints) : null;
+  }
+
+  /**
+   * Whether the route at `path` gets the bot check: it is one of the operator's `captcha.endpoints` when they are
+   * set, else it declares the check itself (`config.policy.botCheck`).
+   */
+  guards(path: string, policy: RoutePolicy | undefined): boolean {
+    return this.endpoints ? this.endpoints.has(path) : policy?.botCheck === true;
   }
 
   async check(response: string | undefined, remoteIp: string | undefined): Promise<CaptchaOutcome> {

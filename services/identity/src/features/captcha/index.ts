@@ -8,7 +8,8 @@ export type { CaptchaVerifier } from './captcha.service';
 export const CAPTCHA_HEADER = 'x-captcha-response';
 
 /**
- * Installs the bot check on the configured endpoints (paths relative to the base path). It runs in
+ * Installs the bot check on the POST routes that declare it (`config.policy.botCheck`), or on the operator's
+ * `captcha.endpoints` (paths relative to the base path) when those are set. It runs in
  * preValidation, after the origin check and rate limit and before the body is validated or any handler runs,
  * so a refused request has no side effect (no user, no session, no mail). The route pattern is matched, so
  * path aliases (trailing or double slashes) reach the check too.
@@ -16,7 +17,8 @@ export const CAPTCHA_HEADER = 'x-captcha-response';
 export function registerCaptcha(api: FastifyInstance, verifier: CaptchaVerifier, basePath: string): void {
   api.addHook('preValidation', async (request) => {
     const route = request.routeOptions.url;
-    if (!route || request.method !== 'POST' || !verifier.endpoints.has(route.slice(basePath.length))) return;
+    if (!route || request.method !== 'POST') return;
+    if (!verifier.guards(route.slice(basePath.length), request.routeOptions.config.policy)) return;
     const header = request.headers[CAPTCHA_HEADER];
     await verifier.require(typeof header === 'string' ? header : undefined, request.ip);
   });

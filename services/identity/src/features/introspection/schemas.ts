@@ -1,11 +1,10 @@
 import { Type } from 'typebox';
-import { errorResponses } from '../../shared/schemas';
+import { errorResponses, Nullable, strict } from '../../shared/schemas';
 
 /** `/introspect/batch` answers at most this many tokens per call (documented in docs/sessions.md). */
 export const INTROSPECT_BATCH_MAX = 100;
 
 const Token = Type.String({ minLength: 1, maxLength: 4096 });
-const NullableString = Type.Union([Type.String(), Type.Null()]);
 
 export const IntrospectionSchema = Type.Object(
   {
@@ -20,8 +19,8 @@ export const IntrospectionSchema = Type.Object(
     jti: Type.Optional(Type.String()),
     email: Type.Optional(Type.String()),
     role: Type.Optional(Type.String()),
-    activeOrganizationId: Type.Optional(NullableString),
-    impersonatedBy: Type.Optional(NullableString),
+    activeOrganizationId: Type.Optional(Nullable(Type.String())),
+    impersonatedBy: Type.Optional(Nullable(Type.String())),
   },
   { $id: 'Introspection', title: 'Introspection' },
 );
@@ -34,7 +33,7 @@ export const Introspect = {
   tags: ['introspection'],
   summary: 'Is this session token or GET /token JWT active, and whose is it?',
   description,
-  body: Type.Object({ token: Token }, { additionalProperties: false }),
+  body: Type.Object({ token: Token }, strict),
   response: { 200: IntrospectionSchema, ...errorResponses },
 };
 
@@ -42,9 +41,6 @@ export const IntrospectBatch = {
   tags: ['introspection'],
   summary: `Introspect up to ${INTROSPECT_BATCH_MAX} tokens at once; answers in the same order`,
   description,
-  body: Type.Object(
-    { tokens: Type.Array(Token, { minItems: 1, maxItems: INTROSPECT_BATCH_MAX }) },
-    { additionalProperties: false },
-  ),
+  body: Type.Object({ tokens: Type.Array(Token, { minItems: 1, maxItems: INTROSPECT_BATCH_MAX }) }, strict),
   response: { 200: Type.Object({ results: Type.Array(IntrospectionSchema) }), ...errorResponses },
 };

@@ -11,8 +11,10 @@ import type { JwtWeb } from './web';
 export async function tokenRoutes(fastify: FastifyInstance, ctx: JwtWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-  // The session is read from PostgreSQL (requireSession): a revoked session never gets a new token.
-  app.get('/token', { schema: GetToken, preHandler: ctx.requireSession }, async (request) => ({
+  // The session is read from PostgreSQL (requireSession): a revoked session never gets a new token. A JWT names a
+  // stored session (its sid), which a key's session is not: no key stands for one here.
+  const stored = { preHandler: ctx.requireSession, config: { policy: { apiKeys: 'refused' } } } as const;
+  app.get('/token', { schema: GetToken, ...stored }, async (request) => ({
     token: await ctx.tokens.issue(request.auth),
   }));
 

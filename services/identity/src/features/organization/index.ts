@@ -22,11 +22,9 @@ import type { OrganizationServices } from './web';
 
 export type { OrganizationFeatureDeps } from './deps';
 export { InvitationFields } from './invitation.schemas';
-export type { InviteInput } from './invitation.service';
-export type { AddMemberInput } from './member.service';
+export { AddMemberBody } from './member.schemas';
 export { asOperator, type Caller, type OperatorLookup, type OrganizationAccess } from './membership';
 export { OrganizationUpdateData } from './organization.schemas';
-export type { UpdateInput } from './organization.service';
 export type { OrganizationListQuery } from './repository';
 export {
   IdField,
@@ -39,7 +37,6 @@ export {
   OrganizationWithMembersSchema,
   RoleField,
   SlugField,
-  strict,
   TeamMemberSchema,
   TeamNameField,
   TeamSchema,

@@ -17,8 +17,11 @@ export async function invitationRoutes(fastify: FastifyInstance, opts: Organizat
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { ctx, org, session: preHandler } = opts;
 
-  app.post('/invite-member', { schema: InviteMember, preHandler }, async (request) =>
-    org.invitations.invite(withSource(request), request.body, request.headers['accept-language']),
+  // Every invitation may send a mail: limited per address like the other mail routes, less tightly.
+  app.post(
+    '/invite-member',
+    { schema: InviteMember, preHandler, config: { policy: { rateLimit: { windowSec: 60, max: 30 } } } },
+    async (request) => org.invitations.invite(withSource(request), request.body, request.headers['accept-language']),
   );
 
   app.post('/accept-invitation', { schema: AcceptInvitation, preHandler }, async (request, reply) => {

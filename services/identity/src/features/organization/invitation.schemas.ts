@@ -1,6 +1,6 @@
-import { Type } from 'typebox';
-import { EmailField } from '../../shared/schemas';
-import { IdField, InvitationSchema, MemberSchema, RoleField, route, strict } from './schemas';
+import { type Static, Type } from 'typebox';
+import { EmailField, strict } from '../../shared/schemas';
+import { IdField, InvitationSchema, MemberSchema, RoleField, route } from './schemas';
 
 const InvitationIdBody = { body: Type.Object({ invitationId: IdField }, strict) };
 
@@ -58,3 +58,6 @@ export const ListUserInvitations = route(
   {},
   Type.Array(Type.Object({ ...InvitationSchema.properties, organizationName: Type.String() })),
 );
+
+/** What invite-member takes (operators' admin/organization/invite-member names the organization too). */
+export type InviteInput = Static<typeof InviteMember.body>;

@@ -2,16 +2,9 @@ import { fail } from '../../errors';
 import { isUniqueViolation, type Sql } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
 import type { InvitationMailer } from './invitation.mailer';
+import type { InviteInput } from './invitation.schemas';
 import { type OrganizationAccess, type OrganizationDeps, recordIn } from './membership';
 import type { InvitationView, MemberView } from './views';
-
-export interface InviteInput {
-  email: string;
-  role: string | string[];
-  organizationId?: string;
-  resend?: boolean;
-  teamId?: string;
-}
 
 /** What invitations use. */
 export type InvitationDeps = Pick<

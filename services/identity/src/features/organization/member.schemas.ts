@@ -1,5 +1,15 @@
-import { Type } from 'typebox';
-import { IdField, MemberSchema, MemberWithoutUserSchema, RoleField, route, SlugField, strict } from './schemas';
+import { type Static, Type } from 'typebox';
+import { Nullable, strict } from '../../shared/schemas';
+import { IdField, MemberSchema, MemberWithoutUserSchema, RoleField, route, SlugField } from './schemas';
+
+/**
+ * Who to add, as what, and optionally to which team: better-auth's server-side addMember, which only operators
+ * reach (admin/organization/add-member has this body).
+ */
+export const AddMemberBody = Type.Object(
+  { organizationId: IdField, userId: IdField, role: RoleField, teamId: Type.Optional(IdField) },
+  strict,
+);
 
 export const ListMembers = route(
   'One page of members with their users (better-auth list-members query)',
@@ -64,7 +74,7 @@ export const HasPermission = route(
       strict,
     ),
   },
-  Type.Object({ error: Type.Union([Type.String(), Type.Null()]), success: Type.Boolean() }),
+  Type.Object({ error: Nullable(Type.String()), success: Type.Boolean() }),
 );
 
 export const GetActiveMemberRole = route(
@@ -78,3 +88,7 @@ export const GetActiveMemberRole = route(
   },
   Type.Object({ role: Type.String() }),
 );
+
+/** What the routes take, typed by their schemas (docs/architecture.md): the services read these, never a copy. */
+export type AddMemberInput = Static<typeof AddMemberBody>;
+export type ListMembersQuery = Static<typeof ListMembers.querystring>;

@@ -1,18 +1,12 @@
 import { fail } from '../../errors';
+import type { BodyOf } from '../../shared/schemas';
 import { isForeignKeyViolation, isUniqueViolation, type Sql } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
 import { teamMemberLimit } from './invitation.service';
+import type { AddMemberInput, RemoveMember, UpdateMemberRole } from './member.schemas';
 import { isOperator, type OrganizationAccess, type OrganizationDeps, recordIn } from './membership';
 import { type WithSession, withoutActive } from './organization.service';
 import type { MemberView } from './views';
-
-/** Who to add, as what, and optionally to which team (better-auth's server-side addMember). */
-export interface AddMemberInput {
-  organizationId: string;
-  userId: string;
-  role: string | string[];
-  teamId?: string;
-}
 
 /** What member changes use. */
 export type MemberDeps = Pick<OrganizationDeps, 'sql' | 'orgs' | 'teams' | 'sessions' | 'config' | 'clock' | 'audit'>;
@@ -68,10 +62,7 @@ export class MemberService {
       });
   }
 
-  async remove(
-    auth: SessionWithUser,
-    body: { memberIdOrEmail: string; organizationId?: string },
-  ): Promise<WithSession<{ member: MemberView }>> {
+  async remove(auth: SessionWithUser, body: BodyOf<typeof RemoveMember>): Promise<WithSession<{ member: MemberView }>> {
     const organizationId = this.access.organizationId(body.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
     const caller = await this.access.caller(organizationId, auth, 'MEMBER_NOT_FOUND');
     // Foreign member ids and emails of non-members find nothing in this organization.
@@ -92,10 +83,7 @@ export class MemberService {
     return { result, session: withoutActive(auth, organizationId) };
   }
 
-  async updateRole(
-    auth: SessionWithUser,
-    body: { role: string | string[]; memberId: string; organizationId?: string },
-  ): Promise<MemberView> {
+  async updateRole(auth: SessionWithUser, body: BodyOf<typeof UpdateMemberRole>): Promise<MemberView> {
     const role = this.access.normalizeRoles(body.role);
     const organizationId = this.access.organizationId(body.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
     const caller = await this.access.caller(organizationId, auth, 'MEMBER_NOT_FOUND');

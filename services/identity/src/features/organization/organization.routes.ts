@@ -45,9 +45,14 @@ export async function organizationRoutes(fastify: FastifyInstance, opts: Organiz
     org.reads.getFull(request.auth, request.query),
   );
 
-  app.post('/set-active', { schema: SetActiveOrganization, preHandler }, async (request, reply) => {
-    const { result, session } = await org.organizations.setActive(request.auth, request.body);
-    reissue(ctx, request, reply, session);
-    return result;
-  });
+  // A key's session is made for one request: it has no active organization to set (docs/api-keys.md).
+  app.post(
+    '/set-active',
+    { schema: SetActiveOrganization, preHandler, config: { policy: { apiKeys: 'refused' } } },
+    async (request, reply) => {
+      const { result, session } = await org.organizations.setActive(request.auth, request.body);
+      reissue(ctx, request, reply, session);
+      return result;
+    },
+  );
 }

@@ -1,15 +1,13 @@
-import { Type } from 'typebox';
-import { ImageField, NameField } from '../../shared/schemas';
+import { type Static, Type } from 'typebox';
+import { ImageField, NameField, Nullable, strict } from '../../shared/schemas';
 import {
   FullOrganizationSchema,
   IdField,
   MetadataField,
-  Nullable,
   OrganizationSchema,
   OrganizationWithMembersSchema,
   route,
   SlugField,
-  strict,
 } from './schemas';
 
 export const CreateOrganization = route(
@@ -98,3 +96,7 @@ export const SetActiveOrganization = route(
   },
   Nullable(OrganizationSchema),
 );
+
+/** What the routes take, typed by their schemas (docs/architecture.md): the services read these, never a copy. */
+export type CreateInput = Static<typeof CreateOrganization.body>;
+export type UpdateInput = Static<typeof UpdateOrganization.body>;

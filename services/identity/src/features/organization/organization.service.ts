@@ -1,31 +1,13 @@
 import { fail } from '../../errors';
+import type { BodyOf } from '../../shared/schemas';
 import { hasSecondFactor } from '../../shared/second-factor';
 import { slugOf } from '../../shared/slug';
 import { isUniqueViolation } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
 import { isOperator, type OrganizationAccess, type OrganizationDeps, recordIn } from './membership';
+import type { CreateInput, SetActiveOrganization, UpdateInput } from './organization.schemas';
 import type { SecondFactorPolicy } from './second-factor-policy';
 import type { OrganizationView } from './views';
-
-export interface CreateInput {
-  name: string;
-  slug: string;
-  userId?: string;
-  logo?: string | null;
-  metadata?: Record<string, unknown>;
-  keepCurrentActiveOrganization?: boolean;
-}
-
-export interface UpdateInput {
-  data: {
-    name?: string;
-    slug?: string;
-    logo?: string | null;
-    metadata?: Record<string, unknown>;
-    requireTwoFactor?: boolean;
-  };
-  organizationId?: string;
-}
 
 /** A result plus the caller's session when its active organization changed (the route re-issues the cookie). */
 export interface WithSession<T> {
@@ -164,7 +146,7 @@ export class OrganizationService {
    */
   async setActive(
     auth: SessionWithUser,
-    body: { organizationId?: string | null; organizationSlug?: string },
+    body: BodyOf<typeof SetActiveOrganization>,
   ): Promise<WithSession<OrganizationView | null>> {
     if (body.organizationId === null || (!body.organizationId && !body.organizationSlug)) {
       const current = auth.session.activeOrganizationId;

@@ -1,21 +1,12 @@
 import type { Permissions } from '../../access';
 import { fail } from '../../errors';
+import type { QueryOf } from '../../shared/schemas';
 import type { SessionWithUser } from '../../shared/views';
+import type { GetActiveMemberRole, ListMembersQuery } from './member.schemas';
 import type { OrganizationAccess, OrganizationDeps } from './membership';
+import type { GetFullOrganization } from './organization.schemas';
 import type { MemberPage, OrganizationListQuery } from './repository';
 import type { FullOrganization, MemberView, OperatorOrganization } from './views';
-
-export interface ListMembersQuery {
-  limit?: number;
-  offset?: number;
-  sortBy?: MemberPage['sortBy'];
-  sortDirection?: MemberPage['direction'];
-  filterField?: NonNullable<MemberPage['filter']>['field'];
-  filterOperator?: NonNullable<MemberPage['filter']>['operator'];
-  filterValue?: string;
-  organizationId?: string;
-  organizationSlug?: string;
-}
 
 /** What the reads use. */
 export type ReadDeps = Pick<OrganizationDeps, 'orgs' | 'invitations' | 'teams' | 'config'>;
@@ -45,10 +36,7 @@ export class OrganizationReadService {
   }
 
   /** better-auth: no organization named and none active → null. */
-  async getFull(
-    auth: SessionWithUser,
-    query: { organizationId?: string; organizationSlug?: string; membersLimit?: number },
-  ): Promise<FullOrganization | null> {
+  async getFull(auth: SessionWithUser, query: QueryOf<typeof GetFullOrganization>): Promise<FullOrganization | null> {
     const wanted = query.organizationSlug || query.organizationId || auth.session.activeOrganizationId;
     if (!wanted) return null;
     const organization = query.organizationSlug
@@ -91,10 +79,7 @@ export class OrganizationReadService {
   }
 
   /** better-auth get-active-member-role: the caller's role, or a fellow member's (userId) in the same organization. */
-  async activeMemberRole(
-    auth: SessionWithUser,
-    query: { userId?: string; organizationId?: string; organizationSlug?: string },
-  ) {
+  async activeMemberRole(auth: SessionWithUser, query: QueryOf<typeof GetActiveMemberRole>) {
     let organizationId = query.organizationId || auth.session.activeOrganizationId;
     if (query.organizationSlug) {
       const organization = await this.d.orgs.findBySlug(query.organizationSlug);

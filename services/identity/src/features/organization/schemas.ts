@@ -1,10 +1,7 @@
 import { type TSchema, Type } from 'typebox';
-import { errorResponses } from '../../shared/schemas';
+import { DateTime, errorResponses, Nullable } from '../../shared/schemas';
 
 /** Models of spec §3 as better-auth's organization client reads them; they double as OpenAPI components. */
-export const strict = { additionalProperties: false } as const;
-const DateTime = Type.String({ format: 'date-time' });
-export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 export const IdField = Type.String({ minLength: 1, maxLength: 128 });
 export const SlugField = Type.String({ minLength: 1, maxLength: 128 });
 export const RoleField = Type.Union([

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { IdField, MessageSchema, route, strict, TeamMemberSchema, TeamNameField, TeamSchema } from './schemas';
+import { strict } from '../../shared/schemas';
+import { IdField, MessageSchema, route, TeamMemberSchema, TeamNameField, TeamSchema } from './schemas';
 
 export const CreateTeam = route(
   'Create a team (team create)',

@@ -1,7 +1,16 @@
 import { fail, MESSAGES } from '../../errors';
+import type { BodyOf, QueryOf } from '../../shared/schemas';
 import type { SessionWithUser } from '../../shared/views';
 import { teamMemberLimit } from './invitation.service';
 import { type OrganizationAccess, type OrganizationDeps, recordIn } from './membership';
+import type {
+  AddTeamMember,
+  CreateTeam,
+  ListUserTeams,
+  RemoveTeam,
+  RemoveTeamMember,
+  UpdateTeam,
+} from './team.schemas';
 import type { TeamMemberView, TeamView } from './views';
 
 /** What team changes use. */
@@ -14,7 +23,7 @@ export class TeamService {
     private readonly access: OrganizationAccess,
   ) {}
 
-  async create(auth: SessionWithUser, body: { name: string; organizationId?: string }): Promise<TeamView> {
+  async create(auth: SessionWithUser, body: BodyOf<typeof CreateTeam>): Promise<TeamView> {
     const organizationId = this.access.organizationId(body.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
     const member = await this.access.caller(organizationId, auth, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION');
     this.access.require(member, { team: ['create'] }, 'NOT_ALLOWED_TO_CREATE_TEAMS');
@@ -28,10 +37,7 @@ export class TeamService {
     });
   }
 
-  async update(
-    auth: SessionWithUser,
-    body: { teamId: string; data: { name?: string; organizationId?: string } },
-  ): Promise<TeamView> {
+  async update(auth: SessionWithUser, body: BodyOf<typeof UpdateTeam>): Promise<TeamView> {
     const organizationId = this.access.organizationId(body.data.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
     const member = await this.access.caller(organizationId, auth, 'NOT_ALLOWED_TO_UPDATE_TEAM');
     this.access.require(member, { team: ['update'] }, 'NOT_ALLOWED_TO_UPDATE_TEAM');
@@ -48,7 +54,7 @@ export class TeamService {
     return renamed ?? fail('TEAM_NOT_FOUND');
   }
 
-  async remove(auth: SessionWithUser, body: { teamId: string; organizationId?: string }) {
+  async remove(auth: SessionWithUser, body: BodyOf<typeof RemoveTeam>) {
     const organizationId = this.access.organizationId(body.organizationId, auth, 'NO_ACTIVE_ORGANIZATION');
     const member = await this.access.caller(organizationId, auth, 'NOT_ALLOWED_TO_DELETE_TEAM');
     this.access.require(member, { team: ['delete'] }, 'NOT_ALLOWED_TO_DELETE_TEAMS');
@@ -80,7 +86,7 @@ export class TeamService {
    * named), or, with another `userId`, that member's teams in the named or active organization, which needs
    * member update there.
    */
-  async listForUser(auth: SessionWithUser, query: { userId?: string; organizationId?: string }): Promise<TeamView[]> {
+  async listForUser(auth: SessionWithUser, query: QueryOf<typeof ListUserTeams>): Promise<TeamView[]> {
     const { userId = auth.user.id } = query;
     if (userId === auth.user.id) {
       // A self-query is not narrowed to the active organization (better-auth), only to one named.
@@ -95,10 +101,7 @@ export class TeamService {
     return this.d.teams.listForUser(userId, organizationId);
   }
 
-  async addMember(
-    auth: SessionWithUser,
-    body: { teamId: string; userId: string; organizationId?: string },
-  ): Promise<TeamMemberView> {
+  async addMember(auth: SessionWithUser, body: BodyOf<typeof AddTeamMember>): Promise<TeamMemberView> {
     const { organizationId } = await this.authorize(auth, body, 'update', 'NOT_ALLOWED_TO_ADD_TEAM_MEMBER');
     const now = new Date(this.d.clock.now());
     return this.d.sql.transaction(async (tx) => {
@@ -115,7 +118,7 @@ export class TeamService {
     });
   }
 
-  async removeMember(auth: SessionWithUser, body: { teamId: string; userId: string; organizationId?: string }) {
+  async removeMember(auth: SessionWithUser, body: BodyOf<typeof RemoveTeamMember>) {
     const { organizationId } = await this.authorize(auth, body, 'delete', 'NOT_ALLOWED_TO_REMOVE_TEAM_MEMBER');
     const team = (await this.d.teams.findIn(organizationId, body.teamId)) ?? fail('TEAM_NOT_FOUND');
     const removed = await this.d.sql.transaction(async (tx) => {

@@ -42,9 +42,20 @@ export async function passkeyRoutes(fastify: FastifyInstance, ctx: PasskeyWeb): 
     if (request.auth.session.impersonatedBy) fail('YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY');
   };
 
+  // The routes' policies (http/route-policy.ts). A passkey is the person's: no API key registers, renames or removes
+  // one (docs/two-factor.md "Passkeys"). A passkey sign-in is limited as the password's; each options call stores a
+  // challenge.
+  const personal = { apiKeys: 'refused', rateLimit: 'credential' } as const;
+  const rename = {
+    preHandler: ctx.requireSession,
+    config: { policy: { apiKeys: 'refused', rateLimit: { windowSec: 60, max: 30 } } },
+  } as const;
+  const authenticate = { schema: GenerateAuthenticateOptions, config: { policy: { rateLimit: 'challenge' } } } as const;
+  const signIn = { config: { policy: { rateLimit: 'credential' } } } as const;
+
   app.get(
     '/passkey/generate-register-options',
-    { schema: GenerateRegisterOptions, preHandler: ctx.requireFreshSession },
+    { schema: GenerateRegisterOptions, preHandler: ctx.requireFreshSession, config: { policy: personal } },
     async (request, reply) => {
       notImpersonating(request);
       const { options, challenge } = await ctx.passkeys.registrationOptions(request.auth.user, request.query);
@@ -55,7 +66,7 @@ export async function passkeyRoutes(fastify: FastifyInstance, ctx: PasskeyWeb): 
 
   app.post(
     '/passkey/verify-registration',
-    { schema: VerifyRegistration, preHandler: ctx.requireFreshSession },
+    { schema: VerifyRegistration, preHandler: ctx.requireFreshSession, config: { policy: personal } },
     async (request, reply) => {
       notImpersonating(request);
       const challenge = challengeOf(request, reply);
@@ -71,14 +82,14 @@ export async function passkeyRoutes(fastify: FastifyInstance, ctx: PasskeyWeb): 
     },
   );
 
-  app.get('/passkey/generate-authenticate-options', { schema: GenerateAuthenticateOptions }, async (request, reply) => {
+  app.get('/passkey/generate-authenticate-options', authenticate, async (request, reply) => {
     const current = await ctx.optionalSession(request);
     const { options, challenge } = await ctx.passkeys.authenticationOptions(current?.user ?? null);
     ctx.cookies.setSigned(reply, cookie, challenge);
     return options;
   });
 
-  app.post('/passkey/verify-authentication', { schema: VerifyAuthentication }, async (request, reply) => {
+  app.post('/passkey/verify-authentication', { schema: VerifyAuthentication, ...signIn }, async (request, reply) => {
     const challenge = challengeOf(request, reply);
     const context = ctx.signInContext(request);
     const result = await ctx.metrics.countSignIn('passkey', async () =>
@@ -93,13 +104,13 @@ export async function passkeyRoutes(fastify: FastifyInstance, ctx: PasskeyWeb): 
     ctx.passkeys.list(request.auth.user.id),
   );
 
-  app.post('/passkey/update-passkey', { schema: UpdatePasskey, preHandler: ctx.requireSession }, async (request) => ({
+  app.post('/passkey/update-passkey', { schema: UpdatePasskey, ...rename }, async (request) => ({
     passkey: await ctx.passkeys.rename(request.auth.user, request.body.id, request.body.name),
   }));
 
   app.post(
     '/passkey/delete-passkey',
-    { schema: DeletePasskey, preHandler: ctx.requireSession },
+    { schema: DeletePasskey, preHandler: ctx.requireSession, config: { policy: personal } },
     async (request, reply) => {
       const { user, organizationsCleared } = await ctx.passkeys.remove(
         request.auth.user,

@@ -21,17 +21,12 @@ import type { UserView } from '../../shared/views';
 import type { SessionService } from '../session';
 import type { OrganizationPolicy, UserLookup } from './deps';
 import { type Ceremony, type PasskeyRepository, type PasskeyRow, toView } from './repository';
-import type { PasskeyView } from './schemas';
+import type { PasskeyView, RegistrationInput, RegistrationQuery } from './schemas';
 
 /** A signed cookie value and how long the browser keeps it: the challenge cookie of a ceremony. */
 export interface ChallengeGrant {
   value: string;
   maxAgeSec: number;
-}
-
-export interface RegistrationQuery {
-  authenticatorAttachment?: 'platform' | 'cross-platform';
-  name?: string;
 }
 
 /** The transports WebAuthn defines (AuthenticatorTransport); anything else an authenticator reports is dropped. */
@@ -109,7 +104,7 @@ export class PasskeyService {
   async register(
     user: UserView,
     challengeId: string,
-    input: { response: unknown; name?: string },
+    input: RegistrationInput,
     source: AuditSource,
     lang?: string,
   ): Promise<{ passkey: PasskeyView; user: UserView }> {

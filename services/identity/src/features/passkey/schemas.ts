@@ -1,13 +1,10 @@
-import { type Static, type TSchema, Type } from 'typebox';
-import { errorResponses, SessionWithUserSchema, StatusSchema } from '../../shared/schemas';
+import { type Static, Type } from 'typebox';
+import { DateTime, errorResponses, Nullable, SessionWithUserSchema, StatusSchema, strict } from '../../shared/schemas';
 
-const strict = { additionalProperties: false } as const;
 /** What a browser's WebAuthn call answers carries fields this service does not read; they are let through. */
 const open = { additionalProperties: true } as const;
 const tags = ['passkey'];
 
-const DateTime = Type.String({ format: 'date-time' });
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 /** base64url text, as WebAuthn's JSON serializes its binary fields; bounded well above any real authenticator's. */
 const Base64Url = (maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: '^[A-Za-z0-9_-]+=*$' });
 const PasskeyName = Type.String({ minLength: 1, maxLength: 100, description: 'the name the user gives the passkey' });
@@ -156,9 +153,7 @@ const AuthenticationResponse = Type.Object(
         authenticatorData: Base64Url(8192),
         signature: Base64Url(2048),
         // empty for a credential stored without a user handle (some security keys)
-        userHandle: Type.Optional(
-          Type.Union([Type.String({ maxLength: 256, pattern: '^[A-Za-z0-9_-]*=*$' }), Type.Null()]),
-        ),
+        userHandle: Type.Optional(Nullable(Type.String({ maxLength: 256, pattern: '^[A-Za-z0-9_-]*=*$' }))),
       },
       open,
     ),
@@ -194,3 +189,7 @@ export const DeletePasskey = {
   body: Type.Object({ id: PasskeyId }, strict),
   response: { 200: StatusSchema, ...errorResponses },
 };
+
+/** What the routes take, typed by their schemas (docs/architecture.md): the service reads these, never a copy. */
+export type RegistrationQuery = Static<typeof GenerateRegisterOptions.querystring>;
+export type RegistrationInput = Static<typeof VerifyRegistration.body>;

@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { QueryOf } from '../../shared/schemas';
 import type { SessionWithUser } from '../../shared/views';
+import type { GetSession } from './schemas';
 import type { Resolved } from './session.service';
 import type { SessionWeb } from './web';
 
@@ -17,10 +19,7 @@ import type { SessionWeb } from './web';
  *   6. cookies   none: cleared; renewed or signed under a previous secret: both cookies again; else a fresh
  *                cache cookie
  */
-export interface GetSessionQuery {
-  disableCookieCache?: boolean;
-  disableRefresh?: boolean;
-}
+export type GetSessionQuery = QueryOf<typeof GetSession>;
 
 type Answer = { json: string } | null;
 

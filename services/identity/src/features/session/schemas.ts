@@ -1,10 +1,12 @@
 import { Type } from 'typebox';
 import {
   errorResponses,
+  Nullable,
   SessionSchema,
   SessionWithUserSchema,
   StatusSchema,
   SuccessSchema,
+  strict,
 } from '../../shared/schemas';
 
 const Flag = Type.Optional(Type.Boolean());
@@ -15,8 +17,8 @@ export const GetSession = {
   description:
     'May answer from the signed session-cache cookie (up to its max age, 60 s by default) or the Redis cache, ' +
     'which revocation clears at once. disableCookieCache=true skips the cookie cache; disableRefresh=true never renews.',
-  querystring: Type.Object({ disableCookieCache: Flag, disableRefresh: Flag }, { additionalProperties: false }),
-  response: { 200: Type.Union([SessionWithUserSchema, Type.Null()]), ...errorResponses },
+  querystring: Type.Object({ disableCookieCache: Flag, disableRefresh: Flag }, strict),
+  response: { 200: Nullable(SessionWithUserSchema), ...errorResponses },
 };
 
 export const SignOut = {
@@ -34,7 +36,7 @@ export const ListSessions = {
 export const RevokeSession = {
   tags: ['session'],
   summary: 'Revoke one of your own sessions by its token',
-  body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 512 }) }, { additionalProperties: false }),
+  body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 512 }) }, strict),
   response: { 200: StatusSchema, ...errorResponses },
 };
 

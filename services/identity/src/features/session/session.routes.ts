@@ -13,7 +13,9 @@ function sendJson(reply: FastifyReply, json: string): FastifyReply {
 
 export async function sessionRoutes(fastify: FastifyInstance, ctx: SessionWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const session = ctx.requireSession;
+  // The session list and revocations take a person's session: no API key stands for one here, since a key's
+  // session is not a stored one (docs/api-keys.md).
+  const storedSession = { preHandler: ctx.requireSession, config: { policy: { apiKeys: 'refused' } } } as const;
 
   // The hot path for internal services (get-session.ts). Exempt from the global rate limit.
   const getSession = getSessionPipeline(ctx);
@@ -33,12 +35,12 @@ export async function sessionRoutes(fastify: FastifyInstance, ctx: SessionWeb): 
     return { success: true };
   });
 
-  app.get('/list-sessions', { schema: ListSessions, preHandler: session }, async (request) =>
+  app.get('/list-sessions', { schema: ListSessions, ...storedSession }, async (request) =>
     ctx.sessions.list(request.auth.user.id),
   );
 
   // spec §6: a session of another user (or no session at all) is refused as unauthorized; nothing changes.
-  app.post('/revoke-session', { schema: RevokeSession, preHandler: session }, async (request, reply) => {
+  app.post('/revoke-session', { schema: RevokeSession, ...storedSession }, async (request, reply) => {
     const { token } = request.body;
     const end = { type: 'user.session_revoked', source: auditSource(request) } as const;
     if (!(await ctx.sessions.revokeOwn(request.auth.user.id, token, end))) throw new ApiError('UNAUTHORIZED');
@@ -46,7 +48,7 @@ export async function sessionRoutes(fastify: FastifyInstance, ctx: SessionWeb): 
     return { status: true };
   });
 
-  app.post('/revoke-sessions', { schema: RevokeSessions, preHandler: session }, async (request, reply) => {
+  app.post('/revoke-sessions', { schema: RevokeSessions, ...storedSession }, async (request, reply) => {
     await ctx.sessions.revokeAllForUser(request.auth.user.id, {
       type: 'user.sessions_revoked',
       source: auditSource(request),
@@ -56,7 +58,7 @@ export async function sessionRoutes(fastify: FastifyInstance, ctx: SessionWeb): 
     return { status: true };
   });
 
-  app.post('/revoke-other-sessions', { schema: RevokeOtherSessions, preHandler: session }, async (request) => {
+  app.post('/revoke-other-sessions', { schema: RevokeOtherSessions, ...storedSession }, async (request) => {
     const end = {
       type: 'user.sessions_revoked',
       source: auditSource(request),

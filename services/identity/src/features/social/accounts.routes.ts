@@ -45,7 +45,9 @@ export async function accountsRoutes(fastify: FastifyInstance, ctx: SocialWeb): 
     tokens.list(request.auth.user.id),
   );
 
-  app.post('/unlink-account', { schema: UnlinkAccount, preHandler: ctx.requireFreshSession }, async (request) => {
+  // Unlinking is the other half of an account takeover: never with a key (docs/api-keys.md).
+  const person = { preHandler: ctx.requireFreshSession, config: { policy: { apiKeys: 'refused' } } } as const;
+  app.post('/unlink-account', { schema: UnlinkAccount, ...person }, async (request) => {
     await tokens.unlink(request.auth.user.id, request.body, auditSource(request));
     return { status: true };
   });

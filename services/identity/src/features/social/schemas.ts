@@ -1,9 +1,15 @@
-import { Type } from 'typebox';
-import { errorResponses, RedirectField, StatusSchema, UserSchema } from '../../shared/schemas';
+import { type Static, Type } from 'typebox';
+import {
+  DateTime,
+  errorResponses,
+  Nullable,
+  RedirectField,
+  StatusSchema,
+  strict,
+  UserSchema,
+} from '../../shared/schemas';
 
 /** Schemas of the social routes (spec §7; better-auth's shapes where the spec is silent). */
-const strict = { additionalProperties: false } as const;
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const ProviderField = Type.String({ minLength: 1, maxLength: 64, description: 'provider id' });
 const Token = Type.String({ minLength: 1, maxLength: 8192 });
 const Scopes = Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 50 });
@@ -107,8 +113,8 @@ const AccountView = Type.Object({
   accountId: Type.String(),
   userId: Type.String(),
   scopes: Type.Array(Type.String()),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
+  createdAt: DateTime,
+  updatedAt: DateTime,
 });
 
 export const ListAccounts = {
@@ -134,7 +140,7 @@ const TokenRequest = Type.Object(
 );
 const AccessToken = {
   accessToken: Nullable(Type.String()),
-  accessTokenExpiresAt: Nullable(Type.String({ format: 'date-time' })),
+  accessTokenExpiresAt: Nullable(DateTime),
   scopes: Type.Array(Type.String()),
   idToken: Nullable(Type.String()),
 };
@@ -154,7 +160,7 @@ export const RefreshToken = {
     200: Type.Object({
       ...AccessToken,
       refreshToken: Nullable(Type.String()),
-      refreshTokenExpiresAt: Nullable(Type.String({ format: 'date-time' })),
+      refreshTokenExpiresAt: Nullable(DateTime),
       providerId: Type.String(),
       accountId: Type.String(),
     }),
@@ -186,3 +192,10 @@ export const AccountInfo = {
     ...errorResponses,
   },
 };
+
+/** What the routes take, typed by their schemas (docs/architecture.md): the services read these, never a copy. */
+export type IdTokenInput = Static<typeof IdTokenField>;
+/** What starts a redirect flow: sign-in/social's body without the id token (link-social's fits too). */
+export type StartInput = Omit<Static<typeof SignInSocial.body>, 'idToken' | 'disableRedirect'>;
+/** The account a token or unlink call names. */
+export type AccountSelector = Static<typeof UnlinkAccount.body>;

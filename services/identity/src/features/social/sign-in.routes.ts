@@ -14,7 +14,9 @@ export async function signInRoutes(fastify: FastifyInstance, ctx: SocialWeb): Pr
   const ttl = ctx.config.social.stateTtlSec;
   const redirects = checkRedirects(ctx.trusted, 'callbackURL', 'newUserCallbackURL', 'errorCallbackURL');
 
-  app.post('/sign-in/social', { schema: SignInSocial, preHandler: redirects }, async (request, reply) => {
+  // Each start stores an OAuth state, each id token is checked against the provider's keys: a limit of its own.
+  const signIn = { preHandler: redirects, config: { policy: { rateLimit: 'challenge' } } } as const;
+  app.post('/sign-in/social', { schema: SignInSocial, ...signIn }, async (request, reply) => {
     const { body } = request;
     if (body.idToken) {
       const result = await ctx.metrics.countSignIn('id_token', () =>
@@ -33,7 +35,12 @@ export async function signInRoutes(fastify: FastifyInstance, ctx: SocialWeb): Pr
 
   app.post(
     '/link-social',
-    { schema: LinkSocial, preHandler: [ctx.requireSession, redirects] },
+    {
+      schema: LinkSocial,
+      preHandler: [ctx.requireSession, redirects],
+      // linking needs the browser that finishes the provider's flow, not a key (docs/api-keys.md)
+      config: { policy: { apiKeys: 'refused' } },
+    },
     async (request, reply) => {
       const { body, auth } = request;
       if (body.idToken) {

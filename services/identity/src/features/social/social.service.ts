@@ -9,25 +9,7 @@ import { mapProfile } from './profile';
 import { providerIdentity } from './provider-identity';
 import type { Provider } from './providers/registry';
 import type { Profile } from './providers/types';
-
-export interface IdTokenInput {
-  token: string;
-  nonce?: string;
-  accessToken?: string;
-  refreshToken?: string;
-  /** Access-token expiry, epoch milliseconds. */
-  expiresAt?: number;
-}
-
-export interface StartInput {
-  provider: string;
-  callbackURL?: string;
-  newUserCallbackURL?: string;
-  errorCallbackURL?: string;
-  scopes?: string[];
-  requestSignUp?: boolean;
-  loginHint?: string;
-}
+import type { IdTokenInput, StartInput } from './schemas';
 
 const SIGN_IN_ERRORS = {
   email_not_found: 'USER_EMAIL_NOT_FOUND',

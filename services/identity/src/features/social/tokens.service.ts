@@ -3,11 +3,7 @@ import { type AuditSource, userTarget } from '../../shared/audit';
 import type { SocialDeps } from './deps';
 import { fetchProfile, refreshTokens } from './oauth-client';
 import type { AccountRow } from './repository';
-
-export interface AccountSelector {
-  providerId: string;
-  accountId?: string;
-}
+import type { AccountSelector } from './schemas';
 
 /** spec §3: the stored scope is comma-separated; spaces around the commas and empty entries are not scopes. */
 const scopesOf = (scope: string | null): string[] =>

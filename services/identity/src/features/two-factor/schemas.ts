@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
-import { errorResponses, PasswordField, StatusSchema, UserSchema } from '../../shared/schemas';
+import { errorResponses, PasswordField, StatusSchema, strict, UserSchema } from '../../shared/schemas';
 
-const strict = { additionalProperties: false } as const;
 const tags = ['two-factor'];
 
 /** A code as typed: a 6-digit TOTP code or a backup code (`xxxxx-xxxxx`); bounded, checked by the service. */

@@ -27,13 +27,19 @@ export async function twoFactorRoutes(fastify: FastifyInstance, ctx: TwoFactorWe
       ctx.cookies.setCache(reply, current.session, sessionJson({ session: current.session, user }), ctx.clock.now());
   };
 
-  app.post('/two-factor/enable', { schema: EnableTwoFactor, preHandler: ctx.requireSession }, async (request) =>
+  // The routes' policies (http/route-policy.ts): each takes a password or a code, so each has the credential limit;
+  // a second factor is the person's, so no API key enrols, removes or reads one (docs/two-factor.md).
+  const personal = { apiKeys: 'refused', rateLimit: 'credential' } as const;
+  const personSession = { preHandler: ctx.requireSession, config: { policy: personal } };
+  const codeCheck = { config: { policy: { rateLimit: 'credential' } } } as const;
+
+  app.post('/two-factor/enable', { schema: EnableTwoFactor, ...personSession }, async (request) =>
     ctx.twoFactor.enable(request.auth.user, request.body.password, request.body.issuer),
   );
 
   app.post(
     '/two-factor/disable',
-    { schema: DisableTwoFactor, preHandler: ctx.requireFreshSession },
+    { schema: DisableTwoFactor, preHandler: ctx.requireFreshSession, config: { policy: personal } },
     async (request, reply) => {
       const { user, organizationsCleared } = await ctx.twoFactor.disable(
         request.auth.user,
@@ -51,13 +57,13 @@ export async function twoFactorRoutes(fastify: FastifyInstance, ctx: TwoFactorWe
     },
   );
 
-  app.post('/two-factor/get-totp-uri', { schema: GetTotpUri, preHandler: ctx.requireSession }, async (request) => ({
+  app.post('/two-factor/get-totp-uri', { schema: GetTotpUri, ...personSession }, async (request) => ({
     totpURI: await ctx.twoFactor.totpUri(request.auth.user, request.body.password),
   }));
 
   app.post(
     '/two-factor/generate-backup-codes',
-    { schema: GenerateBackupCodes, preHandler: ctx.requireSession },
+    { schema: GenerateBackupCodes, preHandler: ctx.requireSession, config: { policy: personal } },
     async (request) => ({
       status: true as const,
       backupCodes: await ctx.twoFactor.regenerateBackupCodes(
@@ -117,7 +123,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance, ctx: TwoFactorWe
     auditSource(request, { type: 'user', id: current.user.id, impersonatorId: current.session.impersonatedBy });
 
   // A signed-in caller confirms the enrolment (or just checks a code); otherwise the code completes a sign-in.
-  app.post('/two-factor/verify-totp', { schema: VerifyTotp }, async (request, reply) => {
+  app.post('/two-factor/verify-totp', { schema: VerifyTotp, ...codeCheck }, async (request, reply) => {
     const current = await ctx.optionalSession(request);
     if (!current) return completeSignIn(request, reply, 'totp', request.body);
     const user = await ctx.twoFactor.verifyTotpSignedIn(
@@ -130,7 +136,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance, ctx: TwoFactorWe
     return { token: current.session.token, user };
   });
 
-  app.post('/two-factor/verify-backup-code', { schema: VerifyBackupCode }, async (request, reply) => {
+  app.post('/two-factor/verify-backup-code', { schema: VerifyBackupCode, ...codeCheck }, async (request, reply) => {
     const current = await ctx.optionalSession(request);
     if (!current) {
       if (request.body.disableSession)

@@ -6,8 +6,8 @@ import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
+import type { EventData } from '../audit';
 import type { DeliveryLogger } from './delivery';
-import type { EventData } from './message';
 import type { EndpointRouting, OutboxWriter } from './routing';
 
 /** The admin feature's access model, as far as the webhook routes ask it (its AdminAccess fits). */

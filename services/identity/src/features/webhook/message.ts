@@ -1,3 +1,5 @@
+import type { EventData } from '../audit';
+
 /**
  * A webhook message as the outbox and the queues carry it (docs/webhooks.md). `body` is the exact text that is
  * signed and sent: every attempt sends the same bytes under the same `webhookId`.
@@ -12,20 +14,6 @@ export interface WebhookJob {
   body: string;
   /** Sent by an operator (test message, redelivery): delivered even to a disabled endpoint. */
   manual: boolean;
-}
-
-/** The audit event as the message's `data` (the shape admin/list-events answers). */
-export interface EventData {
-  id: string;
-  occurredAt: string;
-  type: string;
-  actor: { type: string; id: string | null; impersonatorId: string | null };
-  target: { type: string; id: string } | null;
-  organizationId: string | null;
-  ipAddress: string | null;
-  userAgent: string | null;
-  requestId: string | null;
-  details: Record<string, unknown>;
 }
 
 /** The outbox topic (and BullMQ queue) of webhook deliveries. */

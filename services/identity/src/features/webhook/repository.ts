@@ -1,5 +1,6 @@
 import { newId } from '../../crypto/random';
 import type { Sql } from '../../shared/sql';
+import type { UpdateEndpointBody } from './schemas';
 
 /** An endpoint as stored (secrets sealed). */
 export interface EndpointRow {
@@ -49,13 +50,8 @@ const ENDPOINT_COLUMNS = `id, url, event_types, enabled, description, secret_sea
 const DELIVERY_COLUMNS = `id, endpoint_id, event_id, webhook_id, event_type, attempt, status, response_code, duration_ms,
   error, attempted_at`;
 
-/** The fields update-webhook-endpoint may change (absent: unchanged). */
-export interface EndpointChanges {
-  url?: string;
-  eventTypes?: string[];
-  enabled?: boolean;
-  description?: string | null;
-}
+/** The fields update-webhook-endpoint may change (absent: unchanged): its body but the endpoint's id. */
+export type EndpointChanges = Omit<UpdateEndpointBody, 'id'>;
 
 /** webhook_endpoints and webhook_deliveries (migration 1796100000200). */
 export class WebhookRepository {

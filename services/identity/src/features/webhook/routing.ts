@@ -1,6 +1,6 @@
 import type { Sql } from '../../shared/sql';
-import type { RecordedEvent } from '../audit';
-import { type EventData, eventJob, jobKey, WEBHOOK_TOPIC, type WebhookJob } from './message';
+import { eventData, type RecordedEvent } from '../audit';
+import { eventJob, jobKey, WEBHOOK_TOPIC, type WebhookJob } from './message';
 import type { Route, WebhookRepository } from './repository';
 
 /** Whether an endpoint's list of wanted types (exact types, or prefixes ending in a dot) covers `type`. */
@@ -83,26 +83,5 @@ export class EndpointRouting {
       const job: WebhookJob = eventJob(route.id, data);
       await this.outbox.add(WEBHOOK_TOPIC, jobKey(job), job, tx);
     }
-  };
-}
-
-/** A recorded event as the message's data: the shape admin/list-events answers. */
-export function eventData(event: RecordedEvent): EventData {
-  const { actor } = event.source;
-  return {
-    id: event.id,
-    occurredAt: event.occurredAt,
-    type: event.type,
-    actor: {
-      type: actor.type,
-      id: 'id' in actor ? actor.id : null,
-      impersonatorId: (actor.type === 'user' && actor.impersonatorId) || null,
-    },
-    target: event.target ? { type: event.target.type, id: event.target.id } : null,
-    organizationId: event.organizationId ?? null,
-    ipAddress: event.source.ipAddress,
-    userAgent: event.source.userAgent,
-    requestId: event.source.requestId,
-    details: { ...(event.details ?? {}) },
   };
 }

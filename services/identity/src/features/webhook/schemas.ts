@@ -1,10 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { errorResponses } from '../../shared/schemas';
+import { DateTime, errorResponses, Nullable, strict } from '../../shared/schemas';
 
 /** The webhook endpoint routes under admin/ (docs/webhooks.md); they double as OpenAPI components. */
-const strict = { additionalProperties: false } as const;
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const DateTime = Type.String({ format: 'date-time' });
 const Id = Type.String({ minLength: 1, maxLength: 64, description: 'The endpoint id' });
 
 export const MAX_EVENT_TYPES = 64;

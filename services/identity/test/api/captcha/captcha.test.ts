@@ -184,11 +184,33 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'test', CAPTCHA_PROVIDER: 'other', CAPTCHA_SECRET_KEY: 's' })).toThrow(
       /captcha\.provider/,
     );
-    expect(loadConfig({ NODE_ENV: 'test' }).captcha.endpoints).toEqual([
-      '/sign-up/email',
-      '/sign-in/email',
-      '/request-password-reset',
-      '/forget-password',
-    ]);
+    // Unset: the routes that declare the check guard themselves (test/api/security/route-policies.test.ts).
+    expect(loadConfig({ NODE_ENV: 'test' }).captcha.endpoints).toBeUndefined();
+  });
+
+  it("captcha.endpoints replaces the routes' own: a listed path is checked, a declared one left out is not", async () => {
+    const verifier = await new VerifierServer().start();
+    const t = await startTestApp(
+      { captcha: { endpoints: ['/sign-up/email', '/send-verification-email'] } },
+      { CAPTCHA_PROVIDER: 'hcaptcha', CAPTCHA_SECRET_KEY: SECRET, CAPTCHA_SITE_VERIFY_URL: verifier.url },
+    );
+    try {
+      const send = (url: string, payload: object) =>
+        t.app.inject({ method: 'POST', url: `/api/auth${url}`, headers: { origin: PUBLIC_URL }, payload });
+      const email = uniqueEmail('listed');
+      const signUp = await send('/sign-up/email', { name: 'X', email, password: PASSWORD });
+      expect([signUp.statusCode, signUp.json().code]).toEqual([400, 'MISSING_CAPTCHA_RESPONSE']);
+      const verification = await send('/send-verification-email', { email });
+      expect([verification.statusCode, verification.json().code]).toEqual([400, 'MISSING_CAPTCHA_RESPONSE']);
+      // Declared by the route, left out of the operator's list: no token asked for.
+      expect((await send('/sign-in/email', { email, password: PASSWORD })).json().code).toBe(
+        'INVALID_EMAIL_OR_PASSWORD',
+      );
+      expect((await send('/request-password-reset', { email })).statusCode).toBe(200);
+      expect(verifier.requests).toHaveLength(0);
+    } finally {
+      await t.close();
+      await verifier.stop();
+    }
   });
 });

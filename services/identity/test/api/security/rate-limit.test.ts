@@ -17,10 +17,14 @@ beforeAll(async () => {
   plain = await startTestApp();
   // The per-address limits alone (the per-account counter has its own tests below).
   const perAddressOnly = { accountFailures: { windowSec: 60, max: 0 } };
-  limited = await startTestApp(
-    { rateLimit: { ...perAddressOnly, rules: { '/sign-in/email': { windowSec: 60, max: 3 } } } },
-    limitedEnv(),
-  );
+  // The operator's rules: two replace the limits /sign-in/email and /two-factor/verify-totp declare, one gives
+  // /sign-out (which declares none) one.
+  const rules = {
+    '/sign-in/email': { windowSec: 60, max: 3 },
+    '/two-factor/verify-totp': { windowSec: 60, max: 2 },
+    '/sign-out': { windowSec: 60, max: 2 },
+  };
+  limited = await startTestApp({ rateLimit: { ...perAddressOnly, rules } }, limitedEnv());
   tiny = await startTestApp({ rateLimit: { ...perAddressOnly, global: { windowSec: 60, max: 5 } } }, limitedEnv());
   user = await signUp(plain.app);
 });
@@ -148,6 +152,33 @@ describe('sign-in rate limit (Redis store)', () => {
     } finally {
       await fast.close();
     }
+  });
+});
+
+describe("operator rules beside the routes' declared limits", () => {
+  const call = (url: string, ip: string, payload: object = {}) =>
+    limited.app.inject({ method: 'POST', url, remoteAddress: ip, headers: { origin: PUBLIC_URL }, payload });
+
+  it('a rule for a path whose route declares no limit gives it one', async () => {
+    const ip = newIp();
+    for (let i = 0; i < 2; i++) expect((await call('/api/auth/sign-out', ip)).statusCode).toBe(200);
+    expectLimited(await call('/api/auth/sign-out', ip));
+    expectLimited(await call('/api/auth//sign-out/', ip));
+  });
+
+  it('a rule replaces the limit of its path only, not of a route declaring the same (verify-backup-code)', async () => {
+    const ip = newIp();
+    const code = (path: string) => call(`/api/auth/two-factor/${path}`, ip, { code: '123456' });
+    for (let i = 0; i < 2; i++) expect((await code('verify-totp')).json().code).toBe('INVALID_TWO_FACTOR_COOKIE');
+    expectLimited(await code('verify-totp'));
+    for (let i = 0; i < 3; i++) expect((await code('verify-backup-code')).statusCode).toBe(401);
+  });
+
+  it('the routes the rules do not name keep their declared limit (request-password-reset: 5 per 60 s)', async () => {
+    const ip = newIp();
+    const reset = () => call('/api/auth/request-password-reset', ip, { email: 'nobody@example.test' });
+    for (let i = 0; i < 5; i++) expect((await reset()).statusCode).toBe(200);
+    expectLimited(await reset());
   });
 });
 

@@ -289,6 +289,20 @@ describe('hosted pages serving', () => {
       },
     );
 
+    it("captcha.endpoints: the pages ask for a token on the operator's paths instead of the routes' own", async () => {
+      const endpoints = ['/sign-up/email', '/send-verification-email'];
+      const app = await startTestApp(
+        { captcha: { endpoints } },
+        { ...ENABLED, ...CAPTCHA, CAPTCHA_PROVIDER: 'hcaptcha' },
+      );
+      try {
+        const res = await app.app.inject({ method: 'GET', url: '/auth/config.json' });
+        expect(res.json().captcha.endpoints).toEqual(endpoints);
+      } finally {
+        await app.close();
+      }
+    });
+
     it("CAPTCHA_SCRIPT_URL: the pages load that script, and its origin joins the provider's script and frame sources", async () => {
       const app = await startTestApp(
         {},
