@@ -6,6 +6,14 @@ const SRC = '^services/identity/src/';
 module.exports = {
   forbidden: [
     {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'No import circles, type imports included: a feature\'s deps.ts says what it needs, its routes\' bag lives in web.ts, and no file imports its own feature\'s index.ts.',
+      from: { path: '^services/identity/src' },
+      to: { circular: true },
+    },
+    {
       name: 'feature-not-composition-root',
       severity: 'error',
       comment: 'A feature states what it needs (its deps) and never reaches into the composition root.',

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { ApiError } from '../errors';
 import type { SessionWithUser } from '../shared/views';
-import type { WebParts } from './web';
+import type { WebParts } from './web-parts';
 
 /** What the session guards read: the cookies, the session lookup, API keys, and the key header's settings. */
 export type SessionGuardParts = Pick<WebParts, 'cookies' | 'sessions' | 'apiKeys' | 'config'>;

@@ -3,7 +3,7 @@ import { SERVICE_PERMISSION } from '../access';
 import { safeEqual } from '../crypto/safe-equal';
 import { ApiError } from '../errors';
 import type { ApiKeyView } from '../shared/views';
-import type { WebParts } from './web';
+import type { WebParts } from './web-parts';
 
 /** What the service credential check reads: the key header's settings and API keys. */
 export type ServiceGuardParts = Pick<WebParts, 'config' | 'apiKeys'>;

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { auditSource } from '../../http/audit-source';
 import { checkRedirects } from '../../http/redirects';
 import { sessionJson } from '../../shared/session-json';
-import type { AccountWeb } from './deps';
 import { SignInEmail, SignUpEmail, UpdateUser } from './schemas';
+import type { AccountWeb } from './web';
 
 export async function accountRoutes(fastify: FastifyInstance, ctx: AccountWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

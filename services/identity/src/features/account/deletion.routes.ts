@@ -2,9 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { auditSource } from '../../http/audit-source';
 import { checkRedirects, redirectTarget } from '../../http/redirects';
-import type { AccountWeb } from './deps';
 import { DeleteUser, DeleteUserCallback } from './flows.schemas';
 import { deletionConfirmPage } from './mailer';
+import type { AccountWeb } from './web';
 
 export async function deletionRoutes(fastify: FastifyInstance, ctx: AccountWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

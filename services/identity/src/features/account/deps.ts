@@ -1,7 +1,6 @@
 import type { Config } from '../../config';
 import type { PasswordHasher } from '../../crypto/password';
 import type { VerificationTokens } from '../../crypto/verification-token';
-import type { Web } from '../../http/web';
 import type { MailOutbox } from '../../mail/mail-outbox';
 import type { AuditLog, AuditTarget } from '../../shared/audit';
 import type { BackgroundTasks } from '../../shared/background';
@@ -9,11 +8,6 @@ import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { KeyValueStore } from '../../store';
 import type { SessionService } from '../session';
-import type { AccountService } from './account.service';
-import type { DeletionService } from './deletion.service';
-import type { EmailService } from './email.service';
-import type { PasswordService } from './password.service';
-import type { SignInThrottle } from './sign-in-throttle';
 
 /** The audit trail as the account flows use it: the writer, and the target of a failed sign-in (no user named). */
 export interface AccountAudit extends AuditLog {
@@ -37,12 +31,4 @@ export interface AccountFeatureDeps {
   clock: Clock;
   /** Every change of an account is recorded in its own transaction (docs/audit.md). */
   audit: AccountAudit;
-}
-
-export interface AccountWeb extends Web {
-  accounts: AccountService;
-  passwords: PasswordService;
-  emails: EmailService;
-  deletion: DeletionService;
-  signInThrottle: SignInThrottle;
 }

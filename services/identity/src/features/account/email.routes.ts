@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError, type ErrorCode } from '../../errors';
 import { auditSource } from '../../http/audit-source';
 import { checkRedirects, redirectTarget } from '../../http/redirects';
-import type { AccountWeb } from './deps';
 import type { VerifyEmailError } from './email.service';
 import { ChangeEmail, SendVerificationEmail, VerifyEmail } from './flows.schemas';
+import type { AccountWeb } from './web';
 
 /** Without a callbackURL, verify-email answers JSON: the redirect codes of spec §8 map to catalogue errors. */
 const JSON_ERRORS: Record<VerifyEmailError, ErrorCode> = {

@@ -4,9 +4,9 @@ import { fail } from '../../errors';
 import { auditSource, serviceActorOf } from '../../http/audit-source';
 import { checkRedirects, redirectTarget } from '../../http/redirects';
 import type { RoutePolicy } from '../../http/route-policy';
-import type { AccountWeb } from './deps';
 import { ChangePassword, RequestPasswordReset, ResetPassword, ResetPasswordLink, SetPassword } from './flows.schemas';
 import { RESET_REQUESTED_MESSAGE } from './password.service';
+import type { AccountWeb } from './web';
 
 export async function passwordRoutes(fastify: FastifyInstance, ctx: AccountWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -5,13 +5,16 @@ import type { SessionWithUser, UserView } from '../../shared/views';
 import type { AdminDeps } from './deps';
 import type { BanInput } from './schemas';
 
+/** What bans use. */
+export type BansDeps = Pick<AdminDeps, 'sql' | 'repo' | 'access' | 'sessions' | 'config' | 'clock' | 'audit'>;
+
 /**
  * spec §4 Ban: ban and unban. A ban is one transaction: every session of the user ends (their row locked first, so
  * no new one is inserted until the commit and a sign-in waiting on it then sees the ban; the Redis entries fenced)
  * and the ban fields are set; the Redis entries are deleted after the commit.
  */
 export class AdminBansService {
-  constructor(private readonly d: AdminDeps) {}
+  constructor(private readonly d: BansDeps) {}
 
   /** `auth` null: the operations CLI (the system is the actor). */
   async ban(auth: SessionWithUser | null, input: BanInput, source: AuditSource = SYSTEM_SOURCE): Promise<UserView> {

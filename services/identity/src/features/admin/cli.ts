@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import type { AccountService } from '../account';
-import type { AdminServices } from '.';
+import type { AdminServices } from './web';
 
 /** What the admin commands use. */
 export interface AdminCommandParts {

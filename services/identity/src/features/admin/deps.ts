@@ -1,6 +1,5 @@
 import type { Static } from 'typebox';
 import type { Config } from '../../config';
-import type { Web } from '../../http/web';
 import type { AuditLog, AuditSource } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
@@ -8,7 +7,6 @@ import type { UserView } from '../../shared/views';
 import type { AccountService, DeletionService, EmailService, PasswordService } from '../account';
 import type { OrganizationFeature, OrganizationSummary } from '../organization';
 import type { SessionService } from '../session';
-import type { AdminServices } from '.';
 import type { AdminAccess } from './access';
 import type { LinkedAccountSchema } from './organizations.schemas';
 import type { AdminRepository } from './repository';
@@ -58,10 +56,6 @@ export interface SecondFactorReset {
  * model (`createAdminAccess`, made first because other features ask it too).
  */
 export type AdminFeatureDeps = Omit<AdminDeps, 'repo' | 'trigrams'>;
-
-export interface AdminWeb extends Web {
-  admin: AdminServices;
-}
 
 export interface OrganizationPage {
   organizations: OrganizationSummary[];

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { auditSource } from '../../http/audit-source';
-import type { AdminWeb } from './deps';
 import { ImpersonateUser, StopImpersonating } from './schemas';
+import type { AdminWeb } from './web';
 
 /**
  * spec §4 Impersonation. The impersonation session takes the session cookies; the admin's own token waits in
@@ -21,7 +21,7 @@ export async function impersonationRoutes(fastify: FastifyInstance, ctx: AdminWe
   };
 
   app.post('/admin/impersonate-user', { schema: ImpersonateUser, ...session }, async (request, reply) => {
-    const made = await ctx.admin.sessions.impersonate(request.auth, request.body.userId, auditSource(request));
+    const made = await ctx.admin.impersonation.impersonate(request.auth, request.body.userId, auditSource(request));
     const maxAge = ctx.config.admin.impersonationSessionDurationSec;
     reply.setCookie(adminCookie, request.auth.session.token, { ...attributes, signed: true, maxAge });
     ctx.cookies.set(reply, made, ctx.clock.now());
@@ -32,7 +32,7 @@ export async function impersonationRoutes(fastify: FastifyInstance, ctx: AdminWe
     const raw = request.cookies[adminCookie];
     const unsigned = raw ? request.unsignCookie(raw) : null;
     const adminToken = unsigned?.valid ? unsigned.value : null;
-    const admin = await ctx.admin.sessions.stop(request.auth, adminToken, auditSource(request));
+    const admin = await ctx.admin.impersonation.stop(request.auth, adminToken, auditSource(request));
     ctx.cookies.set(reply, admin, ctx.clock.now());
     reply.clearCookie(adminCookie, attributes);
     return admin;

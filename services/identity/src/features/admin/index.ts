@@ -1,9 +1,11 @@
 import type { Config } from '../../config';
 import type { FeatureRoutes } from '../../http/web';
 import { AdminAccess } from './access';
+import { adminBanRoutes } from './bans.routes';
 import { AdminBansService } from './bans.service';
 import type { AdminDeps, AdminFeatureDeps } from './deps';
 import { impersonationRoutes } from './impersonation.routes';
+import { AdminImpersonationService } from './impersonation.service';
 import { LapsedBans } from './lapsed-bans';
 import { adminOrganizationRoutes } from './organizations.routes';
 import { AdminOrganizationsService } from './organizations.service';
@@ -19,6 +21,7 @@ import { adminUserMailRoutes } from './user-mail.routes';
 import { AdminUserMailService } from './user-mail.service';
 import { adminUserRoutes } from './users.routes';
 import { AdminUsersService } from './users.service';
+import type { AdminServices } from './web';
 
 export { AdminAccess } from './access';
 export {
@@ -36,33 +39,7 @@ export { operatorRule } from './operator-rule';
 export { readAdminPassword } from './password-input';
 export { pruneSearchWords } from './search-words';
 
-/**
- * The admin feature's route table (spec §7 admin calls, under admin/), registered only when `features.admin`
- * is on. Every route needs a session whose user holds the route's permission (spec §6); impersonation
- * sessions hold none, except to stop impersonating.
- *
- * users:         create-user, get-user, update-user, set-role, list-users, remove-user, set-user-password,
- *                reset-two-factor, list-user-passkeys
- * sessions:      list-user-sessions, revoke-user-session, revoke-user-sessions, ban-user, unban-user
- * impersonation: impersonate-user, stop-impersonating
- * permissions:   has-permission, list-organizations, list-roles
- * user mail:     send-reset-password, send-verification-email
- * stats:         stats (the console's dashboard)
- * organizations: list-user-accounts, list-user-organizations, and as an operator on any organization:
- *                organization/get · create · update · delete · invite-member · cancel-invitation · add-member ·
- *                update-member-role · remove-member · create-team · update-team · remove-team ·
- *                add-team-member · remove-team-member
- */
-export interface AdminServices {
-  access: AdminAccess;
-  bans: AdminBansService;
-  users: AdminUsersService;
-  sessions: AdminSessionsService;
-  permissions: AdminPermissionsService;
-  organizations: AdminOrganizationsService;
-  userMail: AdminUserMailService;
-  stats: AdminStatsService;
-}
+export type { AdminServices, AdminWeb } from './web';
 
 export type AdminFeature = AdminServices & FeatureRoutes;
 
@@ -92,6 +69,7 @@ export function createAdminFeature(deps: AdminFeatureDeps): AdminFeature {
     bans: new AdminBansService(d),
     users: new AdminUsersService(d),
     sessions: new AdminSessionsService(d),
+    impersonation: new AdminImpersonationService(d),
     permissions: new AdminPermissionsService(d),
     organizations: new AdminOrganizationsService(d),
     userMail: new AdminUserMailService(d),
@@ -103,6 +81,7 @@ export function createAdminFeature(deps: AdminFeatureDeps): AdminFeature {
       const ctx = { ...web, admin };
       await app.register(adminUserRoutes, ctx);
       await app.register(adminSessionRoutes, ctx);
+      await app.register(adminBanRoutes, ctx);
       await app.register(impersonationRoutes, ctx);
       await app.register(adminPermissionRoutes, ctx);
       await app.register(adminOrganizationRoutes, ctx);

@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { withSource } from '../../http/audit-source';
-import type { AdminWeb } from './deps';
 import {
   AddMember,
   AddTeamMember,
@@ -20,6 +19,7 @@ import {
   UpdateOrganization,
   UpdateTeam,
 } from './organizations.schemas';
+import type { AdminWeb } from './web';
 
 /** Operators on any organization (organization/access.ts), and a user's accounts and organizations. */
 export async function adminOrganizationRoutes(fastify: FastifyInstance, ctx: AdminWeb) {

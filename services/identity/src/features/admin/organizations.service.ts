@@ -21,13 +21,16 @@ import type {
 /** What an operator may do to an organization: read it (`list`) or change it (`manage`). */
 type Need = 'list' | 'manage';
 
+/** What operators acting on organizations use. */
+export type AdminOrganizationsDeps = Pick<AdminDeps, 'access' | 'accounts' | 'organizations'>;
+
 /**
  * Operators on organizations they need not belong to: each call checks the admin permission, then runs
  * the organization feature's own service as an operator (organization/access.ts), so its rules (the last owner,
  * no foreign ids, limits, the invitation mail) hold exactly as for an owner.
  */
 export class AdminOrganizationsService {
-  constructor(private readonly d: AdminDeps) {}
+  constructor(private readonly d: AdminOrganizationsDeps) {}
 
   private as(auth: SessionWithUser, need: Need): { org: OrganizationFeature; operator: Caller } {
     const code = need === 'list' ? 'NOT_ALLOWED_TO_LIST_ORGANIZATIONS' : 'NOT_ALLOWED_TO_MANAGE_ORGANIZATIONS';

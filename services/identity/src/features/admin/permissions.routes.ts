@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../errors';
-import type { AdminWeb } from './deps';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './list-query';
 import { HasPermission, ListOrganizations, ListRoles } from './schemas';
+import type { AdminWeb } from './web';
 
 const count = (v: number | string | undefined, fallback: number) =>
   v === undefined ? fallback : /^\d+$/.test(String(v)) ? Number(v) : fallback;

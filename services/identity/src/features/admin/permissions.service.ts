@@ -6,9 +6,12 @@ import type { OrganizationListQuery, OrganizationSummary } from '../organization
 import type { AdminDeps } from './deps';
 import type { PermissionCheck } from './schemas';
 
+/** What the permission checks use. */
+export type PermissionsDeps = Pick<AdminDeps, 'access' | 'accounts' | 'config' | 'organizations'>;
+
 /** has-permission (spec §5, §7) and the console's organization list. */
 export class AdminPermissionsService {
-  constructor(private readonly d: AdminDeps) {}
+  constructor(private readonly d: PermissionsDeps) {}
 
   /**
    * With a session: the session's user (an impersonation session holds no admin permission). Without one (a

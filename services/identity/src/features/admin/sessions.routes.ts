@@ -1,14 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { auditSource } from '../../http/audit-source';
-import type { AdminWeb } from './deps';
-import { BanUser, ListUserSessions, RevokeUserSession, RevokeUserSessions, UnbanUser } from './schemas';
+import { ListUserSessions, RevokeUserSession, RevokeUserSessions } from './schemas';
+import type { AdminWeb } from './web';
 
-/** Session control and bans: each of these ends or lists sessions of another user. */
+/** Session control: each of these lists or ends sessions of another user. */
 export async function adminSessionRoutes(fastify: FastifyInstance, ctx: AdminWeb) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const session = ctx.requireSession;
-  const { sessions, bans } = ctx.admin;
+  const { sessions } = ctx.admin;
 
   app.post('/admin/list-user-sessions', { schema: ListUserSessions, preHandler: session }, async (request) => ({
     sessions: await sessions.listFor(request.auth, request.body.userId, request.body.hideTokens),
@@ -23,12 +23,4 @@ export async function adminSessionRoutes(fastify: FastifyInstance, ctx: AdminWeb
     await sessions.revokeAll(request.auth, request.body.userId, auditSource(request));
     return { success: true };
   });
-
-  app.post('/admin/ban-user', { schema: BanUser, preHandler: session }, async (request) => ({
-    user: await bans.ban(request.auth, request.body, auditSource(request)),
-  }));
-
-  app.post('/admin/unban-user', { schema: UnbanUser, preHandler: session }, async (request) => ({
-    user: await bans.unban(request.auth, request.body.userId, auditSource(request)),
-  }));
 }

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AdminWeb } from './deps';
 import { AdminStats } from './schemas';
+import type { AdminWeb } from './web';
 
 /** The console dashboard's figures. */
 export async function adminStatsRoutes(fastify: FastifyInstance, ctx: AdminWeb) {

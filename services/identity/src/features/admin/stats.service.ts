@@ -9,11 +9,14 @@ export interface AdminStats extends StatCounts {
   signUpsPerDay: Array<{ day: string; count: number }>;
 }
 
+/** What the dashboard counts use. */
+export type StatsDeps = Pick<AdminDeps, 'sql' | 'access' | 'clock'>;
+
 /** admin/stats: the console dashboard's counts and daily sign-ups (needs user:list, like the users list). */
 export class AdminStatsService {
   private readonly repo: StatsRepository;
 
-  constructor(private readonly d: AdminDeps) {
+  constructor(private readonly d: StatsDeps) {
     this.repo = new StatsRepository(d.sql);
   }
 

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { checkRedirects } from '../../http/redirects';
-import type { AdminWeb } from './deps';
 import { SendResetPassword, SendVerificationEmail } from './schemas';
+import type { AdminWeb } from './web';
 
 /** Account mails an operator sends for a user. */
 export async function adminUserMailRoutes(fastify: FastifyInstance, ctx: AdminWeb) {

@@ -3,12 +3,15 @@ import { fail } from '../../errors';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { AdminDeps } from './deps';
 
+/** What the mails an operator sends for a user use. */
+export type UserMailDeps = Pick<AdminDeps, 'access' | 'accounts' | 'emails' | 'passwords'>;
+
 /**
  * Account mails an operator sends for a user (the console's "send a password reset" and "send a verification
  * mail"): the same mails and links the user could ask for, through the same outbox and mail cap.
  */
 export class AdminUserMailService {
-  constructor(private readonly d: AdminDeps) {}
+  constructor(private readonly d: UserMailDeps) {}
 
   async sendReset(auth: SessionWithUser, userId: string, redirectTo: string | undefined): Promise<void> {
     this.d.access.demand(auth, { user: ['set-password'] }, 'NOT_ALLOWED_TO_SET_USERS_PASSWORD');

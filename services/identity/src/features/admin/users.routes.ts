@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { auditSource } from '../../http/audit-source';
-import type { AdminWeb } from './deps';
 import {
   CreateUser,
   GetUser,
@@ -13,6 +12,7 @@ import {
   SetUserPassword,
   UpdateUser,
 } from './schemas';
+import type { AdminWeb } from './web';
 
 export async function adminUserRoutes(fastify: FastifyInstance, ctx: AdminWeb) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -17,9 +17,27 @@ export interface UserList {
   offset?: number;
 }
 
+/** What user management uses. */
+export type UsersDeps = Pick<
+  AdminDeps,
+  | 'repo'
+  | 'trigrams'
+  | 'access'
+  | 'accounts'
+  | 'passwords'
+  | 'deletion'
+  | 'sessions'
+  | 'config'
+  | 'clock'
+  | 'audit'
+  | 'linkedAccounts'
+  | 'secondFactors'
+  | 'passkeys'
+>;
+
 /** Operator user management (spec §7 admin calls); every call re-checks the caller's permission. */
 export class AdminUsersService {
-  constructor(private readonly d: AdminDeps) {}
+  constructor(private readonly d: UsersDeps) {}
 
   /** `auth` null: the operations CLI, which runs with the database credentials and needs no session. */
   async create(

@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CATALOGUE, fail } from '../../errors';
 import { auditSource, serviceActorOf } from '../../http/audit-source';
 import type { ApiKeyCaller } from './api-key.service';
-import type { ApiKeyWeb } from './deps';
 import { CreateApiKey, DeleteApiKey, GetApiKey, ListApiKeys, UpdateApiKey, VerifyApiKey } from './schemas';
+import type { ApiKeyWeb } from './web';
 
 /**
  * The caller of a management route: a session (cookie or Bearer, from PostgreSQL), or, with the key header and no

@@ -1,5 +1,4 @@
 import type { Config } from '../../config';
-import type { Web } from '../../http/web';
 import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
@@ -7,7 +6,6 @@ import type { UserView } from '../../shared/views';
 import type { KeyValueStore } from '../../store';
 import type { AdminAccess } from '../admin';
 import type { OrganizationAccess } from '../organization';
-import type { ApiKeyService } from './api-key.service';
 
 /** What the API key feature needs from outside. */
 export interface ApiKeyFeatureDeps {
@@ -24,8 +22,4 @@ export interface ApiKeyFeatureDeps {
   admin: AdminAccess | null;
   /** Keys created, updated and deleted are recorded in the transaction of the change. */
   audit: AuditLog;
-}
-
-export interface ApiKeyWeb extends Web {
-  apiKeys: ApiKeyService;
 }

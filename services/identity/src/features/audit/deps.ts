@@ -1,7 +1,6 @@
 import type { Permissions } from '../../access';
 import type { Config } from '../../config';
 import type { ErrorCode } from '../../errors';
-import type { Web } from '../../http/web';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { SessionWithUser, UserView } from '../../shared/views';
@@ -36,8 +35,4 @@ export interface AuditReadsDeps {
   events: AuditEvents;
   admin: AdminAuditAccess | null;
   organization: OrganizationAuditAccess | null;
-}
-
-export interface AuditWeb extends Web {
-  events: AuditEvents;
 }

@@ -7,6 +7,8 @@ import type { Sql } from '../../shared/sql';
 import type { EventRepository } from './events.repository';
 import type { EventData, EventView } from './schemas';
 
+export { DEFAULT_PAGE, MAX_PAGE } from './schemas';
+
 /**
  * Detail keys that could hold a secret: the writer refuses them (a bug, never written). A passkey's id
  * (`passkeyId`) names a public credential, not a pass.
@@ -14,9 +16,6 @@ import type { EventData, EventView } from './schemas';
 const SECRET_KEY = /pass(?!key)(word)?|token|secret|hash|cookie|credential|^key$/i;
 /** Details are a few facts, not a copy of the request. */
 const MAX_DETAILS_CHARS = 2048;
-
-export const DEFAULT_PAGE = 50;
-export const MAX_PAGE = 200;
 
 /** An event as written: what was recorded, with its id and time. */
 export type RecordedEvent = AuditEvent & { id: string; occurredAt: string };

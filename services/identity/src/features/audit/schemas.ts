@@ -1,7 +1,10 @@
 import { type Static, Type } from 'typebox';
 import { AUDIT_ACTOR_TYPES, AUDIT_TARGET_TYPES } from '../../shared/audit';
 import { DateTime, errorResponses, Nullable, strict } from '../../shared/schemas';
-import { DEFAULT_PAGE, MAX_PAGE } from './events.service';
+
+/** list-events' page size when none is asked, and the largest it answers. */
+export const DEFAULT_PAGE = 50;
+export const MAX_PAGE = 200;
 
 const tags = ['audit'];
 /** `a, b or c`: a list of names in a description. */

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { IntrospectionWeb } from './deps';
 import { Introspect, IntrospectBatch } from './schemas';
+import type { IntrospectionWeb } from './web';
 
 /**
  * Session introspection for internal services, server only:

@@ -6,9 +6,6 @@ import type { IntrospectionSchema } from './schemas';
 /** RFC 7662 §2.2 answer (the response schema's type); `active: false` alone for anything invalid, expired or revoked. */
 export type Introspection = Static<typeof IntrospectionSchema>;
 
-/** `/introspect/batch` answers at most this many tokens per call (documented in docs/sessions.md). */
-export const INTROSPECT_BATCH_MAX = 100;
-
 const INACTIVE: Introspection = { active: false };
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 /** A compact JWS: three base64url parts. Session tokens are 32 alphanumeric characters: never two dots. */

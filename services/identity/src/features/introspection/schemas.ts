@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import { errorResponses, Nullable, strict } from '../../shared/schemas';
-import { INTROSPECT_BATCH_MAX } from './introspection.service';
+
+/** `/introspect/batch` answers at most this many tokens per call (documented in docs/sessions.md). */
+export const INTROSPECT_BATCH_MAX = 100;
 
 const Token = Type.String({ minLength: 1, maxLength: 4096 });
 

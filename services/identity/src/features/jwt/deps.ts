@@ -1,12 +1,16 @@
 import type { Config } from '../../config';
 import type { Sealer } from '../../crypto/sealed';
-import type { Web } from '../../http/web';
 import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
+import type { UserView } from '../../shared/views';
 import type { KeyEvents } from './key-events';
-import type { SigningKeys } from './signing-keys';
-import type { MemberRoleLookup, SessionTokens } from './token.service';
+
+/**
+ * The user's role in an organization, or null when not a member, or a member without the second factor the
+ * organization requires (organization feature; null when off).
+ */
+export type MemberRoleLookup = (organizationId: string, user: UserView) => Promise<string | null>;
 
 /** What the JWT feature needs from outside. */
 export interface JwtDeps {
@@ -22,9 +26,4 @@ export interface JwtDeps {
   /** A new signing key (first, rotated by hand or when due) is recorded with it, by the system. */
   audit: AuditLog;
   warn: (message: string) => void;
-}
-
-export interface JwtWeb extends Web {
-  keys: SigningKeys;
-  tokens: SessionTokens;
 }

@@ -6,10 +6,10 @@ import { SigningKeys } from './signing-keys';
 import { tokenRoutes } from './token.routes';
 import { SessionTokens } from './token.service';
 
-export type { JwtDeps } from './deps';
+export type { JwtDeps, MemberRoleLookup } from './deps';
 export { type KeyEvents, redisKeyEvents } from './key-events';
 export type { PublicJwk, SigningKeys } from './signing-keys';
-export type { MemberRoleLookup, SessionClaims, SessionTokens } from './token.service';
+export type { SessionClaims, SessionTokens } from './token.service';
 
 /**
  * Signed session tokens (better-auth's jwt plugin): the signing keys (created, rotated and published as JWKS) and

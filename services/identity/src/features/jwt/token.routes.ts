@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { JwtWeb } from './deps';
 import { GetJwks, GetToken } from './schemas';
+import type { JwtWeb } from './web';
 
 /**
  * Signed session tokens (better-auth's jwt plugin routes and shapes):

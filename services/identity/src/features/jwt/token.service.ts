@@ -2,7 +2,8 @@ import { type JWTPayload, type JWTVerifyGetKey, jwtVerify, SignJWT } from 'jose'
 import type { Config } from '../../config';
 import { randomString } from '../../crypto/random';
 import type { Clock } from '../../shared/clock';
-import type { SessionWithUser, UserView } from '../../shared/views';
+import type { SessionWithUser } from '../../shared/views';
+import type { MemberRoleLookup } from './deps';
 import type { SigningKeys } from './signing-keys';
 
 /** What a `/token` JWT carries besides the registered claims (iss, aud, sub = user id, exp, iat, jti). */
@@ -19,12 +20,6 @@ export interface SessionClaims extends JWTPayload {
   exp: number;
   iat: number;
 }
-
-/**
- * The user's role in an organization, or null when not a member, or a member without the second factor the
- * organization requires (organization feature; null when off).
- */
-export type MemberRoleLookup = (organizationId: string, user: UserView) => Promise<string | null>;
 
 const ALGORITHMS = ['EdDSA', 'ES256', 'RS256'];
 

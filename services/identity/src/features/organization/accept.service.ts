@@ -7,6 +7,12 @@ import { type OrganizationDeps, recordIn } from './membership';
 import type { WithSession } from './organization.service';
 import type { InvitationView, MemberView, OrganizationView } from './views';
 
+/** What accepting an invitation uses. */
+export type AcceptDeps = Pick<
+  OrganizationDeps,
+  'sql' | 'orgs' | 'invitations' | 'teams' | 'sessions' | 'config' | 'clock' | 'audit'
+>;
+
 /**
  * spec §4 accept: pending and unexpired → accepted, the membership with the invited role and team, then the
  * organization becomes the session's active one. One transaction, all four or none; the organization row is locked
@@ -17,7 +23,7 @@ import type { InvitationView, MemberView, OrganizationView } from './views';
  */
 export class AcceptService {
   constructor(
-    private readonly d: OrganizationDeps,
+    private readonly d: AcceptDeps,
     private readonly invitations: InvitationService,
   ) {}
 

@@ -18,6 +18,7 @@ import { requireOrganizationSession } from './session';
 import { teamRoutes } from './team.routes';
 import { TeamService } from './team.service';
 import { TeamRepository } from './teams.repository';
+import type { OrganizationServices } from './web';
 
 export type { OrganizationFeatureDeps } from './deps';
 export { InvitationFields } from './invitation.schemas';
@@ -44,6 +45,7 @@ export {
 export type { PolicyClearing, SecondFactorPolicy } from './second-factor-policy';
 export { requireOrganizationSession } from './session';
 export type { MemberUser, MemberView, OrganizationSummary } from './views';
+export type { OrganizationServices, OrganizationWeb } from './web';
 
 /**
  * Organizations, members, invitations and teams (docs/SPEC.md §3), under `organization/`. Registered by the
@@ -59,17 +61,7 @@ export type { MemberUser, MemberView, OrganizationSummary } from './views';
  * The admin feature acts on any organization through these services as an operator (`asOperator`), and the JWT
  * feature reads a member's role through `access`.
  */
-export interface OrganizationFeature extends FeatureRoutes {
-  access: OrganizationAccess;
-  organizations: OrganizationService;
-  reads: OrganizationReadService;
-  members: MemberService;
-  invitations: InvitationService;
-  accept: AcceptService;
-  teams: TeamService;
-  /** `requireTwoFactor` as the sessions see it: the two-factor feature calls it when a user's second factor goes. */
-  secondFactorPolicy: SecondFactorPolicy;
-}
+export interface OrganizationFeature extends OrganizationServices, FeatureRoutes {}
 
 export function createOrganizationFeature(deps: OrganizationFeatureDeps): OrganizationFeature {
   const d: OrganizationDeps = {

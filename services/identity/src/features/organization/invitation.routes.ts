@@ -11,9 +11,9 @@ import {
   RejectInvitation,
 } from './invitation.schemas';
 import { reissue } from './reply';
-import type { OrganizationRouteOptions } from './session';
+import type { OrganizationWeb } from './web';
 
-export async function invitationRoutes(fastify: FastifyInstance, opts: OrganizationRouteOptions) {
+export async function invitationRoutes(fastify: FastifyInstance, opts: OrganizationWeb) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { ctx, org, session: preHandler } = opts;
 

@@ -6,10 +6,16 @@ import type { InviteInput } from './invitation.schemas';
 import { type OrganizationAccess, type OrganizationDeps, recordIn } from './membership';
 import type { InvitationView, MemberView } from './views';
 
+/** What invitations use. */
+export type InvitationDeps = Pick<
+  OrganizationDeps,
+  'sql' | 'orgs' | 'invitations' | 'teams' | 'config' | 'clock' | 'audit'
+>;
+
 /** spec §7 invite-member, reject, cancel, get and list; accept lives in accept.service.ts. */
 export class InvitationService {
   constructor(
-    private readonly d: OrganizationDeps,
+    private readonly d: InvitationDeps,
     private readonly access: OrganizationAccess,
     private readonly mailer: InvitationMailer,
   ) {}

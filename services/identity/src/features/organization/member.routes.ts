@@ -13,9 +13,9 @@ import {
   UpdateMemberRole,
 } from './member.schemas';
 import { reissue } from './reply';
-import type { OrganizationRouteOptions } from './session';
+import type { OrganizationWeb } from './web';
 
-export async function memberRoutes(fastify: FastifyInstance, opts: OrganizationRouteOptions) {
+export async function memberRoutes(fastify: FastifyInstance, opts: OrganizationWeb) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { ctx, org, session: preHandler } = opts;
 

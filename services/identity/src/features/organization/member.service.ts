@@ -8,10 +8,13 @@ import { isOperator, type OrganizationAccess, type OrganizationDeps, recordIn } 
 import { type WithSession, withoutActive } from './organization.service';
 import type { MemberView } from './views';
 
+/** What member changes use. */
+export type MemberDeps = Pick<OrganizationDeps, 'sql' | 'orgs' | 'teams' | 'sessions' | 'config' | 'clock' | 'audit'>;
+
 /** spec §7 remove-member, update-member-role, leave; §5 "the only owner can neither leave nor be removed". */
 export class MemberService {
   constructor(
-    private readonly d: OrganizationDeps,
+    private readonly d: MemberDeps,
     private readonly access: OrganizationAccess,
   ) {}
 

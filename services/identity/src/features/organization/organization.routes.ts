@@ -11,9 +11,9 @@ import {
   UpdateOrganization,
 } from './organization.schemas';
 import { reissue } from './reply';
-import type { OrganizationRouteOptions } from './session';
+import type { OrganizationWeb } from './web';
 
-export async function organizationRoutes(fastify: FastifyInstance, opts: OrganizationRouteOptions) {
+export async function organizationRoutes(fastify: FastifyInstance, opts: OrganizationWeb) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { ctx, org, session: preHandler } = opts;
 

@@ -15,10 +15,16 @@ export interface WithSession<T> {
   session?: SessionWithUser | null;
 }
 
+/** What organization changes use. */
+export type OrganizationChangeDeps = Pick<
+  OrganizationDeps,
+  'sql' | 'orgs' | 'teams' | 'sessions' | 'config' | 'clock' | 'audit'
+>;
+
 /** spec §7 create, check-slug, update, delete, list and set-active; §5 organization rules. */
 export class OrganizationService {
   constructor(
-    private readonly d: OrganizationDeps,
+    private readonly d: OrganizationChangeDeps,
     private readonly access: OrganizationAccess,
     private readonly policy: SecondFactorPolicy,
   ) {}

@@ -8,10 +8,13 @@ import type { GetFullOrganization } from './organization.schemas';
 import type { MemberPage, OrganizationListQuery } from './repository';
 import type { FullOrganization, MemberView, OperatorOrganization } from './views';
 
+/** What the reads use. */
+export type ReadDeps = Pick<OrganizationDeps, 'orgs' | 'invitations' | 'teams' | 'config'>;
+
 /** Reads that need membership: get-full-organization, list-members, get-active-member, has-permission. */
 export class OrganizationReadService {
   constructor(
-    private readonly d: OrganizationDeps,
+    private readonly d: ReadDeps,
     private readonly access: OrganizationAccess,
   ) {}
 

@@ -10,6 +10,9 @@ export interface PolicyClearing {
   after: () => Promise<void>;
 }
 
+/** What the second-factor policy uses. */
+export type PolicyDeps = Pick<OrganizationDeps, 'orgs' | 'sessions'>;
+
 /**
  * An organization's `requireTwoFactor` (docs/two-factor.md "Policies") as the sessions see it: a session never keeps
  * as its active organization one that requires a second factor its user does not hold. Each change that could
@@ -24,7 +27,7 @@ export interface PolicyClearing {
  * Lock order, the same everywhere: the user's row, then the organization's.
  */
 export class SecondFactorPolicy {
-  constructor(private readonly d: OrganizationDeps) {}
+  constructor(private readonly d: PolicyDeps) {}
 
   /**
    * In the transaction that removed a second factor of `userId`: when the user holds none any more, the

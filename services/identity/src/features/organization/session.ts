@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { ApiError } from '../../errors';
 import type { Web } from '../../http/web';
-import type { OrganizationFeature } from '.';
 
 /**
  * The organization feature's session requirement, shared by every route under organization/ (index.ts hands it
@@ -18,12 +17,4 @@ export function requireOrganizationSession(web: Web): preHandlerHookHandler {
       throw error;
     }
   };
-}
-
-/** What every organization route table is registered with. */
-export interface OrganizationRouteOptions {
-  ctx: Web;
-  org: OrganizationFeature;
-  /** requireOrganizationSession, built once for the feature. */
-  session: preHandlerHookHandler;
 }

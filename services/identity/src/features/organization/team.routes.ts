@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { withSource } from '../../http/audit-source';
-import type { OrganizationRouteOptions } from './session';
 import {
   AddTeamMember,
   CreateTeam,
@@ -11,9 +10,10 @@ import {
   RemoveTeamMember,
   UpdateTeam,
 } from './team.schemas';
+import type { OrganizationWeb } from './web';
 
 /** Registered only when teams are enabled (organization.teams.enabled). */
-export async function teamRoutes(fastify: FastifyInstance, opts: OrganizationRouteOptions) {
+export async function teamRoutes(fastify: FastifyInstance, opts: OrganizationWeb) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { org, session: preHandler } = opts;
 

@@ -13,10 +13,13 @@ import type {
 } from './team.schemas';
 import type { TeamMemberView, TeamView } from './views';
 
+/** What team changes use. */
+export type TeamDeps = Pick<OrganizationDeps, 'sql' | 'orgs' | 'teams' | 'config' | 'clock' | 'audit'>;
+
 /** spec §7 team calls; §5: name only on update, the last team stays, nobody removes their own team. */
 export class TeamService {
   constructor(
-    private readonly d: OrganizationDeps,
+    private readonly d: TeamDeps,
     private readonly access: OrganizationAccess,
   ) {}
 

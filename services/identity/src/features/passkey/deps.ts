@@ -1,12 +1,10 @@
 import type { Config } from '../../config';
-import type { Web } from '../../http/web';
 import type { MailOutbox } from '../../mail/mail-outbox';
 import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
 import type { SessionService } from '../session';
-import type { PasskeyService } from './passkey.service';
 
 /** The user a passkey belongs to (the account feature's AccountService fits). */
 export interface UserLookup {
@@ -35,8 +33,4 @@ export interface PasskeyFeatureDeps {
   clock: Clock;
   /** Passkeys added and removed, sign-ins and refused sign-ins are recorded (docs/audit.md). */
   audit: AuditLog;
-}
-
-export interface PasskeyWeb extends Web {
-  passkeys: PasskeyService;
 }

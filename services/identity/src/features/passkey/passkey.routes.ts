@@ -4,7 +4,6 @@ import { fail } from '../../errors';
 import { auditSource } from '../../http/audit-source';
 import { sessionJson } from '../../shared/session-json';
 import type { SessionWithUser, UserView } from '../../shared/views';
-import type { PasskeyWeb } from './deps';
 import {
   DeletePasskey,
   GenerateAuthenticateOptions,
@@ -14,6 +13,7 @@ import {
   VerifyAuthentication,
   VerifyRegistration,
 } from './schemas';
+import type { PasskeyWeb } from './web';
 
 /** better-auth's passkey routes (docs/two-factor.md "Passkeys"), so its `passkeyClient` works unchanged. */
 export async function passkeyRoutes(fastify: FastifyInstance, ctx: PasskeyWeb): Promise<void> {

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { QueryOf } from '../../shared/schemas';
 import type { SessionWithUser } from '../../shared/views';
-import type { SessionWeb } from './deps';
 import type { GetSession } from './schemas';
 import type { Resolved } from './session.service';
+import type { SessionWeb } from './web';
 
 /**
  * GET get-session, the hot path of internal services, as one pipeline of named steps (docs/architecture.md, "The

@@ -2,9 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../../errors';
 import { auditSource } from '../../http/audit-source';
-import type { SessionWeb } from './deps';
 import { getSessionPipeline } from './get-session';
 import { GetSession, ListSessions, RevokeOtherSessions, RevokeSession, RevokeSessions, SignOut } from './schemas';
+import type { SessionWeb } from './web';
 
 /** A body already serialized by the response schema (session-json.ts): Fastify sends JSON strings as they are. */
 function sendJson(reply: FastifyReply, json: string): FastifyReply {

@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
 import { auditSource } from '../../http/audit-source';
-import type { SocialWeb } from './deps';
 import { AccountInfo, GetAccessToken, ListAccounts, RefreshToken, UnlinkAccount } from './schemas';
+import type { SocialWeb } from './web';
 
 declare module 'fastify' {
   interface FastifyRequest {

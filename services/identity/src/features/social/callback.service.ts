@@ -28,12 +28,15 @@ export interface CallbackResult {
 /** Where the callback sends the browser when it fails before it knows the flow's errorURL. */
 export const errorPage = (config: Config, code: string) => `${config.publicUrl}${config.basePath}/error?error=${code}`;
 
+/** What the provider callback uses. */
+export type CallbackDeps = Pick<SocialDeps, 'providers' | 'states' | 'signIn' | 'config' | 'clock'>;
+
 /**
  * GET/POST /callback/:providerId (spec §4, §7): short named steps; each failure redirects with its code.
  */
 export class CallbackService {
   constructor(
-    private readonly d: SocialDeps,
+    private readonly d: CallbackDeps,
     private readonly identify: IdentifyService,
   ) {}
 

@@ -1,12 +1,10 @@
 import type { Config } from '../../config';
-import type { Web } from '../../http/web';
 import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { SignInSteps } from '../../shared/sign-in';
 import type { Sql } from '../../shared/sql';
 import type { KeyValueStore } from '../../store';
 import type { AccountService } from '../account';
-import type { SocialServices } from '.';
 import type { IdTokenVerifier } from './id-token';
 import type { ProviderRegistry } from './providers/registry';
 import type { SocialRepository } from './repository';
@@ -18,10 +16,6 @@ export interface SocialFeatureDeps
   extends Pick<SocialDeps, 'sql' | 'config' | 'clock' | 'accounts' | 'signIn' | 'audit' | 'warn'> {
   /** OAuth state between the redirect and the callback (Redis, or this process). */
   store: KeyValueStore;
-}
-
-export interface SocialWeb extends Web {
-  social: SocialServices;
 }
 
 /** What the social feature's services share (wired in index.ts). */

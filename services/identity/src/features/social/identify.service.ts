@@ -19,13 +19,16 @@ export type Identified =
   | { kind: 'new' }
   | { kind: 'refused'; reason: SignInRefusal };
 
+/** What finding or making the account of a provider identity uses. */
+export type IdentifyDeps = Pick<SocialDeps, 'sql' | 'repo' | 'vault' | 'accounts' | 'config' | 'clock' | 'audit'>;
+
 /**
  * spec §4 social sign-in: sign in the linked user, link to the user with the same email only when allowed, or
  * register. Linking needs the provider trusted or the email verified by it, linking not disabled, and (default
  * on) the local account's own email verified: nobody can pre-register a victim's address and inherit their login.
  */
 export class IdentifyService {
-  constructor(private readonly d: SocialDeps) {}
+  constructor(private readonly d: IdentifyDeps) {}
 
   /** `requestSignUp`: the sign-in asked to register (needed when the provider has implicit sign-up off). */
   async identify(p: Provider, profile: Profile, requestSignUp = false): Promise<Identified> {

@@ -5,7 +5,7 @@ import { Sealer } from '../../crypto/sealed';
 import type { FeatureRoutes } from '../../http/web';
 import { accountsRoutes } from './accounts.routes';
 import { CallbackService } from './callback.service';
-import type { SocialDeps, SocialFeatureDeps, SocialWeb } from './deps';
+import type { SocialDeps, SocialFeatureDeps } from './deps';
 import { IdTokenVerifier } from './id-token';
 import { IdentifyService } from './identify.service';
 import { ProviderRegistry } from './providers/registry';
@@ -15,17 +15,11 @@ import { SocialService } from './social.service';
 import { OAuthStates } from './state';
 import { AccountTokensService } from './tokens.service';
 import { SEALED_TOKENS, TokenVault } from './vault';
+import type { SocialServices, SocialWeb } from './web';
 
 export type { SocialFeatureDeps } from './deps';
 export type { ProviderRegistry } from './providers/registry';
-
-/** The social feature's services. */
-export interface SocialServices {
-  providers: ProviderRegistry;
-  social: SocialService;
-  callback: CallbackService;
-  tokens: AccountTokensService;
-}
+export type { SocialServices, SocialWeb } from './web';
 
 /**
  * The social feature's route table (spec §7):

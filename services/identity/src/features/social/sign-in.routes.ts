@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { auditSource } from '../../http/audit-source';
 import { checkRedirects } from '../../http/redirects';
 import { errorPage } from './callback.service';
-import type { SocialWeb } from './deps';
 import { CallbackGet, CallbackPost, LinkSocial, SignInSocial } from './schemas';
 import { StateCookie } from './state-cookie';
+import type { SocialWeb } from './web';
 
 export async function signInRoutes(fastify: FastifyInstance, ctx: SocialWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

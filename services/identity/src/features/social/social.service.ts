@@ -17,10 +17,13 @@ const SIGN_IN_ERRORS = {
   signup_disabled: 'SIGN_UP_DISABLED',
 } as const satisfies Record<SignInRefusal, string>;
 
+/** What starting a social sign-in or link uses. */
+export type SocialStartDeps = Pick<SocialDeps, 'providers' | 'states' | 'verifier' | 'signIn'>;
+
 /** sign-in/social and link-social (spec §7): start a redirect flow, or sign in / link with an id token. */
 export class SocialService {
   constructor(
-    private readonly d: SocialDeps,
+    private readonly d: SocialStartDeps,
     private readonly identify: IdentifyService,
   ) {}
 

@@ -14,9 +14,12 @@ const scopesOf = (scope: string | null): string[] =>
         .filter(Boolean)
     : [];
 
+/** What the stored provider tokens use. */
+export type TokensDeps = Pick<SocialDeps, 'repo' | 'vault' | 'providers' | 'config' | 'clock' | 'audit'>;
+
 /** list-accounts, unlink-account and the provider-token calls (spec §7). Every lookup is within one user's accounts. */
 export class AccountTokensService {
-  constructor(private readonly d: SocialDeps) {}
+  constructor(private readonly d: TokensDeps) {}
 
   async list(userId: string) {
     return (await this.d.repo.listForUser(userId)).map((a) => ({

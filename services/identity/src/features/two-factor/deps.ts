@@ -1,14 +1,11 @@
 import type { Config } from '../../config';
 import type { Sealer } from '../../crypto/sealed';
-import type { Web } from '../../http/web';
 import type { MailOutbox } from '../../mail/mail-outbox';
 import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
 import type { SessionService } from '../session';
-import type { SignInChallenges } from './sign-in-challenge.service';
-import type { ResettableFactor, TwoFactorService } from './two-factor.service';
 
 export type TwoFactorAudit = AuditLog;
 
@@ -25,6 +22,16 @@ export interface PasswordCheck {
  */
 export interface OrganizationPolicy {
   secondFactorLostIn(tx: Sql, userId: string): Promise<{ organizationIds: string[]; after: () => Promise<void> }>;
+}
+
+/**
+ * Another kind of second factor an operator's reset removes too (the passkey feature's, given in wiring.ts), in
+ * the reset's transaction. Answers how many it removed.
+ */
+export interface ResettableFactor {
+  /** The audit detail's name for the count: `<name>Removed`. */
+  name: string;
+  removeAll(userId: string, tx: Sql): Promise<number>;
 }
 
 /** What the two-factor feature needs from outside. */
@@ -45,9 +52,4 @@ export interface TwoFactorFeatureDeps {
   audit: TwoFactorAudit;
   /** The other second factors an operator's reset removes too (the passkey feature's). */
   resettable: readonly ResettableFactor[];
-}
-
-export interface TwoFactorWeb extends Web {
-  twoFactor: TwoFactorService;
-  challenges: SignInChallenges;
 }

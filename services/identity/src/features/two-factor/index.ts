@@ -10,9 +10,9 @@ import { TwoFactorService } from './two-factor.service';
 
 export type { AttemptBudget, AttemptBudgetStore, AttemptRule, CodeVerdict } from './attempt-budget';
 export type { Factor } from './codes';
-export type { OrganizationPolicy, TwoFactorFeatureDeps } from './deps';
+export type { OrganizationPolicy, ResettableFactor, TwoFactorFeatureDeps } from './deps';
 export type { SignInChallenges } from './sign-in-challenge.service';
-export type { ResettableFactor, TwoFactorService, TwoFactorStatus } from './two-factor.service';
+export type { TwoFactorService, TwoFactorStatus } from './two-factor.service';
 
 /**
  * The second factor (docs/two-factor.md): TOTP and backup codes, as better-auth's two-factor plugin answers them.

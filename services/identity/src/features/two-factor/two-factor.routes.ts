@@ -6,7 +6,6 @@ import { sessionJson } from '../../shared/session-json';
 import type { SignInResult } from '../../shared/sign-in';
 import type { SessionWithUser, UserView } from '../../shared/views';
 import type { Factor } from './codes';
-import type { TwoFactorWeb } from './deps';
 import {
   DisableTwoFactor,
   EnableTwoFactor,
@@ -16,6 +15,7 @@ import {
   VerifyBackupCode,
   VerifyTotp,
 } from './schemas';
+import type { TwoFactorWeb } from './web';
 
 export async function twoFactorRoutes(fastify: FastifyInstance, ctx: TwoFactorWeb): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

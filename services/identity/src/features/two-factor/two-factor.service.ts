@@ -11,7 +11,7 @@ import type { Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
 import type { SessionService } from '../session';
 import { BACKUP_CODE_ALPHABET, type CodeChecks, hashCode, sealContext } from './codes';
-import type { OrganizationPolicy, PasswordCheck, TwoFactorAudit } from './deps';
+import type { OrganizationPolicy, PasswordCheck, ResettableFactor, TwoFactorAudit } from './deps';
 import type { TwoFactorRepository } from './repository';
 
 export interface TwoFactorStatus {
@@ -20,16 +20,6 @@ export interface TwoFactorStatus {
   backupCodesRemaining: number;
   /** Passkeys the user has (docs/two-factor.md "Passkeys"): each counts as a second factor for the policies. */
   passkeys: number;
-}
-
-/**
- * Another kind of second factor an operator's reset removes too (the passkey feature's, given in wiring.ts), in
- * the reset's transaction. Answers how many it removed.
- */
-export interface ResettableFactor {
-  /** The audit detail's name for the count: `<name>Removed`. */
-  name: string;
-  removeAll(userId: string, tx: Sql): Promise<number>;
 }
 
 /**

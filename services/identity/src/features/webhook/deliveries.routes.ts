@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { WebhookWeb } from './deps';
 import { ListWebhookDeliveries, RedeliverWebhook, SendTestWebhook } from './schemas';
+import type { WebhookWeb } from './web';
 
 /** admin/list-webhook-deliveries · send-test-webhook · redeliver-webhook */
 export async function webhookDeliveryRoutes(fastify: FastifyInstance, ctx: WebhookWeb) {

@@ -2,15 +2,12 @@ import type { Redis } from 'ioredis';
 import type { Permissions } from '../../access';
 import type { Config } from '../../config';
 import type { Sealer } from '../../crypto/sealed';
-import type { Web } from '../../http/web';
 import type { AuditLog } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { SessionWithUser } from '../../shared/views';
 import type { EventData } from '../audit';
-import type { WebhookDeliveries } from './deliveries.service';
 import type { DeliveryLogger } from './delivery';
-import type { WebhookEndpoints } from './endpoints.service';
 import type { EndpointRouting, OutboxWriter } from './routing';
 
 /** The admin feature's access model, as far as the webhook routes ask it (its AdminAccess fits). */
@@ -48,9 +45,4 @@ export interface WebhookFeatureDeps {
   log: DeliveryLogger;
   /** Each delivery attempt's outcome and duration (metrics). */
   observe?: (outcome: 'succeeded' | 'failed', seconds: number) => void;
-}
-
-export interface WebhookWeb extends Web {
-  endpoints: WebhookEndpoints;
-  deliveries: WebhookDeliveries;
 }

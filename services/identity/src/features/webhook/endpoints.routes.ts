@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { auditSource } from '../../http/audit-source';
-import type { WebhookWeb } from './deps';
 import {
   CreateWebhookEndpoint,
   DeleteWebhookEndpoint,
@@ -9,6 +8,7 @@ import {
   RotateWebhookSecret,
   UpdateWebhookEndpoint,
 } from './schemas';
+import type { WebhookWeb } from './web';
 
 /** admin/create-webhook-endpoint · list-webhook-endpoints · update-webhook-endpoint · delete-… · rotate-webhook-secret */
 export async function webhookEndpointRoutes(fastify: FastifyInstance, ctx: WebhookWeb) {

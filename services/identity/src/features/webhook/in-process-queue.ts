@@ -1,7 +1,7 @@
 import type { WorkState } from '../../outbox/outbox';
 import type { DeliveryLogger, WebhookDelivery } from './delivery';
 import type { WebhookJob } from './message';
-import type { WebhookQueue } from './queue';
+import type { WebhookQueue } from './types';
 
 interface Entry {
   key: string;

@@ -9,20 +9,12 @@ import { withTimeout } from '../../shared/with-timeout';
 import type { DeliveryLogger, WebhookDelivery } from './delivery';
 import { InProcessWebhookQueue } from './in-process-queue';
 import type { WebhookJob } from './message';
+import type { WebhookQueue } from './types';
+
+export type { WebhookQueue } from './types';
 
 /** The BullMQ queue the API fills (through the outbox) and the workers drain. */
 export const WEBHOOK_QUEUE_NAME = 'webhooks';
-
-/** Where webhook messages wait for their attempts: BullMQ (Redis), or the API itself. */
-export interface WebhookQueue {
-  /** Queues a message under `key` (a second hand-over of the key is dropped); answers the route it went to. */
-  enqueue(key: string, job: WebhookJob): Promise<string>;
-  /** What became of message `key` handed to `route`. Throws when that queue cannot tell now. */
-  state(key: string, route: string): Promise<WorkState>;
-  routes(): string[];
-  counts(): Promise<Record<string, number>>;
-  close(): Promise<void>;
-}
 
 type QueueConfig = Pick<Config, 'redisUrl' | 'redisPrefix' | 'webhook'>;
 
