@@ -12,6 +12,7 @@ import { type AuditFeature, createAuditFeature } from './features/audit';
 import { type CaptchaVerifier, createCaptcha } from './features/captcha';
 import { createIntrospectionFeature, type IntrospectionFeature } from './features/introspection';
 import { createJwtFeature, type JwtFeature, type MemberRoleLookup, redisKeyEvents } from './features/jwt';
+import { createMagicLinkFeature } from './features/magic-link';
 import { createOrganizationFeature, type OrganizationFeature } from './features/organization';
 import { createPasskeyFeature, type PasskeyFeature } from './features/passkey';
 import { createSessionFeature, type SessionFeature } from './features/session';
@@ -227,6 +228,17 @@ export function createFeatures(infra: Infrastructure): Features {
     organizations,
     audit,
     webhook,
+    // docs/passwordless.md: a mailed one-time link, ending in the sign-in seam (off unless MAGIC_LINK_ENABLED)
+    config.magicLink.enabled
+      ? createMagicLinkFeature({
+          ...infra,
+          mail: infra.mailOutbox,
+          accounts: account.accounts,
+          sessions,
+          signIn: signIn.signIn,
+          audit: audit.events,
+        })
+      : null,
   ];
   return {
     audit,

@@ -131,6 +131,9 @@ export function defaultConfig(): Config {
         '/passkey/verify-registration': { windowSec: 60, max: 10 },
         '/passkey/update-passkey': { windowSec: 60, max: 30 },
         '/passkey/delete-passkey': { windowSec: 60, max: 10 },
+        // passwordless (docs/passwordless.md): each send may mail; each verify tries a link
+        '/sign-in/magic-link': { windowSec: 60, max: 5 },
+        '/magic-link/verify': { windowSec: 60, max: 10 },
       },
     },
     social: {
@@ -157,6 +160,8 @@ export function defaultConfig(): Config {
     },
     // docs/two-factor.md "Passkeys": the relying party from PUBLIC_URL at load; better-auth's 5-minute challenge
     passkey: { userVerification: 'required', challengeTtlSec: 300 },
+    // docs/passwordless.md: off until turned on; better-auth's 5-minute link
+    magicLink: { enabled: false, ttlSec: 300, allowSignUp: false, sameBrowser: true },
     // short-lived signed session tokens (better-auth's jwt plugin: EdDSA, 15 min).
     jwt: { alg: 'EdDSA', expiresInSec: 900, keyRefreshSec: 60, keyRotationSec: 0 },
     // off until a provider is set; better-auth's captcha plugin endpoints (+ the reset alias).

@@ -370,6 +370,15 @@ export const ENV_SETTINGS: EnvSetting[] = [
     'int',
     'A passkey registration or sign-in must finish within this',
   ),
+  s('MAGIC_LINK_ENABLED', 'magicLink.enabled', 'bool', 'Sign-in with a mailed one-time link (docs/passwordless.md)'),
+  s('MAGIC_LINK_TTL_SEC', 'magicLink.ttlSec', 'int', 'A mailed sign-in link expires after this'),
+  s('MAGIC_LINK_SIGN_UP', 'magicLink.allowSignUp', 'bool', 'A sign-in link mailed to an unknown address registers it'),
+  s(
+    'MAGIC_LINK_SAME_BROWSER',
+    'magicLink.sameBrowser',
+    'bool',
+    'A sign-in link works only in the browser that asked for it (false: in any browser)',
+  ),
   s('ADMIN_USER_IDS', 'admin.adminUserIds', 'csv', 'User ids that pass every admin check'),
   s('IMPERSONATION_TTL_SEC', 'admin.impersonationSessionDurationSec', 'int', 'Impersonation session lifetime'),
   s(

@@ -7,6 +7,7 @@ export type {
   CaptchaConfig,
   Config,
   JwtConfig,
+  MagicLinkConfig,
   PasskeyConfig,
   SessionConfig,
   SocialConfig,

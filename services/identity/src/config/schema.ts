@@ -317,6 +317,16 @@ export const ConfigSchema = Type.Object(
       },
       strict,
     ),
+    /** Passwordless sign-in by a mailed one-time link (docs/passwordless.md), better-auth's magic-link routes. */
+    magicLink: Type.Object(
+      {
+        enabled: Type.Boolean({ description: 'POST /sign-in/magic-link and GET /magic-link/verify' }),
+        ttlSec: Int(30, 'a mailed sign-in link expires after this'),
+        allowSignUp: Type.Boolean({ description: 'a link mailed to an unknown address registers it when used' }),
+        sameBrowser: Type.Boolean({ description: 'a link works only in the browser that asked for it' }),
+      },
+      strict,
+    ),
     jwt: Type.Object(
       {
         alg: Type.Union([Type.Literal('EdDSA'), Type.Literal('ES256'), Type.Literal('RS256')]),
@@ -432,3 +442,4 @@ export type SocialConfig = Config['social'];
 export type SocialProviderConfig = SocialConfig['providers'][string];
 export type TwoFactorConfig = Config['twoFactor'];
 export type PasskeyConfig = Config['passkey'];
+export type MagicLinkConfig = Config['magicLink'];

@@ -296,6 +296,11 @@ export const EXTRA_ERRORS = {
    * authenticator).
    */
   AUTHENTICATION_FAILED: e(400, 'Authentication failed'),
+  /**
+   * docs/passwordless.md: a sign-in link bound to the browser that asked for it (magicLink.sameBrowser), opened in
+   * another one. The link stays usable where it was asked for.
+   */
+  MAGIC_LINK_OTHER_BROWSER: e(403, 'This sign-in link was asked for in another browser. Open it there.'),
   /** deletion "can be disabled" (better-auth answers 404 with this text). */
   ORGANIZATION_DELETION_DISABLED: e(404, 'Organization deletion is disabled'),
 } as const;

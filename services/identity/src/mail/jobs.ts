@@ -47,6 +47,8 @@ export type MailJob =
   /** A passkey added to the account, or removed from it (docs/two-factor.md "Passkeys"). */
   | (Base & { kind: 'passkey-added'; url: string })
   | (Base & { kind: 'passkey-removed'; url: string })
+  /** A one-time sign-in link (docs/passwordless.md): `url` opens the sign-in page, which spends it on a click. */
+  | (Base & { kind: 'magic-link'; url: string })
   | (Base & {
       kind: 'invitation';
       url: string;
