@@ -9,6 +9,7 @@ import { EmailVerified } from './pages/EmailVerified';
 import { ErrorPage } from './pages/ErrorPage';
 import { ForgotPassword } from './pages/ForgotPassword';
 import { Invitation } from './pages/Invitation';
+import { MagicLink } from './pages/MagicLink';
 import { ResetPassword } from './pages/ResetPassword';
 import { SignIn } from './pages/SignIn';
 import { SignedOut, SignOut } from './pages/SignOut';
@@ -59,6 +60,8 @@ function page({ route, token, error, invitationId }: Arrival): ReactNode {
       return <ErrorPage code={error ?? 'unknown_error'} />;
     case 'two-factor':
       return <TwoFactor />;
+    case 'magic-link':
+      return <MagicLink token={token} />;
     case 'security':
       return (
         <Suspense fallback={<Loading />}>

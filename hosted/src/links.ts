@@ -14,6 +14,7 @@ export const ROUTES = [
   'error',
   'two-factor',
   'security',
+  'magic-link',
 ] as const;
 export type Route = (typeof ROUTES)[number];
 

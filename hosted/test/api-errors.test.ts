@@ -40,6 +40,8 @@ const CLIENT_CALLS: Record<string, string[]> = {
   'passkey.listUserPasskeys': ['/passkey/list-user-passkeys'],
   'passkey.updatePasskey': ['/passkey/update-passkey'],
   'passkey.deletePasskey': ['/passkey/delete-passkey'],
+  'signIn.magicLink': ['/sign-in/magic-link'],
+  'magicLink.verify': ['/magic-link/verify'],
 };
 
 /**
@@ -47,9 +49,10 @@ const CLIENT_CALLS: Record<string, string[]> = {
  * files holding its rules. The routes file must declare the path (checked), so a moved route fails here.
  */
 const ACCOUNT = ['features/account/account.service.ts', 'features/account/sign-in-throttle.ts'];
-const SIGN_IN = [...ACCOUNT, 'features/admin/hooks.ts', 'features/two-factor/hooks.ts', 'features/passkey/hooks.ts'];
+const SIGN_IN = [...ACCOUNT, 'features/admin/hooks.ts', 'features/sign-in/seam.ts', 'features/passkey/hooks.ts'];
 const TWO_FACTOR = ['features/two-factor/two-factor.routes.ts', 'features/two-factor/two-factor.service.ts'];
 const PASSKEY = ['features/passkey/passkey.routes.ts', 'features/passkey/passkey.service.ts'];
+const MAGIC_LINK = ['features/magic-link/magic-link.routes.ts', 'features/magic-link/magic-link.service.ts'];
 const INVITATION = [
   'features/organization/invitation.routes.ts',
   'features/organization/invitation.service.ts',
@@ -103,6 +106,13 @@ const ROUTES: Record<string, { declared: [file: string, path: string]; rules: st
     ].map((name) => [
       `/passkey/${name}`,
       { declared: [PASSKEY[0], `/passkey/${name}`] as [string, string], rules: PASSKEY },
+    ]),
+  ),
+  // A mailed link ends in the sign-in seam: a ban refuses it there.
+  ...Object.fromEntries(
+    ['/sign-in/magic-link', '/magic-link/verify'].map((path) => [
+      path,
+      { declared: [MAGIC_LINK[0], path] as [string, string], rules: [...MAGIC_LINK, 'features/sign-in/seam.ts'] },
     ]),
   ),
   ...Object.fromEntries(

@@ -75,6 +75,8 @@ export const tr: Catalogue = {
   e_RATE_LIMITED: 'Çok fazla deneme yapıldı. Biraz bekleyip yeniden deneyin.',
   e_SIGN_UP_DISABLED: 'Burada yeni hesap oluşturulamaz.',
   e_INVALID_TOKEN: 'Bu bağlantının süresi dolmuş veya bağlantı zaten kullanılmış.',
+  e_MAGIC_LINK_OTHER_BROWSER:
+    'Bu bağlantı başka bir tarayıcıda istendi. Orada açın veya buradan yeni bir bağlantı isteyin.',
   e_CAPTCHA: 'Robot olmadığınızı doğrulama adımı geçilemedi. Yeniden deneyin.',
   e_INVALID_CALLBACK_URL: 'Geldiğiniz sayfanın girişinizi almasına izin verilmiyor.',
   e_INVITATION_NOT_FOUND:
@@ -169,6 +171,14 @@ export const tr: Catalogue = {
   deleteSignIn: 'Bu bağlantının gönderildiği hesapla giriş yapın. Ardından silme işlemini burada onaylayabilirsiniz.',
   // Passkeys: the sign-in button and the account security page's list, adding, renaming and removing one.
   passkeySignIn: 'Geçiş anahtarıyla giriş yap',
+  magicLinkOffer: 'Bana bağlantı gönder',
+  magicLinkTitle: 'Bağlantıyla giriş yap',
+  magicLinkIntro: 'E-posta adresinizi girin, size giriş yapmanızı sağlayan bir bağlantı gönderelim.',
+  magicLinkSent:
+    '{email} burada giriş yapabiliyorsa bir bağlantı yolda. Bu tarayıcıda açın: yalnızca bir kez ve birkaç dakika çalışır.',
+  magicLinkConfirmTitle: 'Girişi tamamlayın',
+  magicLinkConfirmText: 'E-postanızdaki bağlantıyla giriş yapmak için düğmeye basın.',
+  magicLinkConfirm: 'Giriş yap',
   passkeysTitle: 'Geçiş anahtarları',
   passkeysIntro:
     'Geçiş anahtarı, parolanız yerine cihazınızın ekran kilidiyle (parmak izi, yüz veya PIN) giriş yapmanızı sağlar ve ardından kod sorulmaz.',
