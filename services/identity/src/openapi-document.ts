@@ -9,7 +9,12 @@ import { createContext } from './context';
  * (docs/passwordless.md).
  */
 export async function generateOpenApi(): Promise<string> {
-  const config = loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent', MAGIC_LINK_ENABLED: 'true' });
+  const config = loadConfig({
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'silent',
+    MAGIC_LINK_ENABLED: 'true',
+    EMAIL_OTP_ENABLED: 'true',
+  });
   const ctx = await createContext(config, { offline: true });
   const app = await buildApp(ctx, { logger: false });
   try {

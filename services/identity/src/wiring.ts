@@ -10,6 +10,7 @@ import { type AdminFeature, createAdminFeature } from './features/admin';
 import { type ApiKeyFeature, createApiKeyFeature } from './features/api-key';
 import { type AuditFeature, createAuditFeature } from './features/audit';
 import { type CaptchaVerifier, createCaptcha } from './features/captcha';
+import { createEmailOtpFeature } from './features/email-otp';
 import { createIntrospectionFeature, type IntrospectionFeature } from './features/introspection';
 import { createJwtFeature, type JwtFeature, type MemberRoleLookup, redisKeyEvents } from './features/jwt';
 import { createMagicLinkFeature } from './features/magic-link';
@@ -236,6 +237,19 @@ export function createFeatures(infra: Infrastructure): Features {
           accounts: account.accounts,
           sessions,
           signIn: signIn.signIn,
+          audit: audit.events,
+        })
+      : null,
+    // docs/passwordless.md: a mailed one-time code, a sign-in ending in the sign-in seam (off unless EMAIL_OTP_ENABLED)
+    config.emailOtp.enabled
+      ? createEmailOtpFeature({
+          ...infra,
+          mail: infra.mailOutbox,
+          accounts: account.accounts,
+          passwords: account.passwords,
+          sessions,
+          signIn: signIn.signIn,
+          attempts: twoFactor.twoFactor.attempts,
           audit: audit.events,
         })
       : null,

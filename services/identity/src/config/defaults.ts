@@ -131,9 +131,15 @@ export function defaultConfig(): Config {
         '/passkey/verify-registration': { windowSec: 60, max: 10 },
         '/passkey/update-passkey': { windowSec: 60, max: 30 },
         '/passkey/delete-passkey': { windowSec: 60, max: 10 },
-        // passwordless (docs/passwordless.md): each send may mail; each verify tries a link
+        // passwordless (docs/passwordless.md): each send may mail; each verify tries a link or a code
         '/sign-in/magic-link': { windowSec: 60, max: 5 },
         '/magic-link/verify': { windowSec: 60, max: 10 },
+        '/email-otp/send-verification-otp': { windowSec: 60, max: 5 },
+        '/sign-in/email-otp': { windowSec: 60, max: 10 },
+        '/email-otp/verify-email': { windowSec: 60, max: 10 },
+        '/email-otp/request-password-reset': { windowSec: 60, max: 5 },
+        '/forget-password/email-otp': { windowSec: 60, max: 5 },
+        '/email-otp/reset-password': { windowSec: 60, max: 10 },
       },
     },
     social: {
@@ -162,6 +168,8 @@ export function defaultConfig(): Config {
     passkey: { userVerification: 'required', challengeTtlSec: 300 },
     // docs/passwordless.md: off until turned on; better-auth's 5-minute link
     magicLink: { enabled: false, ttlSec: 300, allowSignUp: false, sameBrowser: true },
+    // docs/passwordless.md: off until turned on; better-auth's 5-minute code and three tries per code
+    emailOtp: { enabled: false, ttlSec: 300, allowSignUp: false, maxAttempts: 3 },
     // short-lived signed session tokens (better-auth's jwt plugin: EdDSA, 15 min).
     jwt: { alg: 'EdDSA', expiresInSec: 900, keyRefreshSec: 60, keyRotationSec: 0 },
     // off until a provider is set; better-auth's captcha plugin endpoints (+ the reset alias).

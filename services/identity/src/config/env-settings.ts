@@ -379,6 +379,10 @@ export const ENV_SETTINGS: EnvSetting[] = [
     'bool',
     'A sign-in link works only in the browser that asked for it (false: in any browser)',
   ),
+  s('EMAIL_OTP_ENABLED', 'emailOtp.enabled', 'bool', 'Sign-in, verification and reset with a mailed code'),
+  s('EMAIL_OTP_TTL_SEC', 'emailOtp.ttlSec', 'int', 'A mailed code expires after this'),
+  s('EMAIL_OTP_SIGN_UP', 'emailOtp.allowSignUp', 'bool', 'A sign-in code for an unknown address registers it'),
+  s('EMAIL_OTP_MAX_ATTEMPTS', 'emailOtp.maxAttempts', 'int', 'Wrong tries one mailed code allows before it is gone'),
   s('ADMIN_USER_IDS', 'admin.adminUserIds', 'csv', 'User ids that pass every admin check'),
   s('IMPERSONATION_TTL_SEC', 'admin.impersonationSessionDurationSec', 'int', 'Impersonation session lifetime'),
   s(

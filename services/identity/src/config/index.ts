@@ -6,6 +6,7 @@ export type {
   Argon2Config,
   CaptchaConfig,
   Config,
+  EmailOtpConfig,
   JwtConfig,
   MagicLinkConfig,
   PasskeyConfig,

@@ -148,7 +148,7 @@ describe('API reference (swagger-ui) on the running service', () => {
   let t: TestApp;
   beforeAll(async () => {
     // as the generated document is built: with the sign-in methods that are off by default turned on
-    t = await startTestApp({}, { MAGIC_LINK_ENABLED: 'true' });
+    t = await startTestApp({}, { MAGIC_LINK_ENABLED: 'true', EMAIL_OTP_ENABLED: 'true' });
   });
   afterAll(() => t?.close());
 

@@ -1,6 +1,7 @@
 import type { MailKind } from '../jobs';
 import { changeEmail } from './change-email';
 import { deleteAccount } from './delete-account';
+import { emailOtp } from './email-otp';
 import { invitation } from './invitation';
 import { magicLink } from './magic-link';
 import { passkeyAdded, passkeyRemoved } from './passkey';
@@ -23,6 +24,7 @@ export const TEMPLATES: Readonly<Record<MailKind, Translations>> = {
   'passkey-added': passkeyAdded,
   'passkey-removed': passkeyRemoved,
   'magic-link': magicLink,
+  'email-otp': emailOtp,
 };
 
 export { COMMON, LANGUAGE_TAGS } from './common';

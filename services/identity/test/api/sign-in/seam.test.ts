@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { banInForce, banInForceSql } from '../../../src/shared/ban';
 import { CookieJar, get, post, sessionOf, signIn, signUp, TOKEN_COOKIE } from '../../setup/fixtures';
 import { type OrgApp, startOrgApp } from '../organization/helpers';
 import { codeAt, enrolledUser, eventsOf, TWO_FACTOR_COOKIE } from '../two-factor/helpers';
@@ -72,7 +73,6 @@ describe('the sign-in seam', () => {
   });
 
   it('the JavaScript and SQL forms of the ban rule agree (shared/ban.ts)', async () => {
-    const { banInForce, banInForceSql } = await import('../../../src/shared/ban');
     const now = Date.parse('2030-01-01T00:00:00.000Z');
     const cases = [
       { banned: false, banExpires: null },
