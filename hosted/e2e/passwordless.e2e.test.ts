@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailLink } from '../../e2e/world';
+import { mailLink, mailMatch } from '../../e2e/world';
 import { start, type World } from './harness';
 import { browserSteps } from './steps';
 
 /**
  * Passwordless sign-in in the hosted pages (docs/passwordless.md), in headless Chromium against the real service and
  * its mail worker: "Email me a link" on the sign-in page, the mailed link opening the page that signs in on a click
- * (a mail scanner fetching it first spends nothing), the link refused in another browser and after its use.
+ * (a mail scanner fetching it first spends nothing), the link refused in another browser and after its use; and
+ * "Email me a code": the six digits from the mail, a wrong code refused first.
  */
 let world: World;
 let n = 0;
@@ -14,7 +15,7 @@ const email = (tag: string) => `${tag}-${Date.now().toString(36)}-${n++}@passwor
 const product = () => `${world.productOrigin}/`;
 
 beforeAll(async () => {
-  world = await start({ MAGIC_LINK_ENABLED: 'true' });
+  world = await start({ MAGIC_LINK_ENABLED: 'true', EMAIL_OTP_ENABLED: 'true' });
 });
 afterAll(async () => {
   await world?.stop();
@@ -89,6 +90,32 @@ describe('magic link in the hosted pages', () => {
     await checkPage(other, 'magic-link-other-browser-320');
 
     await page.goto(link);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(product());
+    await page.getByText(`Signed in as ${address}`).waitFor();
+  });
+});
+
+describe('email code in the hosted pages', () => {
+  it('Email me a code → the code from the mail (a wrong one refused first) → signed in at the product', async () => {
+    const address = await account('code');
+    const page = await newPage();
+    await page.goto(`${world.pages}/sign-in?callbackURL=${encodeURIComponent(product())}`);
+    await checkPage(page, 'sign-in-passwordless');
+    await page.getByRole('link', { name: 'Email me a code' }).click();
+    await page.waitForURL(/\/auth\/email-code/);
+    await page.getByLabel('Email').fill(address);
+    await page.getByRole('button', { name: 'Email me a code' }).click();
+    await page.getByText(`If ${address} can sign in here, a code is on its way.`).waitFor();
+    await checkPage(page, 'email-code-sent');
+    const code = (await mailMatch(world.mailSink, address, /\b(\d{6})\b/))[1];
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    await page.getByLabel('Code from the email').fill(wrong);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('This code is not right, or it was already used.').waitFor();
+    expectRefusals('400 (Bad Request)');
+    await checkPage(page, 'email-code-wrong');
+    await page.getByLabel('Code from the email').fill(code);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(product());
     await page.getByText(`Signed in as ${address}`).waitFor();

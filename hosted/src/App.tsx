@@ -5,6 +5,7 @@ import type { Route } from './links';
 import { AccountDeleted } from './pages/AccountDeleted';
 import { DeleteAccount } from './pages/DeleteAccount';
 import { EmailChanged } from './pages/EmailChanged';
+import { EmailCode } from './pages/EmailCode';
 import { EmailVerified } from './pages/EmailVerified';
 import { ErrorPage } from './pages/ErrorPage';
 import { ForgotPassword } from './pages/ForgotPassword';
@@ -62,6 +63,8 @@ function page({ route, token, error, invitationId }: Arrival): ReactNode {
       return <TwoFactor />;
     case 'magic-link':
       return <MagicLink token={token} />;
+    case 'email-code':
+      return <EmailCode />;
     case 'security':
       return (
         <Suspense fallback={<Loading />}>

@@ -15,6 +15,7 @@ export const ROUTES = [
   'two-factor',
   'security',
   'magic-link',
+  'email-code',
 ] as const;
 export type Route = (typeof ROUTES)[number];
 

@@ -91,6 +91,7 @@ async function boot() {
     'two-factor': t('twoFactorTitle'),
     security: t('securityTitle'),
     'magic-link': token ? t('magicLinkConfirmTitle') : t('magicLinkTitle'),
+    'email-code': t('emailCodeTitle'),
   } as const;
   document.title = `${titles[route]} · ${config.productName}`;
   createRoot(document.getElementById('root')!).render(

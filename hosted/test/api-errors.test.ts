@@ -42,6 +42,8 @@ const CLIENT_CALLS: Record<string, string[]> = {
   'passkey.deletePasskey': ['/passkey/delete-passkey'],
   'signIn.magicLink': ['/sign-in/magic-link'],
   'magicLink.verify': ['/magic-link/verify'],
+  'emailOtp.sendVerificationOtp': ['/email-otp/send-verification-otp'],
+  'signIn.emailOtp': ['/sign-in/email-otp'],
 };
 
 /**
@@ -52,6 +54,11 @@ const ACCOUNT = ['features/account/account.service.ts', 'features/account/sign-i
 const SIGN_IN = [...ACCOUNT, 'features/admin/hooks.ts', 'features/sign-in/seam.ts', 'features/passkey/hooks.ts'];
 const TWO_FACTOR = ['features/two-factor/two-factor.routes.ts', 'features/two-factor/two-factor.service.ts'];
 const PASSKEY = ['features/passkey/passkey.routes.ts', 'features/passkey/passkey.service.ts'];
+const EMAIL_OTP = [
+  'features/email-otp/email-otp.routes.ts',
+  'features/email-otp/email-otp.service.ts',
+  'features/email-otp/guess-budget.ts',
+];
 const MAGIC_LINK = ['features/magic-link/magic-link.routes.ts', 'features/magic-link/magic-link.service.ts'];
 const INVITATION = [
   'features/organization/invitation.routes.ts',
@@ -116,6 +123,12 @@ const ROUTES: Record<string, { declared: [file: string, path: string]; rules: st
     ]),
   ),
   ...Object.fromEntries(
+    ['/email-otp/send-verification-otp', '/sign-in/email-otp'].map((path) => [
+      path,
+      { declared: [EMAIL_OTP[0], path] as [string, string], rules: [...EMAIL_OTP, 'features/sign-in/seam.ts'] },
+    ]),
+  ),
+  ...Object.fromEntries(
     ['get-invitation', 'accept-invitation', 'reject-invitation'].map((name) => [
       `/organization/${name}`,
       { declared: [INVITATION[0], `/${name}`] as [string, string], rules: INVITATION },
@@ -169,6 +182,7 @@ const NOT_FROM_THE_PAGES: Record<string, string[]> = {
     'INVALID_ERROR_CALLBACK_URL',
     'INVALID_NEW_USER_CALLBACK_URL',
   ],
+  'send-verification-otp with type change-email: the pages ask only for sign-in codes': ['INVALID_OTP_TYPE'],
   'a call without a body sent as GET: the client sends each of the pages’ POSTs with a JSON body': [
     'METHOD_NOT_ALLOWED',
   ],

@@ -19,6 +19,10 @@ export const API_ERROR_WORDING: Record<string, MessageKey> = {
   INVALID_TOKEN: 'e_INVALID_TOKEN',
   // A sign-in link opened in another browser than the one that asked (docs/passwordless.md).
   MAGIC_LINK_OTHER_BROWSER: 'e_MAGIC_LINK_OTHER_BROWSER',
+  // A mailed code (docs/passwordless.md).
+  INVALID_OTP: 'e_INVALID_OTP',
+  OTP_EXPIRED: 'e_OTP_EXPIRED',
+  TOO_MANY_ATTEMPTS: 'e_TOO_MANY_ATTEMPTS',
   INVALID_CALLBACK_URL: 'e_INVALID_CALLBACK_URL',
   INVITATION_NOT_FOUND: 'e_INVITATION_NOT_FOUND',
   NOT_THE_RECIPIENT_OF_THE_INVITATION: 'e_NOT_THE_RECIPIENT_OF_THE_INVITATION',

@@ -82,6 +82,9 @@ export const fr: Catalogue = {
   e_INVALID_TOKEN: 'Ce lien a expiré ou a déjà été utilisé.',
   e_MAGIC_LINK_OTHER_BROWSER:
     'Ce lien a été demandé dans un autre navigateur. Ouvrez-le là-bas, ou demandez ici un nouveau lien.',
+  e_INVALID_OTP: 'Ce code n’est pas le bon, ou il a déjà été utilisé.',
+  e_OTP_EXPIRED: 'Ce code a expiré. Demandez-en un nouveau.',
+  e_TOO_MANY_ATTEMPTS: 'Trop d’essais avec ce code. Demandez-en un nouveau.',
   e_CAPTCHA: "La vérification anti-robot n'a pas réussi. Réessayez.",
   e_INVALID_CALLBACK_URL: "La page d'où vous venez n'est pas autorisée à recevoir votre connexion.",
   e_INVITATION_NOT_FOUND:
@@ -191,6 +194,12 @@ export const fr: Catalogue = {
   magicLinkConfirmTitle: 'Terminer la connexion',
   magicLinkConfirmText: 'Appuyez sur le bouton pour vous connecter avec le lien reçu par e-mail.',
   magicLinkConfirm: 'Se connecter',
+  emailCodeOffer: 'Recevoir un code par e-mail',
+  emailCodeTitle: 'Se connecter avec un code',
+  emailCodeIntro: 'Saisissez votre adresse e-mail et nous vous enverrons un code à six chiffres.',
+  emailCodeSent:
+    'Si {email} peut se connecter ici, un code est en route. Saisissez-le ci-dessous : il sert pendant quelques minutes.',
+  emailCodeField: 'Code reçu par e-mail',
   passkeysTitle: "Clés d'accès",
   passkeysIntro:
     "Une clé d'accès vous connecte avec le verrouillage d'écran de votre appareil (empreinte, visage ou code PIN) au lieu de votre mot de passe, sans code demandé ensuite.",

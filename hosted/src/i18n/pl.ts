@@ -77,6 +77,9 @@ export const pl: Catalogue = {
   e_SIGN_UP_DISABLED: 'Tutaj nie można zakładać nowych kont.',
   e_INVALID_TOKEN: 'Ten link wygasł lub został już użyty.',
   e_MAGIC_LINK_OTHER_BROWSER: 'Ten link zamówiono w innej przeglądarce. Otwórz go tam albo poproś tutaj o nowy.',
+  e_INVALID_OTP: 'Ten kod jest nieprawidłowy lub został już użyty.',
+  e_OTP_EXPIRED: 'Ten kod wygasł. Poproś o nowy.',
+  e_TOO_MANY_ATTEMPTS: 'Zbyt wiele prób z tym kodem. Poproś o nowy.',
   e_CAPTCHA: 'Nie udało się potwierdzić, że nie jesteś robotem. Spróbuj ponownie.',
   e_INVALID_CALLBACK_URL: 'Strona, z której przychodzisz, nie ma uprawnień do odebrania Twojego logowania.',
   e_INVITATION_NOT_FOUND:
@@ -180,6 +183,12 @@ export const pl: Catalogue = {
   magicLinkConfirmTitle: 'Dokończ logowanie',
   magicLinkConfirmText: 'Naciśnij przycisk, aby zalogować się linkiem z wiadomości e-mail.',
   magicLinkConfirm: 'Zaloguj się',
+  emailCodeOffer: 'Wyślij mi kod',
+  emailCodeTitle: 'Zaloguj się kodem',
+  emailCodeIntro: 'Podaj swój adres e-mail, a wyślemy Ci sześciocyfrowy kod.',
+  emailCodeSent:
+    'Jeśli {email} może się tu zalogować, kod jest już w drodze. Wpisz go poniżej: działa przez kilka minut.',
+  emailCodeField: 'Kod z wiadomości e-mail',
   passkeysTitle: 'Klucze dostępu',
   passkeysIntro:
     'Klucz dostępu pozwala logować się blokadą ekranu urządzenia (odciskiem palca, twarzą lub kodem PIN) zamiast hasłem, bez pytania potem o kod.',

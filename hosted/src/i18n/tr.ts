@@ -77,6 +77,9 @@ export const tr: Catalogue = {
   e_INVALID_TOKEN: 'Bu bağlantının süresi dolmuş veya bağlantı zaten kullanılmış.',
   e_MAGIC_LINK_OTHER_BROWSER:
     'Bu bağlantı başka bir tarayıcıda istendi. Orada açın veya buradan yeni bir bağlantı isteyin.',
+  e_INVALID_OTP: 'Bu kod doğru değil veya zaten kullanıldı.',
+  e_OTP_EXPIRED: 'Bu kodun süresi doldu. Yeni bir kod isteyin.',
+  e_TOO_MANY_ATTEMPTS: 'Bu kodla çok fazla deneme yapıldı. Yeni bir kod isteyin.',
   e_CAPTCHA: 'Robot olmadığınızı doğrulama adımı geçilemedi. Yeniden deneyin.',
   e_INVALID_CALLBACK_URL: 'Geldiğiniz sayfanın girişinizi almasına izin verilmiyor.',
   e_INVITATION_NOT_FOUND:
@@ -179,6 +182,11 @@ export const tr: Catalogue = {
   magicLinkConfirmTitle: 'Girişi tamamlayın',
   magicLinkConfirmText: 'E-postanızdaki bağlantıyla giriş yapmak için düğmeye basın.',
   magicLinkConfirm: 'Giriş yap',
+  emailCodeOffer: 'Bana kod gönder',
+  emailCodeTitle: 'Kodla giriş yap',
+  emailCodeIntro: 'E-posta adresinizi girin, size altı haneli bir kod gönderelim.',
+  emailCodeSent: '{email} burada giriş yapabiliyorsa bir kod yolda. Aşağıya girin: birkaç dakika çalışır.',
+  emailCodeField: 'E-postadaki kod',
   passkeysTitle: 'Geçiş anahtarları',
   passkeysIntro:
     'Geçiş anahtarı, parolanız yerine cihazınızın ekran kilidiyle (parmak izi, yüz veya PIN) giriş yapmanızı sağlar ve ardından kod sorulmaz.',

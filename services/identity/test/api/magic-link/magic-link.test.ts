@@ -113,7 +113,6 @@ describe('magic link', () => {
   });
 
   it('takes about as long for an unknown address as for a known one', async () => {
-    const known = await signUp(t.app);
     const timed = async (email: string) => {
       const start = process.hrtime.bigint();
       await post(t.app, '/sign-in/magic-link', { email }, { jar: new CookieJar() });
@@ -122,12 +121,14 @@ describe('magic link', () => {
     const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
     const k: number[] = [];
     const n: number[] = [];
-    // below the mail cap (5 an hour per address): the known address's mails are all written
-    for (let i = 0; i < 5; i++) {
+    // interleaved, a new known address each time (every one of its links is written, below the mail cap)
+    for (let i = 0; i < 9; i++) {
+      const known = await signUp(t.app);
       k.push(await timed(known.email));
       n.push(await timed(uniqueEmail('timing')));
     }
-    expect(Math.abs(median(k) - median(n))).toBeLessThan(25);
+    // a few milliseconds at most on a quiet machine (one stored link and its mail); the bound leaves room for load
+    expect(Math.abs(median(k) - median(n))).toBeLessThan(40);
   });
 
   it('refuses untrusted callback URLs when asked and when used', async () => {

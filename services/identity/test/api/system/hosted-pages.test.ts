@@ -124,6 +124,7 @@ describe('hosted pages serving', () => {
           social: [{ id: 'github', name: 'GitHub' }],
           passkey: true,
           magicLink: false,
+          emailOtp: false,
         },
         verifyOnSignUp: false,
         password: { minLength: 10, maxLength: 128 },
@@ -180,6 +181,7 @@ describe('hosted pages serving', () => {
         social: [],
         passkey: true,
         magicLink: false,
+        emailOtp: false,
       });
       // No trusted devices: the second-factor step offers no "trust this device".
       expect(config.twoFactor).toEqual({ trustDeviceDays: 0 });
