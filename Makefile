@@ -116,6 +116,8 @@ HOSTED_SHOTS := sign-in sign-in-error sign-up email-verified email-changed link-
   sign-in-captcha-refused sign-in-passkey sign-in-passkey-refused sign-in-passkey-320 security-passkeys-none \
   security-passkey-add security-passkeys security-passkeys-dark security-passkey-rename security-passkey-remove \
   security-passkey-stale security-passkey-add-320 security-passkeys-320 security-passkey-remove-320 \
+  magic-link-ask magic-link-sent magic-link-confirm magic-link-used magic-link-other-browser-320 \
+  sign-in-passwordless email-code-sent email-code-wrong \
   invitation-verify invitation-verify-320 invitation-link-sent-320 sign-up-taken-320 reset-password-done \
   reset-password-done-320 delete-account-kept delete-account-kept-320 error-cancelled-320 error-not-found-320
 # E2E names the console e2e files to run (all by default), e.g. for one page's pictures only:

@@ -5,10 +5,12 @@ import type { Route } from './links';
 import { AccountDeleted } from './pages/AccountDeleted';
 import { DeleteAccount } from './pages/DeleteAccount';
 import { EmailChanged } from './pages/EmailChanged';
+import { EmailCode } from './pages/EmailCode';
 import { EmailVerified } from './pages/EmailVerified';
 import { ErrorPage } from './pages/ErrorPage';
 import { ForgotPassword } from './pages/ForgotPassword';
 import { Invitation } from './pages/Invitation';
+import { MagicLink } from './pages/MagicLink';
 import { ResetPassword } from './pages/ResetPassword';
 import { SignIn } from './pages/SignIn';
 import { SignedOut, SignOut } from './pages/SignOut';
@@ -59,6 +61,10 @@ function page({ route, token, error, invitationId }: Arrival): ReactNode {
       return <ErrorPage code={error ?? 'unknown_error'} />;
     case 'two-factor':
       return <TwoFactor />;
+    case 'magic-link':
+      return <MagicLink token={token} />;
+    case 'email-code':
+      return <EmailCode />;
     case 'security':
       return (
         <Suspense fallback={<Loading />}>

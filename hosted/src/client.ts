@@ -1,18 +1,20 @@
 import { passkeyClient } from '@better-auth/passkey/client';
 import { createAuthClient } from 'better-auth/client';
-import { twoFactorClient } from 'better-auth/client/plugins';
+import { emailOTPClient, magicLinkClient, twoFactorClient } from 'better-auth/client/plugins';
 
 /**
  * The published better-auth client, as any product frontend uses it, on the API named by config.json, with the
  * second factor's routes (`client.twoFactor.*`) and passkeys' (`client.signIn.passkey`, `client.passkey.*`, from
- * `@better-auth/passkey/client`). The sign-in page reads the two-factor answer itself and goes to the second-factor
+ * `@better-auth/passkey/client`), the mailed sign-in link's (`client.signIn.magicLink`, `client.magicLink.verify`) and code's
+ * (`client.emailOtp.sendVerificationOtp`, `client.signIn.emailOtp`).
+ * The sign-in page reads the two-factor answer itself and goes to the second-factor
  * step, so the plugin is given no redirect of its own.
  */
 export const makeClient = (baseURL: string) =>
   createAuthClient({
     baseURL,
     fetchOptions: { credentials: 'include' },
-    plugins: [twoFactorClient(), passkeyClient()],
+    plugins: [twoFactorClient(), passkeyClient(), magicLinkClient(), emailOTPClient()],
   });
 
 export type AuthClient = ReturnType<typeof makeClient>;

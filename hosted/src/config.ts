@@ -16,13 +16,17 @@ export interface PagesConfig {
   defaultLanguage?: string;
   /**
    * `passkey`: the sign-in page offers passkeys and the security page manages them (the service's relying party
-   * accepts the pages' origin); absent from an older service's file, so off.
+   * accepts the pages' origin); absent from an older service's file, so off. `magicLink` and `emailOtp` likewise.
    */
   methods?: {
     emailPassword: boolean;
     signUp: boolean;
     social: Array<{ id: string; name: string }>;
     passkey?: boolean;
+    /** The service mails sign-in links (docs/passwordless.md): the sign-in page offers "Email me a link". */
+    magicLink?: boolean;
+    /** The service mails sign-in codes: the sign-in page offers "Email me a code". */
+    emailOtp?: boolean;
   };
   password?: { minLength: number; maxLength: number };
   /** Sign-up mails a verification link. */

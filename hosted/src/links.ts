@@ -14,6 +14,8 @@ export const ROUTES = [
   'error',
   'two-factor',
   'security',
+  'magic-link',
+  'email-code',
 ] as const;
 export type Route = (typeof ROUTES)[number];
 

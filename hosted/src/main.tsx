@@ -90,6 +90,8 @@ async function boot() {
     error: t(redirectErrorTitle(error ?? 'unknown_error')),
     'two-factor': t('twoFactorTitle'),
     security: t('securityTitle'),
+    'magic-link': token ? t('magicLinkConfirmTitle') : t('magicLinkTitle'),
+    'email-code': t('emailCodeTitle'),
   } as const;
   document.title = `${titles[route]} · ${config.productName}`;
   createRoot(document.getElementById('root')!).render(

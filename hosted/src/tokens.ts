@@ -2,10 +2,10 @@ import type { Route } from './links';
 
 /**
  * A mailed link's token leaves the address bar and the history entry before anything is shown (main.tsx); the
- * pages that still need it after a reload or a sign-in in the same tab (reset password, confirm deletion) keep it
- * in this tab's sessionStorage until it is used or refused. Other tabs and a closed tab never see it.
+ * pages that still need it after a reload or a sign-in in the same tab (reset password, confirm deletion, sign in
+ * with a mailed link) keep it in this tab's sessionStorage until it is used or refused. Other tabs and a closed tab never see it.
  */
-const KEPT: readonly Route[] = ['reset-password', 'delete-account'];
+const KEPT: readonly Route[] = ['reset-password', 'delete-account', 'magic-link'];
 const key = (route: Route) => `hosted-pages.token.${route}`;
 
 /** Runs a storage call; a browser that refuses storage (privacy settings) just keeps nothing. */

@@ -40,6 +40,10 @@ const CLIENT_CALLS: Record<string, string[]> = {
   'passkey.listUserPasskeys': ['/passkey/list-user-passkeys'],
   'passkey.updatePasskey': ['/passkey/update-passkey'],
   'passkey.deletePasskey': ['/passkey/delete-passkey'],
+  'signIn.magicLink': ['/sign-in/magic-link'],
+  'magicLink.verify': ['/magic-link/verify'],
+  'emailOtp.sendVerificationOtp': ['/email-otp/send-verification-otp'],
+  'signIn.emailOtp': ['/sign-in/email-otp'],
 };
 
 /**
@@ -47,9 +51,15 @@ const CLIENT_CALLS: Record<string, string[]> = {
  * files holding its rules. The routes file must declare the path (checked), so a moved route fails here.
  */
 const ACCOUNT = ['features/account/account.service.ts', 'features/account/sign-in-throttle.ts'];
-const SIGN_IN = [...ACCOUNT, 'features/admin/hooks.ts', 'features/two-factor/hooks.ts', 'features/passkey/hooks.ts'];
+const SIGN_IN = [...ACCOUNT, 'features/admin/hooks.ts', 'features/sign-in/seam.ts', 'features/passkey/hooks.ts'];
 const TWO_FACTOR = ['features/two-factor/two-factor.routes.ts', 'features/two-factor/two-factor.service.ts'];
 const PASSKEY = ['features/passkey/passkey.routes.ts', 'features/passkey/passkey.service.ts'];
+const EMAIL_OTP = [
+  'features/email-otp/email-otp.routes.ts',
+  'features/email-otp/email-otp.service.ts',
+  'features/email-otp/guess-budget.ts',
+];
+const MAGIC_LINK = ['features/magic-link/magic-link.routes.ts', 'features/magic-link/magic-link.service.ts'];
 const INVITATION = [
   'features/organization/invitation.routes.ts',
   'features/organization/invitation.service.ts',
@@ -103,6 +113,19 @@ const ROUTES: Record<string, { declared: [file: string, path: string]; rules: st
     ].map((name) => [
       `/passkey/${name}`,
       { declared: [PASSKEY[0], `/passkey/${name}`] as [string, string], rules: PASSKEY },
+    ]),
+  ),
+  // A mailed link ends in the sign-in seam: a ban refuses it there.
+  ...Object.fromEntries(
+    ['/sign-in/magic-link', '/magic-link/verify'].map((path) => [
+      path,
+      { declared: [MAGIC_LINK[0], path] as [string, string], rules: [...MAGIC_LINK, 'features/sign-in/seam.ts'] },
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['/email-otp/send-verification-otp', '/sign-in/email-otp'].map((path) => [
+      path,
+      { declared: [EMAIL_OTP[0], path] as [string, string], rules: [...EMAIL_OTP, 'features/sign-in/seam.ts'] },
     ]),
   ),
   ...Object.fromEntries(
@@ -159,6 +182,7 @@ const NOT_FROM_THE_PAGES: Record<string, string[]> = {
     'INVALID_ERROR_CALLBACK_URL',
     'INVALID_NEW_USER_CALLBACK_URL',
   ],
+  'send-verification-otp with type change-email: the pages ask only for sign-in codes': ['INVALID_OTP_TYPE'],
   'a call without a body sent as GET: the client sends each of the pages’ POSTs with a JSON body': [
     'METHOD_NOT_ALLOWED',
   ],

@@ -79,6 +79,11 @@ export const de: Catalogue = {
   e_RATE_LIMITED: 'Zu viele Versuche. Warten Sie etwas und versuchen Sie es dann erneut.',
   e_SIGN_UP_DISABLED: 'Hier können keine neuen Konten erstellt werden.',
   e_INVALID_TOKEN: 'Dieser Link ist abgelaufen oder wurde schon benutzt.',
+  e_MAGIC_LINK_OTHER_BROWSER:
+    'Dieser Link wurde in einem anderen Browser angefordert. Öffnen Sie ihn dort, oder fordern Sie hier einen neuen an.',
+  e_INVALID_OTP: 'Dieser Code stimmt nicht oder wurde schon benutzt.',
+  e_OTP_EXPIRED: 'Dieser Code ist abgelaufen. Fordern Sie einen neuen an.',
+  e_TOO_MANY_ATTEMPTS: 'Zu viele Versuche mit diesem Code. Fordern Sie einen neuen an.',
   e_CAPTCHA: 'Die Prüfung, dass Sie kein Roboter sind, ist fehlgeschlagen. Versuchen Sie es erneut.',
   e_INVALID_CALLBACK_URL: 'Die Seite, von der Sie kommen, darf Ihre Anmeldung nicht empfangen.',
   e_INVITATION_NOT_FOUND:
@@ -182,6 +187,20 @@ export const de: Catalogue = {
     'Melden Sie sich mit dem Konto an, an das dieser Link geschickt wurde. Danach können Sie die Löschung hier bestätigen.',
   // Passkeys: the sign-in button and the account security page's list, adding, renaming and removing one.
   passkeySignIn: 'Mit einem Passkey anmelden',
+  magicLinkOffer: 'Link per E-Mail senden',
+  magicLinkTitle: 'Mit einem Link anmelden',
+  magicLinkIntro: 'Geben Sie Ihre E-Mail-Adresse ein, und wir senden Ihnen einen Link, der Sie anmeldet.',
+  magicLinkSent:
+    'Wenn sich {email} hier anmelden kann, ist ein Link unterwegs. Öffnen Sie ihn in diesem Browser: Er gilt einmal und nur wenige Minuten.',
+  magicLinkConfirmTitle: 'Anmeldung abschließen',
+  magicLinkConfirmText: 'Drücken Sie die Schaltfläche, um sich mit dem Link aus Ihrer E-Mail anzumelden.',
+  magicLinkConfirm: 'Anmelden',
+  emailCodeOffer: 'Code per E-Mail senden',
+  emailCodeTitle: 'Mit einem Code anmelden',
+  emailCodeIntro: 'Geben Sie Ihre E-Mail-Adresse ein, und wir senden Ihnen einen sechsstelligen Code.',
+  emailCodeSent:
+    'Wenn sich {email} hier anmelden kann, ist ein Code unterwegs. Geben Sie ihn unten ein: Er gilt wenige Minuten.',
+  emailCodeField: 'Code aus der E-Mail',
   passkeysTitle: 'Passkeys',
   passkeysIntro:
     'Mit einem Passkey melden Sie sich über die Bildschirmsperre Ihres Geräts (Fingerabdruck, Gesicht oder PIN) statt mit Ihrem Passwort an, und danach wird kein Code abgefragt.',

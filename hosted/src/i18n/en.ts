@@ -79,6 +79,10 @@ export const en = {
   e_RATE_LIMITED: 'Too many attempts. Wait a while, then try again.',
   e_SIGN_UP_DISABLED: 'New accounts cannot be created here.',
   e_INVALID_TOKEN: 'This link has expired or has already been used.',
+  e_MAGIC_LINK_OTHER_BROWSER: 'This link was asked for in another browser. Open it there, or ask for a new link here.',
+  e_INVALID_OTP: 'This code is not right, or it was already used.',
+  e_OTP_EXPIRED: 'This code has expired. Ask for a new one.',
+  e_TOO_MANY_ATTEMPTS: 'Too many tries with this code. Ask for a new one.',
   e_CAPTCHA: 'The check that you are not a robot did not pass. Try again.',
   e_INVALID_CALLBACK_URL: 'The page that sent you here is not allowed to receive your sign-in.',
   e_INVITATION_NOT_FOUND:
@@ -172,6 +176,19 @@ export const en = {
   deleteSignIn: 'Sign in with the account this link was sent to. You can then confirm the deletion here.',
   // Passkeys: the sign-in button and the account security page's list, adding, renaming and removing one.
   passkeySignIn: 'Sign in with a passkey',
+  magicLinkOffer: 'Email me a link',
+  magicLinkTitle: 'Sign in with a link',
+  magicLinkIntro: 'Enter your email and we will send you a link that signs you in.',
+  magicLinkSent:
+    'If {email} can sign in here, a link is on its way. Open it in this browser: it works once, for a few minutes.',
+  magicLinkConfirmTitle: 'Finish signing in',
+  magicLinkConfirmText: 'Press the button to sign in with the link from your email.',
+  magicLinkConfirm: 'Sign in',
+  emailCodeOffer: 'Email me a code',
+  emailCodeTitle: 'Sign in with a code',
+  emailCodeIntro: 'Enter your email and we will send you a six-digit code.',
+  emailCodeSent: 'If {email} can sign in here, a code is on its way. Enter it below: it works for a few minutes.',
+  emailCodeField: 'Code from the email',
   passkeysTitle: 'Passkeys',
   passkeysIntro:
     "A passkey signs you in with your device's screen lock (fingerprint, face or PIN) instead of your password, and no code is asked after it.",

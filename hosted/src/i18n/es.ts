@@ -77,6 +77,10 @@ export const es: Catalogue = {
   e_RATE_LIMITED: 'Demasiados intentos. Espera un poco y vuelve a intentarlo.',
   e_SIGN_UP_DISABLED: 'Aquí no se pueden crear cuentas nuevas.',
   e_INVALID_TOKEN: 'Este enlace ha caducado o ya se ha usado.',
+  e_MAGIC_LINK_OTHER_BROWSER: 'Este enlace se pidió en otro navegador. Ábrelo allí o pide aquí un enlace nuevo.',
+  e_INVALID_OTP: 'Este código no es correcto o ya se ha usado.',
+  e_OTP_EXPIRED: 'Este código ha caducado. Pide uno nuevo.',
+  e_TOO_MANY_ATTEMPTS: 'Demasiados intentos con este código. Pide uno nuevo.',
   e_CAPTCHA: 'No se ha superado la comprobación de que no eres un robot. Vuelve a intentarlo.',
   e_INVALID_CALLBACK_URL: 'La página desde la que llegaste no tiene permiso para recibir tu inicio de sesión.',
   e_INVITATION_NOT_FOUND:
@@ -180,6 +184,20 @@ export const es: Catalogue = {
     'Inicia sesión con la cuenta a la que se envió este enlace. Después podrás confirmar aquí la eliminación.',
   // Passkeys: the sign-in button and the account security page's list, adding, renaming and removing one.
   passkeySignIn: 'Iniciar sesión con una llave de acceso',
+  magicLinkOffer: 'Envíame un enlace',
+  magicLinkTitle: 'Iniciar sesión con un enlace',
+  magicLinkIntro: 'Escribe tu correo electrónico y te enviaremos un enlace que inicia tu sesión.',
+  magicLinkSent:
+    'Si {email} puede iniciar sesión aquí, te hemos enviado un enlace. Ábrelo en este navegador: sirve una vez y durante pocos minutos.',
+  magicLinkConfirmTitle: 'Termina de iniciar sesión',
+  magicLinkConfirmText: 'Pulsa el botón para iniciar sesión con el enlace de tu correo.',
+  magicLinkConfirm: 'Iniciar sesión',
+  emailCodeOffer: 'Envíame un código',
+  emailCodeTitle: 'Iniciar sesión con un código',
+  emailCodeIntro: 'Escribe tu correo electrónico y te enviaremos un código de seis cifras.',
+  emailCodeSent:
+    'Si {email} puede iniciar sesión aquí, te hemos enviado un código. Escríbelo abajo: sirve durante pocos minutos.',
+  emailCodeField: 'Código del correo',
   passkeysTitle: 'Llaves de acceso',
   passkeysIntro:
     'Una llave de acceso te permite iniciar sesión con el bloqueo de pantalla de tu dispositivo (huella, rostro o PIN) en lugar de la contraseña, sin pedirte un código después.',

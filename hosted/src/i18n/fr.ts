@@ -80,6 +80,11 @@ export const fr: Catalogue = {
   e_RATE_LIMITED: 'Trop de tentatives. Patientez un peu, puis réessayez.',
   e_SIGN_UP_DISABLED: 'Il est impossible de créer un compte ici.',
   e_INVALID_TOKEN: 'Ce lien a expiré ou a déjà été utilisé.',
+  e_MAGIC_LINK_OTHER_BROWSER:
+    'Ce lien a été demandé dans un autre navigateur. Ouvrez-le là-bas, ou demandez ici un nouveau lien.',
+  e_INVALID_OTP: 'Ce code n’est pas le bon, ou il a déjà été utilisé.',
+  e_OTP_EXPIRED: 'Ce code a expiré. Demandez-en un nouveau.',
+  e_TOO_MANY_ATTEMPTS: 'Trop d’essais avec ce code. Demandez-en un nouveau.',
   e_CAPTCHA: "La vérification anti-robot n'a pas réussi. Réessayez.",
   e_INVALID_CALLBACK_URL: "La page d'où vous venez n'est pas autorisée à recevoir votre connexion.",
   e_INVITATION_NOT_FOUND:
@@ -181,6 +186,20 @@ export const fr: Catalogue = {
     'Connectez-vous avec le compte auquel ce lien a été envoyé. Vous pourrez ensuite confirmer la suppression ici.',
   // Passkeys: the sign-in button and the account security page's list, adding, renaming and removing one.
   passkeySignIn: "Se connecter avec une clé d'accès",
+  magicLinkOffer: 'Recevoir un lien par e-mail',
+  magicLinkTitle: 'Se connecter avec un lien',
+  magicLinkIntro: 'Saisissez votre adresse e-mail et nous vous enverrons un lien qui vous connecte.',
+  magicLinkSent:
+    'Si {email} peut se connecter ici, un lien est en route. Ouvrez-le dans ce navigateur : il ne sert qu’une fois, pendant quelques minutes.',
+  magicLinkConfirmTitle: 'Terminer la connexion',
+  magicLinkConfirmText: 'Appuyez sur le bouton pour vous connecter avec le lien reçu par e-mail.',
+  magicLinkConfirm: 'Se connecter',
+  emailCodeOffer: 'Recevoir un code par e-mail',
+  emailCodeTitle: 'Se connecter avec un code',
+  emailCodeIntro: 'Saisissez votre adresse e-mail et nous vous enverrons un code à six chiffres.',
+  emailCodeSent:
+    'Si {email} peut se connecter ici, un code est en route. Saisissez-le ci-dessous : il sert pendant quelques minutes.',
+  emailCodeField: 'Code reçu par e-mail',
   passkeysTitle: "Clés d'accès",
   passkeysIntro:
     "Une clé d'accès vous connecte avec le verrouillage d'écran de votre appareil (empreinte, visage ou code PIN) au lieu de votre mot de passe, sans code demandé ensuite.",

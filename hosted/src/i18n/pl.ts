@@ -76,6 +76,10 @@ export const pl: Catalogue = {
   e_RATE_LIMITED: 'Zbyt wiele prób. Odczekaj chwilę i spróbuj ponownie.',
   e_SIGN_UP_DISABLED: 'Tutaj nie można zakładać nowych kont.',
   e_INVALID_TOKEN: 'Ten link wygasł lub został już użyty.',
+  e_MAGIC_LINK_OTHER_BROWSER: 'Ten link zamówiono w innej przeglądarce. Otwórz go tam albo poproś tutaj o nowy.',
+  e_INVALID_OTP: 'Ten kod jest nieprawidłowy lub został już użyty.',
+  e_OTP_EXPIRED: 'Ten kod wygasł. Poproś o nowy.',
+  e_TOO_MANY_ATTEMPTS: 'Zbyt wiele prób z tym kodem. Poproś o nowy.',
   e_CAPTCHA: 'Nie udało się potwierdzić, że nie jesteś robotem. Spróbuj ponownie.',
   e_INVALID_CALLBACK_URL: 'Strona, z której przychodzisz, nie ma uprawnień do odebrania Twojego logowania.',
   e_INVITATION_NOT_FOUND:
@@ -171,6 +175,20 @@ export const pl: Catalogue = {
   deleteSignIn: 'Zaloguj się na konto, na które wysłano ten link. Potem potwierdzisz tutaj usunięcie.',
   // Passkeys: the sign-in button and the account security page's list, adding, renaming and removing one.
   passkeySignIn: 'Zaloguj się kluczem dostępu',
+  magicLinkOffer: 'Wyślij mi link',
+  magicLinkTitle: 'Zaloguj się linkiem',
+  magicLinkIntro: 'Podaj swój adres e-mail, a wyślemy Ci link, który Cię zaloguje.',
+  magicLinkSent:
+    'Jeśli {email} może się tu zalogować, link jest już w drodze. Otwórz go w tej przeglądarce: działa jeden raz, przez kilka minut.',
+  magicLinkConfirmTitle: 'Dokończ logowanie',
+  magicLinkConfirmText: 'Naciśnij przycisk, aby zalogować się linkiem z wiadomości e-mail.',
+  magicLinkConfirm: 'Zaloguj się',
+  emailCodeOffer: 'Wyślij mi kod',
+  emailCodeTitle: 'Zaloguj się kodem',
+  emailCodeIntro: 'Podaj swój adres e-mail, a wyślemy Ci sześciocyfrowy kod.',
+  emailCodeSent:
+    'Jeśli {email} może się tu zalogować, kod jest już w drodze. Wpisz go poniżej: działa przez kilka minut.',
+  emailCodeField: 'Kod z wiadomości e-mail',
   passkeysTitle: 'Klucze dostępu',
   passkeysIntro:
     'Klucz dostępu pozwala logować się blokadą ekranu urządzenia (odciskiem palca, twarzą lub kodem PIN) zamiast hasłem, bez pytania potem o kod.',

@@ -75,6 +75,11 @@ export const tr: Catalogue = {
   e_RATE_LIMITED: 'Çok fazla deneme yapıldı. Biraz bekleyip yeniden deneyin.',
   e_SIGN_UP_DISABLED: 'Burada yeni hesap oluşturulamaz.',
   e_INVALID_TOKEN: 'Bu bağlantının süresi dolmuş veya bağlantı zaten kullanılmış.',
+  e_MAGIC_LINK_OTHER_BROWSER:
+    'Bu bağlantı başka bir tarayıcıda istendi. Orada açın veya buradan yeni bir bağlantı isteyin.',
+  e_INVALID_OTP: 'Bu kod doğru değil veya zaten kullanıldı.',
+  e_OTP_EXPIRED: 'Bu kodun süresi doldu. Yeni bir kod isteyin.',
+  e_TOO_MANY_ATTEMPTS: 'Bu kodla çok fazla deneme yapıldı. Yeni bir kod isteyin.',
   e_CAPTCHA: 'Robot olmadığınızı doğrulama adımı geçilemedi. Yeniden deneyin.',
   e_INVALID_CALLBACK_URL: 'Geldiğiniz sayfanın girişinizi almasına izin verilmiyor.',
   e_INVITATION_NOT_FOUND:
@@ -169,6 +174,19 @@ export const tr: Catalogue = {
   deleteSignIn: 'Bu bağlantının gönderildiği hesapla giriş yapın. Ardından silme işlemini burada onaylayabilirsiniz.',
   // Passkeys: the sign-in button and the account security page's list, adding, renaming and removing one.
   passkeySignIn: 'Geçiş anahtarıyla giriş yap',
+  magicLinkOffer: 'Bana bağlantı gönder',
+  magicLinkTitle: 'Bağlantıyla giriş yap',
+  magicLinkIntro: 'E-posta adresinizi girin, size giriş yapmanızı sağlayan bir bağlantı gönderelim.',
+  magicLinkSent:
+    '{email} burada giriş yapabiliyorsa bir bağlantı yolda. Bu tarayıcıda açın: yalnızca bir kez ve birkaç dakika çalışır.',
+  magicLinkConfirmTitle: 'Girişi tamamlayın',
+  magicLinkConfirmText: 'E-postanızdaki bağlantıyla giriş yapmak için düğmeye basın.',
+  magicLinkConfirm: 'Giriş yap',
+  emailCodeOffer: 'Bana kod gönder',
+  emailCodeTitle: 'Kodla giriş yap',
+  emailCodeIntro: 'E-posta adresinizi girin, size altı haneli bir kod gönderelim.',
+  emailCodeSent: '{email} burada giriş yapabiliyorsa bir kod yolda. Aşağıya girin: birkaç dakika çalışır.',
+  emailCodeField: 'E-postadaki kod',
   passkeysTitle: 'Geçiş anahtarları',
   passkeysIntro:
     'Geçiş anahtarı, parolanız yerine cihazınızın ekran kilidiyle (parmak izi, yüz veya PIN) giriş yapmanızı sağlar ve ardından kod sorulmaz.',

@@ -6,7 +6,8 @@ import { pageHref, pageTarget } from '../links';
 import { autofillSupported, ceremonyCancelled, passkeyErrorKey, webAuthnSupported } from '../passkeys';
 import { Field, LiveRegion, Submit, useSubmit } from '../ui';
 
-/** Sign in with email and password (remember me), a passkey, or a configured social provider. */
+/** Sign in with email and password (remember me), a passkey, a mailed link or code, or a configured social
+ * provider. */
 export function SignIn() {
   const pages = usePages();
   const { t, config, client, carry, user, apiBase } = pages;
@@ -53,7 +54,8 @@ export function SignIn() {
 
   if (user) return <SignedIn email={user.email} />;
   const { methods } = config;
-  const others = passkey.enabled || methods.social.length > 0;
+  const others =
+    passkey.enabled || methods.magicLink === true || methods.emailOtp === true || methods.social.length > 0;
   return (
     <>
       <h1>{t('signInTo', { product: config.productName })}</h1>
@@ -95,6 +97,16 @@ export function SignIn() {
               >
                 {passkey.busy ? t('busy') : t('passkeySignIn')}
               </button>
+            )}
+            {methods.magicLink && (
+              <a className="button secondary" href={pageHref('magic-link', carry)}>
+                {t('magicLinkOffer')}
+              </a>
+            )}
+            {methods.emailOtp && (
+              <a className="button secondary" href={pageHref('email-code', carry)}>
+                {t('emailCodeOffer')}
+              </a>
             )}
             {methods.social.map((provider) => (
               <form key={provider.id} onSubmit={social.onSubmit}>

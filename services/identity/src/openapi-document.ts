@@ -4,10 +4,17 @@ import { createContext } from './context';
 
 /**
  * The OpenAPI document from the route schemas, built offline with the default configuration (no database, no
- * Redis), so the committed openapi.yaml does not depend on the machine that generated it.
+ * Redis), so the committed openapi.yaml does not depend on the machine that generated it. The sign-in methods that
+ * are off by default are turned on here, so the document describes every route the service can serve
+ * (docs/passwordless.md).
  */
 export async function generateOpenApi(): Promise<string> {
-  const config = loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'silent',
+    MAGIC_LINK_ENABLED: 'true',
+    EMAIL_OTP_ENABLED: 'true',
+  });
   const ctx = await createContext(config, { offline: true });
   const app = await buildApp(ctx, { logger: false });
   try {

@@ -16,8 +16,10 @@ import {
 import { type ApiKeyFeature, createApiKeyFeature } from './features/api-key';
 import { type AuditFeature, type AuditReadsFeature, createAuditFeature, createAuditReads } from './features/audit';
 import { type CaptchaVerifier, createCaptcha } from './features/captcha';
+import { createEmailOtpFeature } from './features/email-otp';
 import { createIntrospectionFeature, type IntrospectionFeature } from './features/introspection';
 import { createJwtFeature, type JwtFeature, type MemberRoleLookup, redisKeyEvents } from './features/jwt';
+import { createMagicLinkFeature } from './features/magic-link';
 import { createOrganizationFeature, type OrganizationFeature } from './features/organization';
 import { createPasskeyFeature, type PasskeyFeature } from './features/passkey';
 import { createSessionFeature, type SessionFeature } from './features/session';
@@ -247,6 +249,30 @@ export function createFeatures(infra: Infrastructure): Features {
     organizations,
     auditReads,
     webhook,
+    // docs/passwordless.md: a mailed one-time link, ending in the sign-in seam (off unless MAGIC_LINK_ENABLED)
+    config.magicLink.enabled
+      ? createMagicLinkFeature({
+          ...infra,
+          mail: infra.mailOutbox,
+          accounts: account.accounts,
+          sessions,
+          signIn: signIn.signIn,
+          audit: audit.events,
+        })
+      : null,
+    // docs/passwordless.md: a mailed one-time code, a sign-in ending in the sign-in seam (off unless EMAIL_OTP_ENABLED)
+    config.emailOtp.enabled
+      ? createEmailOtpFeature({
+          ...infra,
+          mail: infra.mailOutbox,
+          accounts: account.accounts,
+          passwords: account.passwords,
+          sessions,
+          signIn: signIn.signIn,
+          attempts: twoFactor.attempts,
+          audit: audit.events,
+        })
+      : null,
   ];
   return {
     audit,

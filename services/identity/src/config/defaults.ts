@@ -130,6 +130,10 @@ export function defaultConfig(): Config {
     },
     // docs/two-factor.md "Passkeys": the relying party from PUBLIC_URL at load; better-auth's 5-minute challenge
     passkey: { userVerification: 'required', challengeTtlSec: 300 },
+    // docs/passwordless.md: off until turned on; better-auth's 5-minute link
+    magicLink: { enabled: false, ttlSec: 300, allowSignUp: false, sameBrowser: true },
+    // docs/passwordless.md: off until turned on; better-auth's 5-minute code and three tries per code
+    emailOtp: { enabled: false, ttlSec: 300, allowSignUp: false, maxAttempts: 3 },
     // short-lived signed session tokens (better-auth's jwt plugin: EdDSA, 15 min).
     jwt: { alg: 'EdDSA', expiresInSec: 900, keyRefreshSec: 60, keyRotationSec: 0 },
     // Off until a provider is set. Which routes get it: those declaring `config.policy.botCheck` (better-auth's

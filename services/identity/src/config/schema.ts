@@ -318,6 +318,29 @@ export const ConfigSchema = Type.Object(
       },
       strict,
     ),
+    /** Passwordless sign-in by a mailed one-time link (docs/passwordless.md), better-auth's magic-link routes. */
+    magicLink: Type.Object(
+      {
+        enabled: Type.Boolean({ description: 'POST /sign-in/magic-link and GET /magic-link/verify' }),
+        ttlSec: Int(30, 'a mailed sign-in link expires after this'),
+        allowSignUp: Type.Boolean({ description: 'a link mailed to an unknown address registers it when used' }),
+        sameBrowser: Type.Boolean({ description: 'a link works only in the browser that asked for it' }),
+      },
+      strict,
+    ),
+    /**
+     * Passwordless sign-in by a mailed one-time code (docs/passwordless.md), better-auth's email-otp routes; the code
+     * also verifies an address and resets a password.
+     */
+    emailOtp: Type.Object(
+      {
+        enabled: Type.Boolean({ description: 'the email-otp routes: sign-in, email verification, password reset' }),
+        ttlSec: Int(30, 'a mailed code expires after this'),
+        allowSignUp: Type.Boolean({ description: 'a sign-in code for an unknown address registers it when used' }),
+        maxAttempts: Int(1, 'wrong tries one code allows before it is gone'),
+      },
+      strict,
+    ),
     jwt: Type.Object(
       {
         alg: Type.Union([Type.Literal('EdDSA'), Type.Literal('ES256'), Type.Literal('RS256')]),
@@ -436,3 +459,5 @@ export type SocialConfig = Config['social'];
 export type SocialProviderConfig = SocialConfig['providers'][string];
 export type TwoFactorConfig = Config['twoFactor'];
 export type PasskeyConfig = Config['passkey'];
+export type MagicLinkConfig = Config['magicLink'];
+export type EmailOtpConfig = Config['emailOtp'];

@@ -7,7 +7,8 @@ export type KeyPurpose =
   | 'provider-tokens'
   | 'audit-email'
   | 'webhook-secrets'
-  | 'two-factor-secrets';
+  | 'two-factor-secrets'
+  | 'one-time-codes';
 
 /** Separate keys per purpose derived from AUTH_SECRET, so one leaked signature never serves another use. */
 export function deriveKey(secret: string, purpose: KeyPurpose): Buffer {

@@ -296,6 +296,20 @@ export const EXTRA_ERRORS = {
    * authenticator).
    */
   AUTHENTICATION_FAILED: e(400, 'Authentication failed'),
+  /**
+   * docs/passwordless.md: a sign-in link bound to the browser that asked for it (magicLink.sameBrowser), opened in
+   * another one. The link stays usable where it was asked for.
+   */
+  MAGIC_LINK_OTHER_BROWSER: e(403, 'This sign-in link was asked for in another browser. Open it there.'),
+  /**
+   * docs/passwordless.md: better-auth's email-otp codes, texts and statuses, so its published `emailOTPClient` reads
+   * them unchanged. INVALID_OTP also answers an unknown address, a used code and a code of another kind.
+   */
+  OTP_EXPIRED: e(400, 'OTP expired'),
+  INVALID_OTP: e(400, 'Invalid OTP'),
+  TOO_MANY_ATTEMPTS: e(403, 'Too many attempts'),
+  /** send-verification-otp's `change-email`: better-auth sends that code from another route. */
+  INVALID_OTP_TYPE: e(400, 'Invalid OTP type'),
   /** deletion "can be disabled" (better-auth answers 404 with this text). */
   ORGANIZATION_DELETION_DISABLED: e(404, 'Organization deletion is disabled'),
 } as const;

@@ -164,6 +164,10 @@ export function hostedPagesConfig(
       signUp: emailPassword && pages.methods.signUp && !config.emailAndPassword.disableSignUp,
       social,
       passkey: pages.methods.passkey && passkeys,
+      /** docs/passwordless.md: the sign-in page offers "Email me a link". */
+      magicLink: config.magicLink.enabled,
+      /** docs/passwordless.md: the sign-in page offers "Email me a code". */
+      emailOtp: config.emailOtp.enabled,
     },
     /** Sign-up mails a verification link (the sign-up page then says to look for it). */
     verifyOnSignUp: config.emailVerification.sendOnSignUp || config.emailAndPassword.requireEmailVerification,

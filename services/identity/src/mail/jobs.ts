@@ -47,6 +47,10 @@ export type MailJob =
   /** A passkey added to the account, or removed from it (docs/two-factor.md "Passkeys"). */
   | (Base & { kind: 'passkey-added'; url: string })
   | (Base & { kind: 'passkey-removed'; url: string })
+  /** A one-time sign-in link (docs/passwordless.md): `url` opens the sign-in page, which spends it on a click. */
+  | (Base & { kind: 'magic-link'; url: string })
+  /** A one-time code (docs/passwordless.md): sign-in, verification or reset; `url` is the sign-in page, never a token. */
+  | (Base & { kind: 'email-otp'; url: string; code: string })
   | (Base & {
       kind: 'invitation';
       url: string;

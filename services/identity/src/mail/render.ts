@@ -14,7 +14,7 @@ export interface RenderedMail {
 }
 
 /** Values set in bold in the HTML version: what the reader must check before clicking. */
-const EMPHASIS = new Set(['newEmail', 'organizationName', 'role']);
+const EMPHASIS = new Set(['newEmail', 'organizationName', 'role', 'code']);
 
 /**
  * Pure: a job in, its subject, plain text and HTML out. Every job value is treated as hostile: escaped in HTML,
@@ -63,6 +63,7 @@ function languageOf(value: unknown): Language {
 function varsOf(job: MailJob, language: Language): Vars {
   const vars: Record<string, string> = { name: cleanValue(job.name) };
   if (job.kind === 'change-email') vars.newEmail = cleanValue(job.newEmail, 320);
+  if (job.kind === 'email-otp') vars.code = cleanValue(job.code, 12);
   if (job.kind === 'invitation') {
     vars.organizationName = cleanValue(job.organizationName);
     vars.inviterName = cleanValue(job.inviterName);

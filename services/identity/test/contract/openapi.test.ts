@@ -147,7 +147,8 @@ describe('openapi.yaml', () => {
 describe('API reference (swagger-ui) on the running service', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
+    // as the generated document is built: with the sign-in methods that are off by default turned on
+    t = await startTestApp({}, { MAGIC_LINK_ENABLED: 'true', EMAIL_OTP_ENABLED: 'true' });
   });
   afterAll(() => t?.close());
 

@@ -38,6 +38,8 @@ export function sampleJob(kind: MailKind, to: string, language: Language = 'ENG'
         inviterEmail: 'bob@acme.test',
         role: 'member',
       };
+    case 'email-otp':
+      return { ...base, kind, code: '042917' };
     default:
       return { ...base, kind };
   }

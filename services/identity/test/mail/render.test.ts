@@ -23,7 +23,9 @@ describe('render: every kind in every language', () => {
       'backup-codes-regenerated',
       'change-email',
       'delete-account',
+      'email-otp',
       'invitation',
+      'magic-link',
       'passkey-added',
       'passkey-removed',
       'reset-password',
@@ -195,5 +197,21 @@ describe('idFor', () => {
     expect(id).not.toContain(secret);
     expect(id).not.toContain(':');
     expect(id).toMatch(/^reset-password\.[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe('render: the one-time code', () => {
+  it('puts the code in the subject and in bold in the HTML, escaped like any value', () => {
+    const mail = render({
+      kind: 'email-otp',
+      to: 'ann@example.test',
+      name: 'Ann',
+      language: 'ENG',
+      code: '042917',
+      url: 'https://id.example.test/auth',
+    });
+    expect(mail.subject).toBe('Your code: 042917');
+    expect(mail.text).toContain('Your one-time code is 042917.');
+    expect(mail.html).toContain('<strong>042917</strong>');
   });
 });

@@ -93,6 +93,40 @@ export class PasswordService {
   }
 
   /**
+   * A reset proven otherwise than by a reset link (a mailed code, docs/passwordless.md): the same rules as
+   * `resetPassword` (length, sessions revoked when configured, `user.password_reset`, the throttle cleared), with
+   * `spend` using the proof up in the new password's transaction.
+   */
+  async resetProven(
+    userId: string,
+    newPassword: string,
+    source: AuditSource,
+    spend: (tx: Sql) => Promise<void>,
+  ): Promise<void> {
+    const { sql, repo, tokens, hasher, sessions, config, clock, audit } = this.deps;
+    this.deps.accounts.assertPasswordLength(newPassword);
+    const hash = await hasher.hash(newPassword);
+    const now = new Date(clock.now());
+    const revoke = config.emailAndPassword.revokeSessionsOnPasswordReset;
+    const evict = await sql.transaction(async (tx) => {
+      await spend(tx);
+      await repo.upsertPasswordHash(userId, hash, now, tx);
+      await tokens.deleteForValue(userId, RESET, tx);
+      const evict = revoke ? await sessions.endAllForUserIn(tx, userId) : async () => {};
+      const by = source.actor.type === 'anonymous' ? asUser(source, userId) : source;
+      await audit.record(tx, {
+        type: 'user.password_reset',
+        source: by,
+        target: userTarget(userId),
+        details: { sessionsRevoked: revoke },
+      });
+      return evict;
+    });
+    await evict();
+    await this.forgetSignInFailures(userId);
+  }
+
+  /**
    * spec §7: returns the new session token when other sessions were revoked (the current one is replaced too,
    * so a stolen cookie dies with the others), else null. The new password, the end of the old sessions and the new
    * session are one transaction: a password is never changed with the old sessions still valid.

@@ -1,6 +1,7 @@
 import { type ResealCount, type ResealOptions, resealColumns } from '../../crypto/reseal';
 import type { FeatureRoutes } from '../../http/web';
 import type { SecondFactorGate } from '../../shared/sign-in';
+import type { AttemptBudget } from './attempt-budget';
 import { CodeChecks, sealContext } from './codes';
 import type { TwoFactorFeatureDeps } from './deps';
 import { TwoFactorRepository } from './repository';
@@ -33,6 +34,8 @@ export interface TwoFactorFeature extends FeatureRoutes {
   challenges: SignInChallenges;
   /** The second factor as the sign-in seam asks it. */
   gate: SecondFactorGate;
+  /** The account's budget of wrong one-time codes, shared with the other methods that check a code (attempt-budget.ts). */
+  attempts: AttemptBudget;
   /** Deletes expired pending sign-ins and trusted devices; answers how many. */
   sweepExpired(batch?: number): Promise<number>;
   /**
@@ -73,6 +76,7 @@ export function createTwoFactorFeature(deps: TwoFactorFeatureDeps): TwoFactorFea
     twoFactor,
     challenges,
     gate: challenges.gate,
+    attempts: codes.attempts,
     sweepExpired: (batch = 1000) => challenges.sweepExpired(batch),
     reseal: (options) =>
       resealColumns(

@@ -1,7 +1,9 @@
 import type { MailKind } from '../jobs';
 import { changeEmail } from './change-email';
 import { deleteAccount } from './delete-account';
+import { emailOtp } from './email-otp';
 import { invitation } from './invitation';
+import { magicLink } from './magic-link';
 import { passkeyAdded, passkeyRemoved } from './passkey';
 import { resetPassword } from './reset-password';
 import { backupCodesRegenerated, twoFactorDisabled, twoFactorEnabled, twoFactorReset } from './two-factor';
@@ -21,6 +23,8 @@ export const TEMPLATES: Readonly<Record<MailKind, Translations>> = {
   'backup-codes-regenerated': backupCodesRegenerated,
   'passkey-added': passkeyAdded,
   'passkey-removed': passkeyRemoved,
+  'magic-link': magicLink,
+  'email-otp': emailOtp,
 };
 
 export { COMMON, LANGUAGE_TAGS } from './common';

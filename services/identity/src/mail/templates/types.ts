@@ -2,7 +2,7 @@ import type { Language } from '../jobs';
 
 /**
  * One mail in one language: plain text with `{placeholders}` (escaped by the renderer, never here).
- * Placeholders: {name}, {newEmail}, {organizationName}, {inviterName}, {inviterEmail}, {role}.
+ * Placeholders: {name}, {newEmail}, {organizationName}, {inviterName}, {inviterEmail}, {role}, {code}.
  */
 export interface Copy {
   subject: string;

@@ -118,7 +118,14 @@ describe('hosted pages serving', () => {
         colors: {},
         links: { support: 'https://help.acme.test/', terms: null, privacy: null, home: 'https://acme.test/home' },
         defaultLanguage: 'ENG',
-        methods: { emailPassword: true, signUp: true, social: [{ id: 'github', name: 'GitHub' }], passkey: true },
+        methods: {
+          emailPassword: true,
+          signUp: true,
+          social: [{ id: 'github', name: 'GitHub' }],
+          passkey: true,
+          magicLink: false,
+          emailOtp: false,
+        },
         verifyOnSignUp: false,
         password: { minLength: 10, maxLength: 128 },
         twoFactor: { trustDeviceDays: 30 },
@@ -168,7 +175,14 @@ describe('hosted pages serving', () => {
     );
     try {
       const config = (await app.app.inject({ method: 'GET', url: '/auth/config.json' })).json();
-      expect(config.methods).toEqual({ emailPassword: true, signUp: false, social: [], passkey: true });
+      expect(config.methods).toEqual({
+        emailPassword: true,
+        signUp: false,
+        social: [],
+        passkey: true,
+        magicLink: false,
+        emailOtp: false,
+      });
       // No trusted devices: the second-factor step offers no "trust this device".
       expect(config.twoFactor).toEqual({ trustDeviceDays: 0 });
       const csp = String((await app.app.inject({ method: 'GET', url: '/auth/' })).headers['content-security-policy']);

@@ -1,0 +1,210 @@
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import type { EmailOtpConfig } from '../../config';
+import { randomString } from '../../crypto/random';
+import { fail } from '../../errors';
+import { mailLanguage } from '../../mail/language';
+import { idFor } from '../../mail/queue';
+import { type AuditSource, userTarget } from '../../shared/audit';
+import { normalizeEmail } from '../../shared/email';
+import type { ProvenIdentity, SignInResult } from '../../shared/sign-in';
+import { isUniqueViolation, type Sql } from '../../shared/sql';
+import type { UserView } from '../../shared/views';
+import type { EmailOtpFeatureDeps } from './deps';
+import type { GuessBudget } from './guess-budget';
+import { type CodeType, codeKey, type EmailOtpRepository } from './repository';
+
+/** A right code, not used up yet: the seam (or the change it proves) spends it in its transaction. */
+interface Checked {
+  user: UserView | null;
+  spend: (tx: Sql) => Promise<void>;
+}
+
+/**
+ * One-time codes by mail (docs/passwordless.md): six digits, stored as a keyed hash with a short life, one live code
+ * per address and kind (a new one replaces it). Each try is counted on the code first (three by default, then it is
+ * refused until it expires) and taken from the account's budget of wrong codes before the code is compared. An address that gets no
+ * mail (unknown, no sign-up) still gets a code no one can know, so every answer after the send is the same as for a
+ * known one.
+ */
+export class EmailOtpService {
+  constructor(
+    private readonly d: EmailOtpFeatureDeps & {
+      repo: EmailOtpRepository;
+      budget: GuessBudget;
+      settings: EmailOtpConfig;
+      hmacKey: Buffer;
+    },
+  ) {}
+
+  /** Mails a code of `type` to a known address (a sign-in code to any, when codes sign up); always the same answer. */
+  async send(rawEmail: string, type: CodeType, lang: string | undefined): Promise<void> {
+    const email = normalizeEmail(rawEmail);
+    const user = await this.d.accounts.getUserByEmail(email);
+    const mailed = user !== null || (type === 'sign-in' && this.d.settings.allowSignUp);
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const hash = this.hash(type, email, mailed ? code : randomBytes(32).toString('hex'));
+    const now = this.now();
+    const expiresAt = new Date(now.getTime() + this.d.settings.ttlSec * 1000);
+    const { config } = this.d;
+    await this.d.sql.transaction(async (tx) => {
+      await this.d.repo.put(codeKey(type, email), hash, expiresAt, now, tx);
+      if (!mailed) return;
+      await this.d.mail.write(
+        idFor('email-otp', randomString(32)),
+        {
+          kind: 'email-otp',
+          to: email,
+          name: user?.name ?? '',
+          language: mailLanguage(user?.language, lang),
+          code,
+          url: config.hostedPages.enabled
+            ? new URL(config.hostedPages.path, config.publicUrl).toString()
+            : config.publicUrl,
+        },
+        tx,
+      );
+    });
+  }
+
+  /** A sign-in code: the identity it proves, for the seam (which spends the code in the session's transaction). */
+  async proveSignIn(
+    rawEmail: string,
+    otp: string,
+    profile: { name?: string; image?: string },
+    source: AuditSource,
+  ): Promise<ProvenIdentity> {
+    const email = normalizeEmail(rawEmail);
+    const checked = await this.check('sign-in', email, otp, source);
+    let user = checked.user;
+    if (!user) {
+      if (!this.d.settings.allowSignUp) fail('INVALID_OTP');
+      user = await this.register(email, profile, source);
+    } else {
+      user = await this.d.signIn.checkBan(user);
+      if (!user.emailVerified) user = await this.proveAddress(user, source);
+    }
+    return { user, method: 'email-otp', rememberMe: true, secondFactor: 'ask', spend: checked.spend };
+  }
+
+  /** After the seam: a code that led to a pending sign-in is spent too, so it opens one at most. */
+  async settle(identity: ProvenIdentity, result: SignInResult): Promise<void> {
+    if (result.kind === 'second-factor' && identity.spend) await this.d.sql.transaction(identity.spend);
+  }
+
+  /** An email-verification code: the address is verified, and the code used, in one transaction. */
+  async verifyEmail(rawEmail: string, otp: string, source: AuditSource): Promise<UserView> {
+    const email = normalizeEmail(rawEmail);
+    const checked = await this.check('email-verification', email, otp, source);
+    if (!checked.user) return fail('INVALID_OTP');
+    const user = checked.user;
+    const now = this.now();
+    await this.d.sessions.changeUser(user.id, async (tx) => {
+      await checked.spend(tx);
+      if (await this.d.repo.proveAddress(user.id, now, tx))
+        await this.d.audit.record(tx, {
+          type: 'user.email_verified',
+          source: { ...source, actor: { type: 'user', id: user.id } },
+          target: userTarget(user.id),
+          details: { email: user.email, method: 'email-otp' },
+        });
+    });
+    return { ...user, emailVerified: true, updatedAt: user.emailVerified ? user.updatedAt : now.toISOString() };
+  }
+
+  /** A reset code and the new password: the password's rules, then the change with the code used in it. */
+  async resetPassword(rawEmail: string, otp: string, password: string, source: AuditSource): Promise<void> {
+    const email = normalizeEmail(rawEmail);
+    const checked = await this.check('forget-password', email, otp, source);
+    if (!checked.user) return fail('INVALID_OTP');
+    await this.d.passwords.resetProven(checked.user.id, password, source, checked.spend);
+  }
+
+  /**
+   * Counts a try on the code of `type` for `email` (then gone past the limit), takes it from the account's budget,
+   * and compares. A wrong code is `user.sign_in_failed`; a right one answers the user (null: no account) and how to
+   * spend the code.
+   */
+  private async check(type: CodeType, email: string, otp: string, source: AuditSource): Promise<Checked> {
+    const { repo, settings } = this.d;
+    const key = codeKey(type, email);
+    const now = this.now();
+    const stored = await repo.countTry(key, now);
+    if (!stored) {
+      if (await repo.dropExpired(key, now)) fail('OTP_EXPIRED');
+      fail('INVALID_OTP');
+    }
+    // Past the limit the code is gone for good (refused until it expires; the sweep removes it). Not deleted here:
+    // a parallel right try counted within the limit must still be able to spend it.
+    if (stored.attempts > settings.maxAttempts) fail('TOO_MANY_ATTEMPTS');
+    const user = await this.d.accounts.getUserByEmail(email);
+    const given = this.hash(type, email, otp.trim());
+    const right = await this.d.budget.spend(
+      { email, userId: user?.id ?? null, twoFactor: user?.twoFactorEnabled ?? false },
+      async () => sameHash(given, stored.hash),
+    );
+    if (!right) {
+      await this.d.audit.record(this.d.sql, {
+        type: 'user.sign_in_failed',
+        source: { ...source, actor: { type: 'anonymous' } },
+        target: this.d.audit.emailTarget(email),
+        details: { method: 'email-otp', type },
+      });
+      fail('INVALID_OTP');
+    }
+    return {
+      user,
+      spend: async (tx) => {
+        if (!(await repo.take(key, stored.hash, now, tx))) fail('INVALID_OTP');
+      },
+    };
+  }
+
+  /** Sign-up through a code (emailOtp.allowSignUp): a verified address, no password. */
+  private async register(email: string, profile: { name?: string; image?: string }, source: AuditSource) {
+    try {
+      return await this.d.accounts.registerExternal(
+        { email, name: profile.name ?? '', image: profile.image ?? null, emailVerified: true },
+        'email-otp',
+        source,
+        async () => {},
+      );
+    } catch (error) {
+      const existing = isUniqueViolation(error) ? await this.d.accounts.getUserByEmail(email) : null;
+      if (!existing) throw error;
+      return existing;
+    }
+  }
+
+  /** The code proves the address of an unverified account: verified now; its earlier password and sessions end. */
+  private async proveAddress(user: UserView, source: AuditSource): Promise<UserView> {
+    const now = this.now();
+    const after = await this.d.sessions.changeUser(user.id, async (tx) => {
+      if (!(await this.d.repo.proveAddress(user.id, now, tx))) return async () => {};
+      await this.d.audit.record(tx, {
+        type: 'user.email_verified',
+        source: { ...source, actor: { type: 'user', id: user.id } },
+        target: userTarget(user.id),
+        details: { email: user.email, method: 'email-otp' },
+      });
+      await this.d.repo.removePassword(user.id, tx);
+      return this.d.sessions.endAllForUserIn(tx, user.id);
+    });
+    await after();
+    return { ...user, emailVerified: true, updatedAt: now.toISOString() };
+  }
+
+  /** The code's keyed hash, bound to its address and kind (a stolen table gives no code to try elsewhere). */
+  private hash(type: CodeType, email: string, code: string): string {
+    return createHmac('sha256', this.d.hmacKey).update(`${type}\n${email}\n${code}`).digest('base64url');
+  }
+
+  private now(): Date {
+    return new Date(this.d.clock.now());
+  }
+}
+
+function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

@@ -1,0 +1,71 @@
+import { Type } from 'typebox';
+import { EmailField, errorResponses, PasswordField, SuccessSchema, UserSchema } from '../../shared/schemas';
+
+const strict = { additionalProperties: false } as const;
+const tags = ['passwordless'];
+const Otp = Type.String({ minLength: 1, maxLength: 32, description: 'the mailed code' });
+
+export const SendVerificationOtp = {
+  tags,
+  summary: 'Mail a one-time code (the same answer whether or not the address has an account)',
+  body: Type.Object(
+    {
+      email: EmailField,
+      type: Type.Union([
+        Type.Literal('sign-in'),
+        Type.Literal('email-verification'),
+        Type.Literal('forget-password'),
+        Type.Literal('change-email'),
+      ]),
+    },
+    strict,
+  ),
+  response: { 200: SuccessSchema, ...errorResponses },
+};
+
+/** better-auth's body: extra fields for a new user are accepted (its additional fields); name and image are used. */
+export const SignInEmailOtp = {
+  tags,
+  summary: 'Sign in with a mailed code: a session (or, with a second factor, its step), once',
+  body: Type.Object(
+    {
+      email: EmailField,
+      otp: Otp,
+      name: Type.Optional(Type.String({ maxLength: 256 })),
+      image: Type.Optional(Type.String({ maxLength: 2048 })),
+    },
+    { additionalProperties: true },
+  ),
+  response: {
+    200: Type.Union([
+      Type.Object({ token: Type.String(), user: UserSchema }),
+      // a user with a second factor: no session yet (docs/two-factor.md), better-auth's two-factor answer
+      Type.Object({ twoFactorRedirect: Type.Literal(true), twoFactorMethods: Type.Array(Type.String()) }),
+    ]),
+    ...errorResponses,
+  },
+};
+
+export const VerifyEmailOtp = {
+  tags,
+  summary: 'Verify the address with a mailed code',
+  body: Type.Object({ email: EmailField, otp: Otp }, strict),
+  response: {
+    200: Type.Object({ status: Type.Literal(true), token: Type.Null(), user: UserSchema }),
+    ...errorResponses,
+  },
+};
+
+export const RequestPasswordResetOtp = {
+  tags,
+  summary: 'Mail a password-reset code (the same answer whether or not the address has an account)',
+  body: Type.Object({ email: EmailField }, strict),
+  response: { 200: SuccessSchema, ...errorResponses },
+};
+
+export const ResetPasswordOtp = {
+  tags,
+  summary: 'Set a new password with a mailed reset code',
+  body: Type.Object({ email: EmailField, otp: Otp, password: PasswordField }, strict),
+  response: { 200: SuccessSchema, ...errorResponses },
+};

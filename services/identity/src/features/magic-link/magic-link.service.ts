@@ -1,0 +1,191 @@
+import type { MagicLinkConfig } from '../../config';
+import { randomString } from '../../crypto/random';
+import { fail } from '../../errors';
+import { mailLanguage } from '../../mail/language';
+import { idFor } from '../../mail/queue';
+import { type AuditSource, userTarget } from '../../shared/audit';
+import { normalizeEmail } from '../../shared/email';
+import type { ProvenIdentity, SignInResult } from '../../shared/sign-in';
+import { isUniqueViolation, type Sql } from '../../shared/sql';
+import type { UserView } from '../../shared/views';
+import type { MagicLinkFeatureDeps } from './deps';
+import type { MagicLinkRepository } from './repository';
+
+/** What a sign-in link is asked with (better-auth's body); the callbacks ride in the mailed link. */
+export interface LinkRequest {
+  email: string;
+  name?: string;
+  callbackURL?: string;
+  newUserCallbackURL?: string;
+  errorCallbackURL?: string;
+}
+
+/** The identity a used link proves, for the sign-in seam, and whether the link registered its user. */
+export interface LinkProof {
+  identity: ProvenIdentity;
+  newUser: boolean;
+}
+
+/**
+ * Sign-in by a mailed one-time link (docs/passwordless.md). A link is stored as its token's hash with a short life,
+ * mailed in the same transaction (through the per-address mail cap), and bound to the browser that asked for it
+ * unless configured otherwise. Using it proves the address: the sign-in seam then decides (ban, second factor,
+ * session) and spends the link in the session's transaction, so it works exactly once.
+ */
+export class MagicLinkService {
+  constructor(private readonly d: MagicLinkFeatureDeps & { repo: MagicLinkRepository; settings: MagicLinkConfig }) {}
+
+  /**
+   * Mails a link to a known address, or to an unknown one when links sign up; otherwise nothing, with the same
+   * answer (the caller cannot tell which). `browser` is the asking browser's binding value.
+   */
+  async send(input: LinkRequest, browser: string | null, lang: string | undefined): Promise<void> {
+    const { settings } = this.d;
+    const email = normalizeEmail(input.email);
+    const user = await this.d.accounts.getUserByEmail(email);
+    const token = randomString(32);
+    const now = this.now();
+    const expiresAt = new Date(now.getTime() + settings.ttlSec * 1000);
+    const record = { email, name: input.name ?? null, browser: settings.sameBrowser ? browser : null };
+    const mailed = user !== null || settings.allowSignUp;
+    await this.d.sql.transaction(async (tx) => {
+      if (!mailed) return;
+      await this.d.repo.put(token, record, expiresAt, now, tx);
+      await this.d.mail.write(
+        idFor('magic-link', token),
+        {
+          kind: 'magic-link',
+          to: email,
+          name: user?.name ?? input.name ?? '',
+          language: mailLanguage(user?.language, lang),
+          url: this.linkFor(token, input),
+        },
+        tx,
+      );
+    });
+  }
+
+  /**
+   * Checks a link presented by `browser` and answers the identity it proves, without using it up (the seam spends
+   * it in the session's transaction). An unknown, used or expired link is INVALID_TOKEN; a bound link from another
+   * browser is MAGIC_LINK_OTHER_BROWSER and stays usable where it was asked for.
+   */
+  async prove(token: string, browser: string | null, source: AuditSource): Promise<LinkProof> {
+    const now = this.now();
+    const record = await this.d.repo.peek(token, now);
+    if (!record) {
+      await this.refused(null, source, 'invalid-token');
+      fail('INVALID_TOKEN');
+    }
+    if (record.browser !== null && record.browser !== browser) {
+      await this.refused(record.email, source, 'other-browser');
+      fail('MAGIC_LINK_OTHER_BROWSER');
+    }
+    let user = await this.d.accounts.getUserByEmail(record.email);
+    let newUser = false;
+    if (!user) {
+      if (!this.d.settings.allowSignUp) fail('INVALID_TOKEN');
+      ({ user, newUser } = await this.register(record.email, record.name ?? '', source));
+    } else {
+      user = await this.d.signIn.checkBan(user);
+      if (!user.emailVerified) user = await this.proveAddress(user, source);
+    }
+    const { repo } = this.d;
+    return {
+      newUser,
+      identity: {
+        user,
+        method: 'magic-link',
+        rememberMe: true,
+        secondFactor: 'ask',
+        details: newUser ? { newUser: true } : undefined,
+        spend: async (tx: Sql) => {
+          if (!(await repo.take(token, now, tx))) fail('INVALID_TOKEN');
+        },
+      },
+    };
+  }
+
+  /**
+   * After the seam: a link that led to a pending sign-in (the user has a second factor) is spent too, so it opens
+   * one pending sign-in at most; a link spent meanwhile by a parallel use refuses this one.
+   */
+  async settle(proof: LinkProof, result: SignInResult): Promise<void> {
+    if (result.kind !== 'second-factor') return;
+    const { spend } = proof.identity;
+    if (spend) await this.d.sql.transaction(spend);
+  }
+
+  /** A failed link sign-in, recorded against the address when the link named one (docs/audit.md). */
+  private async refused(email: string | null, source: AuditSource, reason: string): Promise<void> {
+    await this.d.audit.record(this.d.sql, {
+      type: 'user.sign_in_failed',
+      source: { ...source, actor: { type: 'anonymous' } },
+      target: email === null ? null : this.d.audit.emailTarget(email),
+      details: { method: 'magic-link', reason },
+    });
+  }
+
+  /**
+   * The link in the mail: the hosted sign-in page when the pages are served (one click there signs in, so a mail
+   * scanner that fetches the link spends nothing), else the API's verify route as better-auth mails it.
+   */
+  private linkFor(token: string, input: LinkRequest): string {
+    const { config } = this.d;
+    const pages = config.hostedPages;
+    const path = pages.enabled ? `${pages.path}/magic-link` : `${config.basePath}/magic-link/verify`;
+    const url = new URL(path, config.publicUrl);
+    url.searchParams.set('token', token);
+    if (pages.enabled) {
+      if (input.callbackURL) url.searchParams.set('callbackURL', input.callbackURL);
+    } else {
+      url.searchParams.set('callbackURL', input.callbackURL || '/');
+      if (input.newUserCallbackURL) url.searchParams.set('newUserCallbackURL', input.newUserCallbackURL);
+      if (input.errorCallbackURL) url.searchParams.set('errorCallbackURL', input.errorCallbackURL);
+    }
+    return url.toString();
+  }
+
+  /** Sign-up through a link (magicLink.allowSignUp): a verified address, no password. */
+  private async register(
+    email: string,
+    name: string,
+    source: AuditSource,
+  ): Promise<{ user: UserView; newUser: boolean }> {
+    try {
+      const user = await this.d.accounts.registerExternal(
+        { email, name, image: null, emailVerified: true },
+        'magic-link',
+        source,
+        async () => {},
+      );
+      return { user, newUser: true };
+    } catch (error) {
+      // Registered meanwhile by a parallel use of the link: that user it is.
+      const existing = isUniqueViolation(error) ? await this.d.accounts.getUserByEmail(email) : null;
+      if (!existing) throw error;
+      return { user: existing, newUser: false };
+    }
+  }
+
+  /** The link proves the address of an unverified account: verified now, and its earlier password and sessions end. */
+  private async proveAddress(user: UserView, source: AuditSource): Promise<UserView> {
+    const now = this.now();
+    const after = await this.d.sessions.changeUser(user.id, async (tx) => {
+      if (!(await this.d.repo.proveAddress(user.id, now, tx))) return async () => {};
+      await this.d.audit.record(tx, {
+        type: 'user.email_verified',
+        source: { ...source, actor: { type: 'user', id: user.id } },
+        target: userTarget(user.id),
+        details: { email: user.email, method: 'magic-link' },
+      });
+      return this.d.sessions.endAllForUserIn(tx, user.id);
+    });
+    await after();
+    return { ...user, emailVerified: true, updatedAt: now.toISOString() };
+  }
+
+  private now(): Date {
+    return new Date(this.d.clock.now());
+  }
+}
