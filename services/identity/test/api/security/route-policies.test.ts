@@ -64,6 +64,15 @@ const RATE_LIMITS: Record<string, [number, number]> = {
   '/passkey/verify-registration': [60, 10],
   '/passkey/update-passkey': [60, 30],
   '/passkey/delete-passkey': [60, 10],
+  // passwordless (docs/passwordless.md): a send may mail, a verify tries a link or a code
+  '/sign-in/magic-link': [60, 5],
+  '/magic-link/verify': [60, 10],
+  '/email-otp/send-verification-otp': [60, 5],
+  '/sign-in/email-otp': [60, 10],
+  '/email-otp/verify-email': [60, 10],
+  '/email-otp/request-password-reset': [60, 5],
+  '/forget-password/email-otp': [60, 5],
+  '/email-otp/reset-password': [60, 10],
 };
 
 const BOT_CHECKED = ['/sign-up/email', '/sign-in/email', '/request-password-reset', '/forget-password'];
@@ -71,7 +80,8 @@ const BOT_CHECKED = ['/sign-up/email', '/sign-in/email', '/request-password-rese
 let t: TestApp;
 let declared: DeclaredRoute[];
 beforeAll(async () => {
-  t = await startTestApp();
+  // every route registered: the passwordless methods too (off by default)
+  t = await startTestApp({ magicLink: { enabled: true }, emailOtp: { enabled: true } });
   declared = t.app.routePolicies.routes();
 });
 afterAll(() => t?.close());
