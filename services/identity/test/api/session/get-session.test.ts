@@ -142,9 +142,16 @@ describe('GET /get-session', () => {
   });
 });
 
+/** Users signed up one after another: the lookups are what run in parallel here, not the password hashing. */
+async function signUps(n: number) {
+  const users = [];
+  for (let i = 0; i < n; i++) users.push(await signUp(t.app));
+  return users;
+}
+
 describe('lookups under load', () => {
   it('answers concurrent lookups of distinct sessions with one query, each with its own session', async () => {
-    const users = await Promise.all(Array.from({ length: 8 }, () => signUp(t.app)));
+    const users = await signUps(8);
     const revoked = users.pop()!;
     await t.ctx.features.session.sessions.revoke(revoked.token, REVOKED);
     const prepared = jest.spyOn(t.ctx.sql, 'prepared');
@@ -177,7 +184,7 @@ describe('lookups under load', () => {
 
   it('answers concurrent Redis cache reads with one MGET, each with its own session or none', async () => {
     expect(t.ctx.redis).toBeTruthy();
-    const users = await Promise.all(Array.from({ length: 6 }, () => signUp(t.app)));
+    const users = await signUps(6);
     for (const u of users) await t.ctx.features.session.sessions.resolve(u.token, { source: 'cache', refresh: false }); // cached
     const revoked = users.pop()!;
     await t.ctx.features.session.sessions.revoke(revoked.token, REVOKED);
