@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 const SRC = join(__dirname, '..', '..');
 const ALLOWED = new Set([
   'features/sign-in/seam.ts',
-  'features/admin/sessions.service.ts', // impersonation
+  'features/admin/impersonation.service.ts', // impersonation
   'features/account/password.service.ts', // change-password with revokeOtherSessions
 ]);
 
