@@ -255,7 +255,6 @@ export function createFeatures(infra: Infrastructure): Features {
           ...infra,
           mail: infra.mailOutbox,
           accounts: account.accounts,
-          sessions,
           signIn: signIn.signIn,
           audit: audit.events,
         })

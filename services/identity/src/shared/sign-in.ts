@@ -30,7 +30,8 @@ export interface ProvenIdentity {
   details?: AuditDetails;
   /**
    * Spends what proved the identity (a pending sign-in, a one-time link or code) in the new session's transaction,
-   * so the proof is used up exactly when the session commits. Throws when it was already spent.
+   * so the proof is used up exactly when the session commits, or when the seam opens a pending sign-in instead.
+   * Throws when it was already spent.
    */
   spend?: (tx: Sql) => Promise<void>;
   /** A trusted-device cookie this proof grants (the second step with "trust this device"). */

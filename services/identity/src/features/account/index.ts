@@ -14,6 +14,12 @@ import { SignInThrottle } from './sign-in-throttle';
 import { TokenRepository } from './tokens.repository';
 
 export type { AccountService } from './account.service';
+
+/** What a passwordless method (a mailed link or code) asks of the accounts: find, register, prove an address. */
+export type PasswordlessAccounts = Pick<
+  AccountService,
+  'getUserByEmail' | 'registerVerified' | 'verifyAddressIn' | 'claimAddress'
+>;
 export type { DeletionService } from './deletion.service';
 export type { AccountAudit, AccountFeatureDeps } from './deps';
 export type { EmailService } from './email.service';

@@ -108,6 +108,20 @@ export class AccountRepository {
     return rows.length > 0;
   }
 
+  /** Marks the address verified only when it was not; false when it already was (or the user is gone). */
+  async verifyUnverified(userId: string, now: Date, sql: Sql): Promise<boolean> {
+    const rows = await sql.query(
+      'UPDATE users SET email_verified = true, updated_at = $2 WHERE id = $1 AND NOT email_verified RETURNING id',
+      [userId, now],
+    );
+    return rows.length > 0;
+  }
+
+  /** Removes the user's password (their credential account), in `sql`. */
+  async removePassword(userId: string, sql: Sql): Promise<void> {
+    await sql.query("DELETE FROM accounts WHERE user_id = $1 AND provider_id = 'credential'", [userId]);
+  }
+
   async markEmailVerified(userId: string, email: string, now: Date, sql: Sql = this.sql): Promise<UserView | null> {
     const rows = await sql.query(
       `UPDATE users SET email_verified = true, updated_at = $3 WHERE id = $1 AND email = $2 RETURNING ${USER_RETURNING}`,

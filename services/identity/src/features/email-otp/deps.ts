@@ -4,20 +4,9 @@ import type { AuditLog, AuditSource, AuditTarget } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { SignInSteps } from '../../shared/sign-in';
 import type { Sql } from '../../shared/sql';
-import type { UserView } from '../../shared/views';
 import type { KeyValueStore } from '../../store';
+import type { PasswordlessAccounts } from '../account';
 import type { CodeBudget } from './guess-budget';
-
-/** The users a code signs in, or registers (the account feature's AccountService fits). */
-export interface UserDirectory {
-  getUserByEmail(email: string): Promise<UserView | null>;
-  registerExternal(
-    input: { email: string; name: string; image: string | null; emailVerified: boolean },
-    method: string,
-    source: AuditSource,
-    attach: (tx: Sql, user: UserView) => Promise<void>,
-  ): Promise<UserView>;
-}
 
 /** A new password proven by a code (the account feature's PasswordService fits). */
 export interface PasswordReset {
@@ -29,17 +18,17 @@ export interface PasswordReset {
   ): Promise<void>;
 }
 
-/** Changes to a user's record that fence their cached sessions, and ending them (the SessionService fits). */
+/** A change to a user's record that fences their cached sessions (the SessionService fits). */
 export interface UserSessions {
   changeUser<T>(userId: string, change: (tx: Sql) => Promise<T>): Promise<T>;
-  endAllForUserIn(tx: Sql, userId: string): Promise<() => Promise<void>>;
 }
 
 /** What the email-otp feature needs from outside. */
 export interface EmailOtpFeatureDeps {
   sql: Sql;
   store: KeyValueStore;
-  accounts: UserDirectory;
+  /** The account feature's users: found, registered, their address proven. */
+  accounts: PasswordlessAccounts;
   passwords: PasswordReset;
   sessions: UserSessions;
   /** The ban rule, asked before a code changes anything of its own (a sign-up, a proven address). */

@@ -36,9 +36,7 @@ export async function emailOtpRoutes(fastify: FastifyInstance, ctx: EmailOtpWeb)
       const context = ctx.signInContext(request);
       const result = await ctx.metrics.countSignIn('email-otp', async () => {
         const identity = await ctx.codes.proveSignIn(email, otp, { name, image }, context.source);
-        const done = await ctx.signIn.complete(identity, context);
-        await ctx.codes.settle(identity, done);
-        return done;
+        return ctx.signIn.complete(identity, context);
       });
       ctx.cookies.applySignIn(reply, result, ctx.clock.now());
       if (result.kind === 'second-factor')

@@ -4,10 +4,10 @@ import { randomString } from '../../crypto/random';
 import { fail } from '../../errors';
 import { mailLanguage } from '../../mail/language';
 import { idFor } from '../../mail/queue';
-import { type AuditSource, userTarget } from '../../shared/audit';
+import { type AuditSource } from '../../shared/audit';
 import { normalizeEmail } from '../../shared/email';
-import type { ProvenIdentity, SignInResult } from '../../shared/sign-in';
-import { isUniqueViolation, type Sql } from '../../shared/sql';
+import type { ProvenIdentity } from '../../shared/sign-in';
+import { type Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
 import type { EmailOtpFeatureDeps } from './deps';
 import type { GuessBudget } from './guess-budget';
@@ -78,17 +78,16 @@ export class EmailOtpService {
     let user = checked.user;
     if (!user) {
       if (!this.d.settings.allowSignUp) fail('INVALID_OTP');
-      user = await this.register(email, profile, source);
+      ({ user } = await this.d.accounts.registerVerified(
+        { email, name: profile.name ?? '', image: profile.image ?? null },
+        'email-otp',
+        source,
+      ));
     } else {
       user = await this.d.signIn.checkBan(user);
-      if (!user.emailVerified) user = await this.proveAddress(user, source);
+      if (!user.emailVerified) user = await this.d.accounts.claimAddress(user, 'email-otp', source);
     }
     return { user, method: 'email-otp', rememberMe: true, secondFactor: 'ask', spend: checked.spend };
-  }
-
-  /** After the seam: a code that led to a pending sign-in is spent too, so it opens one at most. */
-  async settle(identity: ProvenIdentity, result: SignInResult): Promise<void> {
-    if (result.kind === 'second-factor' && identity.spend) await this.d.sql.transaction(identity.spend);
   }
 
   /** An email-verification code: the address is verified, and the code used, in one transaction. */
@@ -100,13 +99,7 @@ export class EmailOtpService {
     const now = this.now();
     await this.d.sessions.changeUser(user.id, async (tx) => {
       await checked.spend(tx);
-      if (await this.d.repo.proveAddress(user.id, now, tx))
-        await this.d.audit.record(tx, {
-          type: 'user.email_verified',
-          source: { ...source, actor: { type: 'user', id: user.id } },
-          target: userTarget(user.id),
-          details: { email: user.email, method: 'email-otp' },
-        });
+      await this.d.accounts.verifyAddressIn(tx, user, 'email-otp', source);
     });
     return { ...user, emailVerified: true, updatedAt: user.emailVerified ? user.updatedAt : now.toISOString() };
   }
@@ -159,41 +152,6 @@ export class EmailOtpService {
     };
   }
 
-  /** Sign-up through a code (emailOtp.allowSignUp): a verified address, no password. */
-  private async register(email: string, profile: { name?: string; image?: string }, source: AuditSource) {
-    try {
-      return await this.d.accounts.registerExternal(
-        { email, name: profile.name ?? '', image: profile.image ?? null, emailVerified: true },
-        'email-otp',
-        source,
-        async () => {},
-      );
-    } catch (error) {
-      const existing = isUniqueViolation(error) ? await this.d.accounts.getUserByEmail(email) : null;
-      if (!existing) throw error;
-      return existing;
-    }
-  }
-
-  /** The code proves the address of an unverified account: verified now; its earlier password and sessions end. */
-  private async proveAddress(user: UserView, source: AuditSource): Promise<UserView> {
-    const now = this.now();
-    const after = await this.d.sessions.changeUser(user.id, async (tx) => {
-      if (!(await this.d.repo.proveAddress(user.id, now, tx))) return async () => {};
-      await this.d.audit.record(tx, {
-        type: 'user.email_verified',
-        source: { ...source, actor: { type: 'user', id: user.id } },
-        target: userTarget(user.id),
-        details: { email: user.email, method: 'email-otp' },
-      });
-      await this.d.repo.removePassword(user.id, tx);
-      return this.d.sessions.endAllForUserIn(tx, user.id);
-    });
-    await after();
-    return { ...user, emailVerified: true, updatedAt: now.toISOString() };
-  }
-
-  /** The code's keyed hash, bound to its address and kind (a stolen table gives no code to try elsewhere). */
   private hash(type: CodeType, email: string, code: string): string {
     return createHmac('sha256', this.d.hmacKey).update(`${type}\n${email}\n${code}`).digest('base64url');
   }

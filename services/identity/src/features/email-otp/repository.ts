@@ -64,20 +64,4 @@ export class EmailOtpRepository {
     );
     return rows.length > 0;
   }
-
-  /**
-   * An address proven by a code: verified now; a password set on the unverified account (by whoever registered the
-   * address first) stops working. False when it was verified already.
-   */
-  async proveAddress(userId: string, now: Date, tx: Sql): Promise<boolean> {
-    const rows = await tx.query(
-      'UPDATE users SET email_verified = true, updated_at = $2 WHERE id = $1 AND NOT email_verified RETURNING id',
-      [userId, now],
-    );
-    return rows.length > 0;
-  }
-
-  async removePassword(userId: string, tx: Sql): Promise<void> {
-    await tx.query("DELETE FROM accounts WHERE user_id = $1 AND provider_id = 'credential'", [userId]);
-  }
 }

@@ -36,7 +36,6 @@ export async function magicLinkRoutes(fastify: FastifyInstance, ctx: MagicLinkWe
         ctx.metrics.countSignIn('magic-link', async () => {
           const proof = await ctx.magicLinks.prove(token, browser, context.source);
           const result = await ctx.signIn.complete(proof.identity, context);
-          await ctx.magicLinks.settle(proof, result);
           return { proof, result };
         });
       try {

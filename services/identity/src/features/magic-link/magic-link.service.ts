@@ -3,11 +3,10 @@ import { randomString } from '../../crypto/random';
 import { fail } from '../../errors';
 import { mailLanguage } from '../../mail/language';
 import { idFor } from '../../mail/queue';
-import { type AuditSource, userTarget } from '../../shared/audit';
+import { type AuditSource } from '../../shared/audit';
 import { normalizeEmail } from '../../shared/email';
-import type { ProvenIdentity, SignInResult } from '../../shared/sign-in';
-import { isUniqueViolation, type Sql } from '../../shared/sql';
-import type { UserView } from '../../shared/views';
+import type { ProvenIdentity } from '../../shared/sign-in';
+import { type Sql } from '../../shared/sql';
 import type { MagicLinkFeatureDeps } from './deps';
 import type { MagicLinkRepository } from './repository';
 
@@ -85,10 +84,14 @@ export class MagicLinkService {
     let newUser = false;
     if (!user) {
       if (!this.d.settings.allowSignUp) fail('INVALID_TOKEN');
-      ({ user, newUser } = await this.register(record.email, record.name ?? '', source));
+      ({ user, newUser } = await this.d.accounts.registerVerified(
+        { email: record.email, name: record.name ?? '', image: null },
+        'magic-link',
+        source,
+      ));
     } else {
       user = await this.d.signIn.checkBan(user);
-      if (!user.emailVerified) user = await this.proveAddress(user, source);
+      if (!user.emailVerified) user = await this.d.accounts.claimAddress(user, 'magic-link', source);
     }
     const { repo } = this.d;
     return {
@@ -104,16 +107,6 @@ export class MagicLinkService {
         },
       },
     };
-  }
-
-  /**
-   * After the seam: a link that led to a pending sign-in (the user has a second factor) is spent too, so it opens
-   * one pending sign-in at most; a link spent meanwhile by a parallel use refuses this one.
-   */
-  async settle(proof: LinkProof, result: SignInResult): Promise<void> {
-    if (result.kind !== 'second-factor') return;
-    const { spend } = proof.identity;
-    if (spend) await this.d.sql.transaction(spend);
   }
 
   /** A failed link sign-in, recorded against the address when the link named one (docs/audit.md). */
@@ -144,45 +137,6 @@ export class MagicLinkService {
       if (input.errorCallbackURL) url.searchParams.set('errorCallbackURL', input.errorCallbackURL);
     }
     return url.toString();
-  }
-
-  /** Sign-up through a link (magicLink.allowSignUp): a verified address, no password. */
-  private async register(
-    email: string,
-    name: string,
-    source: AuditSource,
-  ): Promise<{ user: UserView; newUser: boolean }> {
-    try {
-      const user = await this.d.accounts.registerExternal(
-        { email, name, image: null, emailVerified: true },
-        'magic-link',
-        source,
-        async () => {},
-      );
-      return { user, newUser: true };
-    } catch (error) {
-      // Registered meanwhile by a parallel use of the link: that user it is.
-      const existing = isUniqueViolation(error) ? await this.d.accounts.getUserByEmail(email) : null;
-      if (!existing) throw error;
-      return { user: existing, newUser: false };
-    }
-  }
-
-  /** The link proves the address of an unverified account: verified now, and its earlier password and sessions end. */
-  private async proveAddress(user: UserView, source: AuditSource): Promise<UserView> {
-    const now = this.now();
-    const after = await this.d.sessions.changeUser(user.id, async (tx) => {
-      if (!(await this.d.repo.proveAddress(user.id, now, tx))) return async () => {};
-      await this.d.audit.record(tx, {
-        type: 'user.email_verified',
-        source: { ...source, actor: { type: 'user', id: user.id } },
-        target: userTarget(user.id),
-        details: { email: user.email, method: 'magic-link' },
-      });
-      return this.d.sessions.endAllForUserIn(tx, user.id);
-    });
-    await after();
-    return { ...user, emailVerified: true, updatedAt: now.toISOString() };
   }
 
   private now(): Date {

@@ -46,20 +46,6 @@ export class MagicLinkRepository {
     );
     return rows.length > 0 && rows[0].expires_at.getTime() > now.getTime();
   }
-
-  /**
-   * An address proven by the link: the user's email becomes verified, and a password set on the unverified account
-   * (by whoever registered the address first) stops working, as better-auth does for a link sign-in.
-   */
-  async proveAddress(userId: string, now: Date, tx: Sql): Promise<boolean> {
-    const rows = await tx.query(
-      'UPDATE users SET email_verified = true, updated_at = $2 WHERE id = $1 AND NOT email_verified RETURNING id',
-      [userId, now],
-    );
-    if (rows.length === 0) return false;
-    await tx.query("DELETE FROM accounts WHERE user_id = $1 AND provider_id = 'credential'", [userId]);
-    return true;
-  }
 }
 
 function parseRecord(value: string): LinkRecord | null {

@@ -13,7 +13,8 @@ import type { SignInDeps } from './deps';
  *   2. second factor: asked of a user who has one unless the proof already holds it; a trusted device passes,
  *      otherwise the answer is a pending sign-in (its cookie) and no session;
  *   3. session: made in one transaction with its `user.signed_in` event, and with the spending of the proof when it
- *      is single-use (a pending sign-in, a link, a code), so the proof is used exactly when the session commits.
+ *      is single-use (a pending sign-in, a link, a code), so the proof is used exactly when the session commits; a
+ *      proof that opened a pending sign-in instead is spent then, so it opens one at most.
  *
  * The route applies the result's cookies (SessionCookies.applySignIn) and shapes its own answer. Sign-in methods
  * never make sessions themselves; a test holds them to that.
@@ -39,13 +40,16 @@ export class SignInSeam implements SignInSteps {
         trustedDevice: context.trustedDevice,
         method,
       });
-      if (!gate.pass)
+      if (!gate.pass) {
+        // A single-use proof (a link, a code) is used up by the pending sign-in it opened: it opens one at most.
+        if (identity.spend) await this.d.sql.transaction(identity.spend);
         return {
           kind: 'second-factor',
           challenge: gate.challenge,
           methods: gate.methods,
           forgetDevice: gate.forgetDevice,
         };
+      }
       trustedDevice = gate.trustedDevice;
       if (trustedDevice) method = `${method}+trusted-device`;
     }
