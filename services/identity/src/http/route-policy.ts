@@ -15,8 +15,6 @@ export const RATE_LIMIT_RULES = {
   credential: { windowSec: 60, max: 10 },
   /** Each request may send a mail to an inbox (docs/security.md, mail flooding). */
   mail: { windowSec: 60, max: 5 },
-  /** Each request makes an account. */
-  'sign-up': { windowSec: 60, max: 5 },
   /** Each request stores short-lived state for a sign-in to come: an OAuth state, a passkey challenge. */
   challenge: { windowSec: 60, max: 30 },
 } as const satisfies Record<string, RateLimitRule>;
