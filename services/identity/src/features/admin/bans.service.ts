@@ -2,11 +2,11 @@ import { isId } from '../../crypto/random';
 import { fail, MESSAGES } from '../../errors';
 import { type AuditSource, SYSTEM_SOURCE, userTarget } from '../../shared/audit';
 import type { SessionWithUser, UserView } from '../../shared/views';
-import type { AdminDeps } from './deps';
+import type { AdminParts } from './parts';
 import type { BanInput } from './schemas';
 
 /** What bans use. */
-export type BansDeps = Pick<AdminDeps, 'sql' | 'repo' | 'access' | 'sessions' | 'config' | 'clock' | 'audit'>;
+export type BansDeps = Pick<AdminParts, 'sql' | 'repo' | 'access' | 'sessions' | 'config' | 'clock' | 'audit'>;
 
 /**
  * spec §4 Ban: ban and unban. A ban is one transaction: every session of the user ends (their row locked first, so

@@ -9,18 +9,16 @@ import type { OrganizationFeature, OrganizationSummary } from '../organization';
 import type { SessionService } from '../session';
 import type { AdminAccess } from './access';
 import type { LinkedAccountSchema } from './organizations.schemas';
-import type { AdminRepository } from './repository';
 import type { AdminPasskeySchema } from './schemas';
-import type { TrigramSample } from './search-sample';
 
-/** What the admin services use: their own repository, the access model, and the other features' services. */
-export interface AdminDeps {
+/**
+ * What the admin feature needs from outside: the other features' services, the infrastructure, and its access
+ * model (`createAdminAccess`, made first because other features ask it too).
+ */
+export interface AdminFeatureDeps {
   /** For the admin operations that write several rows in one transaction (a ban). */
   sql: Sql;
-  repo: AdminRepository;
   access: AdminAccess;
-  /** Frequent trigrams of emails and names, to keep list-users' index lookups selective. */
-  trigrams: TrigramSample;
   accounts: AccountService;
   passwords: PasswordService;
   /** Verification mails an operator sends for a user. */
@@ -50,12 +48,6 @@ export interface UserPasskeys {
 export interface SecondFactorReset {
   reset(user: UserView, source: AuditSource, lang?: string): Promise<UserView>;
 }
-
-/**
- * What the admin feature needs from outside: the other features' services, the infrastructure, and its access
- * model (`createAdminAccess`, made first because other features ask it too).
- */
-export type AdminFeatureDeps = Omit<AdminDeps, 'repo' | 'trigrams'>;
 
 export interface OrganizationPage {
   organizations: OrganizationSummary[];

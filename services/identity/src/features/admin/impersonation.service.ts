@@ -2,10 +2,10 @@ import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
 import { type AuditSource, userTarget } from '../../shared/audit';
 import type { SessionWithUser } from '../../shared/views';
-import type { AdminDeps } from './deps';
+import type { AdminParts } from './parts';
 
 /** What impersonation uses. */
-export type ImpersonationDeps = Pick<AdminDeps, 'access' | 'accounts' | 'sessions' | 'config'>;
+export type ImpersonationDeps = Pick<AdminParts, 'access' | 'accounts' | 'sessions' | 'config'>;
 
 /**
  * spec §4 Impersonation: an operator signs in as another user for a fixed time, and comes back to their own

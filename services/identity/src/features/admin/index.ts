@@ -3,12 +3,13 @@ import type { FeatureRoutes } from '../../http/web';
 import { AdminAccess } from './access';
 import { adminBanRoutes } from './bans.routes';
 import { AdminBansService } from './bans.service';
-import type { AdminDeps, AdminFeatureDeps } from './deps';
+import type { AdminFeatureDeps } from './deps';
 import { impersonationRoutes } from './impersonation.routes';
 import { AdminImpersonationService } from './impersonation.service';
 import { LapsedBans } from './lapsed-bans';
 import { adminOrganizationRoutes } from './organizations.routes';
 import { AdminOrganizationsService } from './organizations.service';
+import type { AdminParts } from './parts';
 import { adminPermissionRoutes } from './permissions.routes';
 import { AdminPermissionsService } from './permissions.service';
 import { AdminRepository } from './repository';
@@ -63,7 +64,7 @@ export function createAdminFeature(deps: AdminFeatureDeps): AdminFeature {
   const { sql, access } = deps;
   const repo = new AdminRepository(sql, deps.config.admin.reuseListTotals);
   const trigrams = new TrigramSample(sql, () => deps.clock.now());
-  const d: AdminDeps = { ...deps, sql, repo, trigrams };
+  const d: AdminParts = { ...deps, sql, repo, trigrams };
   const admin: AdminServices = {
     access,
     bans: new AdminBansService(d),

@@ -3,7 +3,6 @@ import { fail } from '../../errors';
 import type { BodyOf } from '../../shared/schemas';
 import type { SessionWithUser } from '../../shared/views';
 import { asOperator, type Caller, type OrganizationFeature } from '../organization';
-import type { AdminDeps } from './deps';
 import type {
   AddMember,
   AddTeamMember,
@@ -17,12 +16,13 @@ import type {
   UpdateOrganization,
   UpdateTeam,
 } from './organizations.schemas';
+import type { AdminParts } from './parts';
 
 /** What an operator may do to an organization: read it (`list`) or change it (`manage`). */
 type Need = 'list' | 'manage';
 
 /** What operators acting on organizations use. */
-export type AdminOrganizationsDeps = Pick<AdminDeps, 'access' | 'accounts' | 'organizations'>;
+export type AdminOrganizationsDeps = Pick<AdminParts, 'access' | 'accounts' | 'organizations'>;
 
 /**
  * Operators on organizations they need not belong to: each call checks the admin permission, then runs

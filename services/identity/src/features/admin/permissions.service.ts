@@ -3,11 +3,11 @@ import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
 import type { SessionWithUser } from '../../shared/views';
 import type { OrganizationListQuery, OrganizationSummary } from '../organization';
-import type { AdminDeps } from './deps';
+import type { AdminParts } from './parts';
 import type { PermissionCheck } from './schemas';
 
 /** What the permission checks use. */
-export type PermissionsDeps = Pick<AdminDeps, 'access' | 'accounts' | 'config' | 'organizations'>;
+export type PermissionsDeps = Pick<AdminParts, 'access' | 'accounts' | 'config' | 'organizations'>;
 
 /** has-permission (spec §5, §7) and the console's organization list. */
 export class AdminPermissionsService {

@@ -2,11 +2,11 @@ import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
 import type { AuditSource } from '../../shared/audit';
 import type { SessionView, SessionWithUser } from '../../shared/views';
-import type { AdminDeps } from './deps';
+import type { AdminParts } from './parts';
 import type { RevokeSessionInput } from './schemas';
 
 /** What operator session control uses. */
-export type AdminSessionsDeps = Pick<AdminDeps, 'access' | 'sessions'>;
+export type AdminSessionsDeps = Pick<AdminParts, 'access' | 'sessions'>;
 
 /**
  * Operator session control (spec §7): list and revoke another user's sessions. Every revocation goes through the

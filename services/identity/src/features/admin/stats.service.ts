@@ -1,5 +1,5 @@
 import type { SessionWithUser } from '../../shared/views';
-import type { AdminDeps } from './deps';
+import type { AdminParts } from './parts';
 import { type StatCounts, StatsRepository } from './stats.repository';
 
 const DAY_MS = 86_400_000;
@@ -10,7 +10,7 @@ export interface AdminStats extends StatCounts {
 }
 
 /** What the dashboard counts use. */
-export type StatsDeps = Pick<AdminDeps, 'sql' | 'access' | 'clock'>;
+export type StatsDeps = Pick<AdminParts, 'sql' | 'access' | 'clock'>;
 
 /** admin/stats: the console dashboard's counts and daily sign-ups (needs user:list, like the users list). */
 export class AdminStatsService {

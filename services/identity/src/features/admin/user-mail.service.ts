@@ -1,10 +1,10 @@
 import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
 import type { SessionWithUser, UserView } from '../../shared/views';
-import type { AdminDeps } from './deps';
+import type { AdminParts } from './parts';
 
 /** What the mails an operator sends for a user use. */
-export type UserMailDeps = Pick<AdminDeps, 'access' | 'accounts' | 'emails' | 'passwords'>;
+export type UserMailDeps = Pick<AdminParts, 'access' | 'accounts' | 'emails' | 'passwords'>;
 
 /**
  * Account mails an operator sends for a user (the console's "send a password reset" and "send a verification

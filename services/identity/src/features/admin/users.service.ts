@@ -2,8 +2,9 @@ import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
 import { type AuditSource, SYSTEM_SOURCE, userTarget } from '../../shared/audit';
 import type { SessionWithUser, UserView } from '../../shared/views';
-import type { AdminDeps, AdminPasskey, LinkedAccount } from './deps';
+import type { AdminPasskey, LinkedAccount } from './deps';
 import { filteredTwice, planListUsers } from './list-query';
+import type { AdminParts } from './parts';
 import type { CreateUserInput, ListUsersQuery, UserUpdate } from './schemas';
 import { indexProbes } from './search-trigrams';
 
@@ -19,7 +20,7 @@ export interface UserList {
 
 /** What user management uses. */
 export type UsersDeps = Pick<
-  AdminDeps,
+  AdminParts,
   | 'repo'
   | 'trigrams'
   | 'access'

@@ -4,9 +4,9 @@ import { ApiError } from '../../errors';
 import { redirectTarget } from '../../http/redirects';
 import { type AuditSource, asUser } from '../../shared/audit';
 import type { SignInContext, SignInResult } from '../../shared/sign-in';
-import type { SocialDeps } from './deps';
 import type { IdentifyService } from './identify.service';
 import { exchangeCode, fetchProfile, type ProviderTokens } from './oauth-client';
+import type { SocialParts } from './parts';
 import { providerIdentity } from './provider-identity';
 import type { Provider } from './providers/registry';
 import type { Profile } from './providers/types';
@@ -29,7 +29,7 @@ export interface CallbackResult {
 export const errorPage = (config: Config, code: string) => `${config.publicUrl}${config.basePath}/error?error=${code}`;
 
 /** What the provider callback uses. */
-export type CallbackDeps = Pick<SocialDeps, 'providers' | 'states' | 'signIn' | 'config' | 'clock'>;
+export type CallbackDeps = Pick<SocialParts, 'providers' | 'states' | 'signIn' | 'config' | 'clock'>;
 
 /**
  * GET/POST /callback/:providerId (spec §4, §7): short named steps; each failure redirects with its code.

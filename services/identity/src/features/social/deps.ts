@@ -5,29 +5,14 @@ import type { SignInSteps } from '../../shared/sign-in';
 import type { Sql } from '../../shared/sql';
 import type { KeyValueStore } from '../../store';
 import type { AccountService } from '../account';
-import type { IdTokenVerifier } from './id-token';
-import type { ProviderRegistry } from './providers/registry';
-import type { SocialRepository } from './repository';
-import type { OAuthStates } from './state';
-import type { TokenVault } from './vault';
 
 /** What the social feature needs from outside. */
-export interface SocialFeatureDeps
-  extends Pick<SocialDeps, 'sql' | 'config' | 'clock' | 'accounts' | 'signIn' | 'audit' | 'warn'> {
-  /** OAuth state between the redirect and the callback (Redis, or this process). */
-  store: KeyValueStore;
-}
-
-/** What the social feature's services share (wired in index.ts). */
-export interface SocialDeps {
+export interface SocialFeatureDeps {
   sql: Sql;
   config: Config;
   clock: Clock;
-  providers: ProviderRegistry;
-  verifier: IdTokenVerifier;
-  states: OAuthStates;
-  repo: SocialRepository;
-  vault: TokenVault;
+  /** OAuth state between the redirect and the callback (Redis, or this process). */
+  store: KeyValueStore;
   accounts: AccountService;
   /**
    * The sign-in seam: a provider's answer ends in it (the ban, the second factor, the session). Its ban check runs

@@ -2,8 +2,8 @@ import { type AuditSource, asUser, userTarget } from '../../shared/audit';
 import { normalizeEmail } from '../../shared/email';
 import { isUniqueViolation, type Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
-import type { SocialDeps } from './deps';
 import type { ProviderTokens } from './oauth-client';
+import type { SocialParts } from './parts';
 import type { Provider } from './providers/registry';
 import type { Profile } from './providers/types';
 import type { AccountRow } from './repository';
@@ -20,7 +20,7 @@ export type Identified =
   | { kind: 'refused'; reason: SignInRefusal };
 
 /** What finding or making the account of a provider identity uses. */
-export type IdentifyDeps = Pick<SocialDeps, 'sql' | 'repo' | 'vault' | 'accounts' | 'config' | 'clock' | 'audit'>;
+export type IdentifyDeps = Pick<SocialParts, 'sql' | 'repo' | 'vault' | 'accounts' | 'config' | 'clock' | 'audit'>;
 
 /**
  * spec §4 social sign-in: sign in the linked user, link to the user with the same email only when allowed, or

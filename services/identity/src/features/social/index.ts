@@ -5,9 +5,10 @@ import { Sealer } from '../../crypto/sealed';
 import type { FeatureRoutes } from '../../http/web';
 import { accountsRoutes } from './accounts.routes';
 import { CallbackService } from './callback.service';
-import type { SocialDeps, SocialFeatureDeps } from './deps';
+import type { SocialFeatureDeps } from './deps';
 import { IdTokenVerifier } from './id-token';
 import { IdentifyService } from './identify.service';
+import type { SocialParts } from './parts';
 import { ProviderRegistry } from './providers/registry';
 import { SocialRepository } from './repository';
 import { signInRoutes } from './sign-in.routes';
@@ -36,7 +37,7 @@ export type SocialFeature = SocialServices &
 export function createSocialFeature(base: SocialFeatureDeps): SocialFeature {
   const { config, clock } = base;
   const sealer = new Sealer(deriveKeys(config, 'provider-tokens'));
-  const d: SocialDeps = {
+  const d: SocialParts = {
     ...base,
     providers: new ProviderRegistry(config, clock.now),
     verifier: new IdTokenVerifier(clock.now, config.social.idTokenMaxAgeSec),

@@ -2,9 +2,9 @@ import { fail } from '../../errors';
 import type { AuditSource } from '../../shared/audit';
 import type { SignInContext, SignInResult } from '../../shared/sign-in';
 import type { SessionWithUser } from '../../shared/views';
-import type { SocialDeps } from './deps';
 import type { IdentifyService, SignInRefusal } from './identify.service';
 import { authorizationUrl, type ProviderTokens } from './oauth-client';
+import type { SocialParts } from './parts';
 import { mapProfile } from './profile';
 import { providerIdentity } from './provider-identity';
 import type { Provider } from './providers/registry';
@@ -18,7 +18,7 @@ const SIGN_IN_ERRORS = {
 } as const satisfies Record<SignInRefusal, string>;
 
 /** What starting a social sign-in or link uses. */
-export type SocialStartDeps = Pick<SocialDeps, 'providers' | 'states' | 'verifier' | 'signIn'>;
+export type SocialStartDeps = Pick<SocialParts, 'providers' | 'states' | 'verifier' | 'signIn'>;
 
 /** sign-in/social and link-social (spec §7): start a redirect flow, or sign in / link with an id token. */
 export class SocialService {

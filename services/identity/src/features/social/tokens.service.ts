@@ -1,7 +1,7 @@
 import { fail } from '../../errors';
 import { type AuditSource, userTarget } from '../../shared/audit';
-import type { SocialDeps } from './deps';
 import { fetchProfile, refreshTokens } from './oauth-client';
+import type { SocialParts } from './parts';
 import type { AccountRow } from './repository';
 import type { AccountSelector } from './schemas';
 
@@ -15,7 +15,7 @@ const scopesOf = (scope: string | null): string[] =>
     : [];
 
 /** What the stored provider tokens use. */
-export type TokensDeps = Pick<SocialDeps, 'repo' | 'vault' | 'providers' | 'config' | 'clock' | 'audit'>;
+export type TokensDeps = Pick<SocialParts, 'repo' | 'vault' | 'providers' | 'config' | 'clock' | 'audit'>;
 
 /** list-accounts, unlink-account and the provider-token calls (spec §7). Every lookup is within one user's accounts. */
 export class AccountTokensService {
