@@ -18,6 +18,8 @@ interface Encoded {
   madeAt: number;
   /** The Set-Cookie value of `cookie`, once an answer written outside Fastify needed it. */
   header?: string;
+  /** An answer has set it (lookups send it again only to a request that carried an unusable one). */
+  sent?: boolean;
 }
 
 /** The cookie plugin's serializer (`app.serializeCookie`), as Fastify's path calls it through `reply.setCookie`. */
@@ -146,16 +148,41 @@ export class SessionCookies {
   setCache(reply: FastifyReply, session: SessionView, json: string, now: number): void {
     const maxAge = this.config.session.cookieCacheMaxAgeSec;
     const encoded = maxAge > 0 ? this.encode(session.token, json, maxAge, now) : null;
-    if (encoded) reply.setCookie(this.dataName, encoded.cookie, this.lifetime(session, maxAge));
+    if (!encoded) return;
+    encoded.sent = true;
+    reply.setCookie(this.dataName, encoded.cookie, this.lifetime(session, maxAge));
+  }
+
+  /**
+   * The cache cookie after a lookup (get-session found the session and did not renew it), as `setCache`, except
+   * to a request that carried no cache cookie at all while the cookie made for this body less than a second ago
+   * is reused: that one went to the same token's holder already, and a holder that keeps no cookies (a service
+   * forwarding the browser's token cookie) would get the same 1.4 KB with every answer. A request that carried
+   * an unusable cache cookie (expired, of another body, tampered) is sent it.
+   */
+  lookupCache(reply: FastifyReply, session: SessionView, json: string, now: number, carried: boolean): void {
+    const maxAge = this.config.session.cookieCacheMaxAgeSec;
+    const encoded = maxAge > 0 ? this.encode(session.token, json, maxAge, now) : null;
+    if (encoded && (carried || !encoded.sent)) {
+      encoded.sent = true;
+      reply.setCookie(this.dataName, encoded.cookie, this.lifetime(session, maxAge));
+    }
   }
 
   /**
    * The Set-Cookie values get-session sends a browser (its token cookie present) for a session it looked up, as
-   * `set` (renewed) or `setCache` (otherwise) put them on a reply, serialized as the cookie plugin does: for an
+   * `set` (renewed) or `lookupCache` (otherwise; `carried`: the request had a cache cookie) put them on a reply, serialized as the cookie plugin does: for an
    * answer written outside Fastify (get-session's fast path). The cache cookie's value is reused for a second
    * (`REUSE_ENCODED_MS`), and so is its serialized form.
    */
-  lookupCookies(value: SessionWithUser, json: string, now: number, renewed: boolean, serialize: SerializeCookie) {
+  lookupCookies(
+    value: SessionWithUser,
+    json: string,
+    now: number,
+    renewed: boolean,
+    carried: boolean,
+    serialize: SerializeCookie,
+  ) {
     const { session } = value;
     const headers: string[] = [];
     if (renewed) {
@@ -165,7 +192,8 @@ export class SessionCookies {
     }
     const maxAge = this.config.session.cookieCacheMaxAgeSec;
     const encoded = maxAge > 0 ? this.encode(session.token, json, maxAge, now) : null;
-    if (encoded) {
+    if (encoded && (renewed || carried || !encoded.sent)) {
+      encoded.sent = true;
       encoded.header ??= serialize(this.dataName, encoded.cookie, {
         sameSite: 'lax',
         ...this.lifetime(session, maxAge),

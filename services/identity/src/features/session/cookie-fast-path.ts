@@ -105,6 +105,7 @@ export function cookieFastPath(options: CookieFastPathOptions) {
     fallback: Listener,
     token: string,
     viaCookie: boolean,
+    carried: boolean,
     startedAt: number,
   ): void {
     const now = options.now();
@@ -115,7 +116,7 @@ export function cookieFastPath(options: CookieFastPathOptions) {
         const { current } = resolved;
         if (!current) return fallback(request, response);
         const setCookie = viaCookie
-          ? cookies.lookupCookies(current, resolved.json, now, resolved.renewed, options.serializeCookie)
+          ? cookies.lookupCookies(current, resolved.json, now, resolved.renewed, carried, options.serializeCookie)
           : [];
         write(response, 200, resolved.json, setCookie.length > 0 ? { 'set-cookie': setCookie } : {});
         metrics?.getSession.inc({ path: resolved.from === 'redis' ? 'redis' : 'database' });
@@ -160,7 +161,7 @@ export function cookieFastPath(options: CookieFastPathOptions) {
     if (unstorableField(h, 'headers') || unstorableField(parsed, 'cookies')) return false;
     const cached = viaCookie ? cookies.cacheFrom(parsed, verified.token, options.now()) : null;
     if (!cached) {
-      lookUp(request, response, fallback, verified.token, viaCookie, startedAt);
+      lookUp(request, response, fallback, verified.token, viaCookie, parsed[cookies.dataName] !== undefined, startedAt);
       return true;
     }
     write(response, 200, cached.json, {});

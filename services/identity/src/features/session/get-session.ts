@@ -17,7 +17,7 @@ import type { SessionWeb } from './web';
  *   4. database  the session joined with its user (the lookups of one turn share one query) } .resolve
  *   5. settle    expired or banned: deleted; past its update age: renewed; the Redis entry filled  }
  *   6. cookies   none: cleared; renewed or signed under a previous secret: both cookies again; else a fresh
- *                cache cookie
+ *                cache cookie (not again within the second it is reused, to a request that carried none)
  */
 export type GetSessionQuery = QueryOf<typeof GetSession>;
 
@@ -50,10 +50,11 @@ export function getSessionPipeline(ctx: SessionWeb) {
     resolved: Resolved,
     now: number,
     resign: boolean,
+    carried: boolean,
   ): void {
     if (!current) cookies.clear(reply);
     else if (resolved.renewed || resign) cookies.set(reply, current, now, resolved.json);
-    else cookies.setCache(reply, current.session, resolved.json, now);
+    else cookies.lookupCache(reply, current.session, resolved.json, now, carried);
   }
 
   const countPath = (path: 'none' | 'cookie' | 'redis' | 'database') => metrics.getSession.inc({ path });
@@ -83,7 +84,7 @@ export function getSessionPipeline(ctx: SessionWeb) {
     const resolved = await resolve(presented, query);
     const { current } = resolved;
     countPath(current ? (resolved.from === 'redis' ? 'redis' : 'database') : 'none');
-    if (viaCookie) setCookies(reply, current, resolved, now, resign);
+    if (viaCookie) setCookies(reply, current, resolved, now, resign, request.cookies[cookies.dataName] !== undefined);
     return current ? { json: resolved.json } : null;
   };
 }

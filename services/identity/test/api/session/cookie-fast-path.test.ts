@@ -73,9 +73,16 @@ function call(
 }
 
 /** The same request to both servers: the answers, and which server's Fastify saw it. */
-async function both(path: string, headers: Record<string, string>, method = 'GET', body?: string) {
+async function both(
+  path: string,
+  headers: Record<string, string>,
+  method = 'GET',
+  body?: string,
+  between?: () => void,
+) {
   const before = { fast: fast.reachedFastify, plain: plain.reachedFastify };
   const a = await call(fast, path, headers, method, body);
+  between?.();
   const b = await call(plain, path, headers, method, body);
   return {
     fast: a,
@@ -106,7 +113,9 @@ afterAll(async () => {
 
 async function signedIn() {
   const u = await signUp(t.app);
-  // Fill the cache cookie the way a browser gets it: from an answer of get-session through Fastify.
+  // Fill the cache cookie the way a browser gets it: from an answer of get-session through Fastify, after the
+  // second in which the one the sign-up answer set is reused (and not sent again to a request carrying none).
+  t.clock.advance(1.001);
   const first = await call(plain, PATH, { cookie: `${TOKEN_COOKIE}=${u.jar.get(TOKEN_COOKIE)}` });
   const cache = [first.headers['set-cookie']].flat().find((c) => c?.startsWith(`${DATA_COOKIE}=`));
   u.jar.cookies.set(DATA_COOKIE, cache!.split(';')[0].slice(DATA_COOKIE.length + 1));
@@ -203,7 +212,8 @@ describe('get-session cookie fast path', () => {
   /**
    * (b): a token without a usable cache cookie is looked up as Fastify's route looks it up (Redis, else
    * PostgreSQL) and answered the same: body, headers, and for a browser a fresh cache cookie. The two servers share
-   * one context, so the second answer is made within the second in which the first cache cookie is reused.
+   * one context, so the clock moves past the second in which a cache cookie is reused (and not sent again to a
+   * request carrying none) before the second server answers.
    */
   it('answers a lookup without Fastify, with the same status, headers, cookies and body', async () => {
     const u = await signedIn();
@@ -219,12 +229,23 @@ describe('get-session cookie fast path', () => {
       ['a Bearer token and another cookie', { authorization: `Bearer ${u.token}`, cookie: 'theme=dark' }],
     ];
     for (const [name, headers] of cases) {
-      const r = await both(PATH, { ...headers, 'x-request-id': `lookup-${name}` });
+      t.clock.advance(1.001);
+      const r = await both(PATH, { ...headers, 'x-request-id': `lookup-${name}` }, 'GET', undefined, () =>
+        t.clock.advance(1.001),
+      );
       expect({ name, fastWentToFastify: r.fastWentToFastify }).toEqual({ name, fastWentToFastify: false });
       expect({ name, status: r.fast.status }).toEqual({ name, status: 200 });
       expect(JSON.parse(r.fast.body).session.token).toBe(u.token);
       expect(r.fast.body).toBe(r.plain.body);
-      expect({ name, headers: withoutDate(r.fast.headers) }).toEqual({ name, headers: withoutDate(r.plain.headers) });
+      // The cache cookies' values differ: each signs the second it was made in.
+      const masked = (headers: Answer['headers']) => {
+        const rest = withoutDate(headers);
+        const cookies = [rest['set-cookie']].flat().filter((c) => c !== undefined);
+        return cookies.length
+          ? { ...rest, 'set-cookie': cookies.map((c) => c.replace(/^([^=]+)=[^;]*/, '$1=…')) }
+          : rest;
+      };
+      expect({ name, headers: masked(r.fast.headers) }).toEqual({ name, headers: masked(r.plain.headers) });
       const cacheCookie = [r.fast.headers['set-cookie']].flat().some((c) => c?.startsWith(`${DATA_COOKIE}=`));
       expect({ name, cacheCookie }).toEqual({ name, cacheCookie: !name.includes('Bearer') });
       const lines = (s: Server) =>
@@ -234,6 +255,36 @@ describe('get-session cookie fast path', () => {
           .map(({ time, responseTime, pid, hostname, ...rest }) => rest);
       expect(lines(fast)).toHaveLength(1);
       expect(lines(fast)).toEqual(lines(plain));
+    }
+  });
+
+  /**
+   * A cache cookie is reused for a second; within it, a lookup that carried no cache cookie at all (a service
+   * forwarding the browser's token cookie, a parallel request of a browser that was just sent it) is not sent the
+   * same 1.4 KB again. One that carried an unusable cache cookie is, and so is a new one after the second.
+   */
+  it('sends a lookup the cache cookie once a second unless it carried one, on both paths alike', async () => {
+    for (const server of [fast, plain]) {
+      const u = await signedIn();
+      const tokenOnly = { cookie: `${TOKEN_COOKIE}=${u.jar.get(TOKEN_COOKIE)}` };
+      const cacheCookieOf = (r: Answer) =>
+        [r.headers['set-cookie']]
+          .flat()
+          .find((c) => c?.startsWith(`${DATA_COOKIE}=`))
+          ?.split(';')[0]
+          .slice(DATA_COOKIE.length + 1) ?? null;
+      t.clock.advance(1.001); // past the second in which signedIn's cache cookie is reused
+      const first = await call(server, PATH, tokenOnly);
+      const sent = cacheCookieOf(first);
+      expect(sent).toMatch(/\.[A-Za-z0-9+/_-]{43}$/);
+      const again = await call(server, PATH, tokenOnly);
+      expect([again.status, again.body, cacheCookieOf(again)]).toEqual([200, first.body, null]);
+      const stale = await call(server, PATH, { cookie: `${tokenOnly.cookie}; ${DATA_COOKIE}=${sent!.slice(0, -2)}AA` });
+      expect([stale.status, cacheCookieOf(stale)]).toEqual([200, sent]);
+      t.clock.advance(1.001);
+      const later = await call(server, PATH, tokenOnly);
+      expect(cacheCookieOf(later)).toMatch(/\.[A-Za-z0-9+/_-]{43}$/);
+      expect(cacheCookieOf(later)).not.toBe(sent);
     }
   });
 
