@@ -55,7 +55,7 @@ export class SignInSeam implements SignInSteps {
       if (trustedDevice) secondFactor = 'trusted-device';
     }
     const { source } = context;
-    // The event's method says a trusted device let the sign-in through (docs/audit.md); the session says it apart.
+    // The event appends a trusted device to the method (docs/audit.md); the session records it as its second factor.
     const eventMethod = secondFactor === 'trusted-device' ? `${identity.method}+trusted-device` : identity.method;
     const used = identity.secondFactorUsed;
     const input: CreateSessionInput = {
