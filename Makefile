@@ -106,7 +106,8 @@ SHOTS := users-list user-show user-organizations organization-show users-list-na
   user-set-role user-edit user-set-role-narrow dashboard dashboard-narrow organizations-list organization-details \
   organization-edit user-sessions users-list-bulk users-bulk-results user-banned-narrow impersonation-banner \
   audit audit-narrow webhooks webhooks-narrow webhook-show webhook-show-narrow webhook-secret two-factor-sign-in \
-  two-factor-sign-in-narrow user-second-factor user-second-factor-narrow
+  two-factor-sign-in-narrow user-second-factor user-second-factor-narrow user-sessions-signed-in-with \
+  user-sessions-signed-in-with-360
 HOSTED_SHOTS := sign-in sign-in-error sign-up email-verified email-changed link-expired forgot-password reset-password error signed-out \
   signed-out-dark sign-in-dark-Polish account-deleted invitation invitation-320 invitation-signed-out sign-in-320 sign-up-320 forgot-password-320 reset-password-320 \
   email-verified-320 email-changed-320 signed-out-320 account-deleted-320 error-320 \

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { generate } from 'otplib';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mailMatch } from '../../e2e/world';
@@ -12,6 +13,8 @@ const PASSWORD = 'User-pass-123!';
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0';
+const ANDROID =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36';
 const people = {
   rita: { email: 'rita.removed@ops-e2e.test', name: 'Rita Removed' },
   b3: { email: 'bulk.three@ops-e2e.test', name: 'Bulk Three' },
@@ -21,6 +24,8 @@ const people = {
   vera: { email: 'vera.unverified@ops-e2e.test', name: 'Vera Unverified' },
   sam: { email: 'sam.sessions@ops-e2e.test', name: 'Sam Sessions' },
 };
+/** Made by the scenario that signs her in several ways (not in beforeAll: the other scenarios never see her). */
+const MIA = { email: 'mia.methods@ops-e2e.test', name: 'Mia Methods' };
 
 let world: World;
 let adminCookie: string;
@@ -37,20 +42,35 @@ const sessionsOf = async (userId: string) =>
     updatedAt: string;
   }[];
 
-/** Signs in through the API from a given browser (its user agent), answering the session cookie and its id. */
-async function signInFrom(email: string, userAgent: string) {
-  const res = await fetch(`${world.origin}/api/auth/sign-in/email`, {
+/** A POST to the API from a given browser (its user agent and cookies): the answer and the cookies it set. */
+async function postFrom(userAgent: string, path: string, body: unknown, cookie?: string) {
+  const res = await fetch(`${world.origin}/api/auth${path}`, {
     method: 'POST',
-    headers: { origin: world.origin, 'content-type': 'application/json', 'user-agent': userAgent },
-    body: JSON.stringify({ email, password: PASSWORD }),
+    headers: {
+      origin: world.origin,
+      'content-type': 'application/json',
+      'user-agent': userAgent,
+      ...(cookie ? { cookie } : {}),
+    },
+    body: JSON.stringify(body),
   });
   expect(res.status).toBe(200);
-  const cookie = res.headers
+  const set = res.headers
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
+  return { body: await res.json(), cookie: set };
+}
+
+/** The session a cookie holds: the cookie and the session's id. */
+async function sessionFor(cookie: string) {
   const session = await world.api('/get-session?disableCookieCache=true', { cookie });
   return { cookie, sessionId: session.body.session.id as string };
+}
+
+/** Signs in through the API from a given browser (its user agent), answering the session cookie and its id. */
+async function signInFrom(email: string, userAgent: string) {
+  return sessionFor((await postFrom(userAgent, '/sign-in/email', { email, password: PASSWORD })).cookie);
 }
 
 /** The cookies of a browser page, as a Cookie header: to ask the API who that page is signed in as. */
@@ -197,6 +217,69 @@ describe('users: the ops staff daily work', () => {
     const kept = await world.api('/get-session?disableCookieCache=true', { cookie: phone.cookie });
     expect(kept.body.session.id).toBe(phone.sessionId);
     await shot(page, 'user-sessions');
+  });
+
+  it('the sessions tab says how each session was made, in words, wide and at 360 px; unknown for older sessions', async () => {
+    const created = await api('/admin/create-user', { ...MIA, password: PASSWORD });
+    expect(created.status).toBe(200);
+    const mia = created.body.user.id as string;
+    const byPassword = await signInFrom(MIA.email, FIREFOX);
+    const older = await signInFrom(MIA.email, IPHONE);
+    // A session of a version that did not record the method.
+    await world.query('UPDATE sessions SET sign_in_method = NULL, second_factor = NULL WHERE id = $1', [
+      older.sessionId,
+    ]);
+    // A second factor: the authenticator app on, then a sign-in completed with a backup code.
+    const enabled = await postFrom(FIREFOX, '/two-factor/enable', { password: PASSWORD }, byPassword.cookie);
+    const secret = new URL(enabled.body.totpURI).searchParams.get('secret') ?? '';
+    const code = await generate({ secret, algorithm: 'sha1', digits: 6, period: 30 });
+    await postFrom(FIREFOX, '/two-factor/verify-totp', { code }, byPassword.cookie);
+    const pending = await postFrom(ANDROID, '/sign-in/email', { email: MIA.email, password: PASSWORD });
+    expect(pending.body).toMatchObject({ twoFactorRedirect: true });
+    const backup = await postFrom(
+      ANDROID,
+      '/two-factor/verify-backup-code',
+      { code: enabled.body.backupCodes[0] },
+      pending.cookie,
+    );
+    const withBackup = await sessionFor(backup.cookie);
+    // An operator's impersonation (the API's admin session, not this page's).
+    const impersonated = await api('/admin/impersonate-user', { userId: mia });
+    expect(impersonated.status).toBe(200);
+    const expected: Record<string, string> = {
+      [byPassword.sessionId]: 'Password',
+      [older.sessionId]: 'Unknown',
+      [withBackup.sessionId]: 'Password + backup code',
+      [impersonated.body.session.id]: 'Impersonation',
+    };
+    const listed = await api('/admin/list-user-sessions', { userId: mia, hideTokens: true });
+    expect(listed.body.sessions.map((s: { id: string }) => s.id).sort()).toEqual(Object.keys(expected).sort());
+
+    await openUser(mia, 'sessions');
+    await page.reload(); // no notification of an earlier scenario in the picture
+    await page.getByRole('columnheader', { name: 'Signed in with' }).waitFor();
+    for (const [id, words] of Object.entries(expected))
+      expect(await page.getByTestId(`session-${id}`).getByTestId('signed-in-with').textContent()).toBe(words);
+    await shot(page, 'user-sessions-signed-in-with');
+
+    const p = await world.newPage({ width: 360, height: 860 });
+    await signInAsAdmin(p, world.origin);
+    await openUser(mia, 'sessions', p);
+    await p.getByTestId('sessions').waitFor();
+    // Narrow: no column of its own; the words are under the device, and seen.
+    expect(await p.getByRole('columnheader', { name: 'Signed in with' }).count()).toBe(0);
+    for (const [id, words] of Object.entries(expected)) {
+      const said = p.getByTestId(`session-${id}`).getByTestId('signed-in-with-line');
+      expect(await said.textContent()).toBe(`Signed in with: ${words}`);
+      expect(await said.isVisible()).toBe(true);
+    }
+    await settled(p);
+    expect(await buttonProblems(p)).toEqual([]);
+    expect(await offscreenProblems(p)).toEqual([]);
+    expect(await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(await axeProblems(p)).toEqual([]);
+    await shot(p, 'user-sessions-signed-in-with-360');
+    await p.context().close();
   });
 
   it("marks the admin's own current session on their sessions tab", async () => {

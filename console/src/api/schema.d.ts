@@ -116,7 +116,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user's active sessions */
+        /**
+         * The signed-in user's active sessions, each with how it was made
+         * @description Each session also says how it was made (signInMethod, secondFactor; null for a session made before they were recorded). Impersonation sessions are not listed.
+         */
         get: operations["listSessions"];
         put?: never;
         post?: never;
@@ -1060,8 +1063,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A user's active sessions, impersonation sessions included
-         * @description hideTokens=true answers each session with an empty token: for consoles, which revoke by session id and so never need to hold another user's token.
+         * A user's active sessions, impersonation sessions included, each with how it was made
+         * @description hideTokens=true answers each session with an empty token: for consoles, which revoke by session id and so never need to hold another user's token. Each session also says how it was made (signInMethod, secondFactor; null for a session made before they were recorded).
          */
         post: operations["adminListUserSessions"];
         delete?: never;
@@ -2573,6 +2576,25 @@ export interface components {
             n?: string;
             e?: string;
         };
+        /** ListedSession */
+        ListedSession: {
+            id: string;
+            token: string;
+            userId: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            ipAddress: string | null;
+            userAgent: string | null;
+            impersonatedBy: string | null;
+            activeOrganizationId: string | null;
+            signInMethod: string | null;
+            /** @description what completed a sign-in that asked for a second factor: an authenticator code, a backup code, or a device the user trusted; null when none was asked (or unknown) */
+            secondFactor: "totp" | "backup-code" | "trusted-device" | null;
+        };
         /** Member */
         Member: {
             id: string;
@@ -3106,7 +3128,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Session"][];
+                    "application/json": components["schemas"]["ListedSession"][];
                 };
             };
             /** @description Default Response */
@@ -5703,7 +5725,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        sessions: components["schemas"]["Session"][];
+                        sessions: components["schemas"]["ListedSession"][];
                     };
                 };
             };

@@ -354,6 +354,27 @@ export const en: TranslationMessages = {
         createdAt: 'Created',
         updatedAt: 'Last active',
         impersonatedBy: 'Impersonated by',
+        signedInWith: 'Signed in with',
+        /** In a narrow window, under the device: the column's header and the words together. */
+        signed_in_with_line: 'Signed in with: %{method}',
+        /** How a session was made (docs/sessions.md "How a session was made"). */
+        sign_in: {
+          password: 'Password',
+          sign_up: 'Password, at sign-up',
+          social: 'Social sign-in (%{provider})',
+          passkey: 'Passkey',
+          magic_link: 'Magic link',
+          email_otp: 'Code by email',
+          email_verification: 'Email verification link',
+          password_change: 'Password change',
+          impersonation: 'Impersonation',
+          /** A method the service names that this console does not know yet: as the service names it. */
+          other: '%{method}',
+          /** A session made before the service recorded how. */
+          unknown: 'Unknown',
+          with_factor: '%{method} + %{factor}',
+          factors: { totp: 'authenticator app', backup_code: 'backup code', trusted_device: 'trusted device' },
+        },
         this_session: 'This session',
         kinds: { phone: 'Phone', tablet: 'Tablet', computer: 'Computer', other: 'Device' },
         unknown_device: 'Unknown device',

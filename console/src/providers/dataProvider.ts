@@ -27,6 +27,8 @@ import { unwrap } from './errors';
 /** The API's named shapes (components of openapi.yaml). */
 export type User = components['schemas']['User'];
 export type Session = components['schemas']['Session'];
+/** A session as the session lists answer it: with how it was made (signInMethod, secondFactor). */
+export type ListedSession = components['schemas']['ListedSession'];
 export type SessionWithUser = components['schemas']['SessionWithUser'];
 export type Member = components['schemas']['Member'];
 export type Invitation = components['schemas']['Invitation'];
@@ -84,7 +86,7 @@ export interface AdminMethods {
   impersonateUser(userId: string): Promise<SessionWithUser>;
   stopImpersonating(): Promise<void>;
   /** The user's sessions without their tokens (hideTokens): the console never holds another user's token. */
-  listUserSessions(userId: string): Promise<Session[]>;
+  listUserSessions(userId: string): Promise<ListedSession[]>;
   /** One session, by the id list-user-sessions answers. */
   revokeUserSession(sessionId: string): Promise<void>;
   revokeUserSessions(userId: string): Promise<void>;

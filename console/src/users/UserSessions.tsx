@@ -3,8 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { type TranslateFunction, useGetIdentity } from 'react-admin';
 import { PromptButton } from '../common/PromptButton';
 import { ScrollX } from '../layout/ScrollX';
-import { wideOnly } from '../layout/useNarrow';
+import { useNarrow, wideOnly } from '../layout/useNarrow';
 import type { Session } from '../providers/dataProvider';
+import { describeSignIn } from './signInMethod';
 import { parseUserAgent } from './userAgent';
 import { useUserAction } from './useUserAction';
 
@@ -18,12 +19,13 @@ export function describeSession(session: Pick<Session, 'userAgent'>, translate: 
 
 /**
  * The user's active sessions (list-user-sessions, without their tokens): device and browser read from the user
- * agent, address, start and last activity, this browser's own session marked. Revoke one (by its id) or all, each
- * confirmed by name.
+ * agent, how it was made (its own column, or under the device in a narrow window), address, start and last
+ * activity, this browser's own session marked. Revoke one (by its id) or all, each confirmed by name.
  */
 export function UserSessions() {
   const { record, dataProvider, translate, email } = useUserAction();
   const { identity } = useGetIdentity();
+  const narrow = useNarrow();
   const userId = record?.id;
   const {
     data: sessions,
@@ -51,6 +53,7 @@ export function UserSessions() {
             <TableRow>
               <TableCell>{translate('resources.users.sessions.device')}</TableCell>
               <TableCell>{translate('resources.users.sessions.browser')}</TableCell>
+              {!narrow && <TableCell>{translate('resources.users.sessions.signedInWith')}</TableCell>}
               <TableCell sx={wideOnly}>{translate('resources.users.sessions.ipAddress')}</TableCell>
               <TableCell sx={wideOnly}>{translate('resources.users.sessions.createdAt')}</TableCell>
               <TableCell sx={wideOnly}>{translate('resources.users.sessions.updatedAt')}</TableCell>
@@ -61,6 +64,7 @@ export function UserSessions() {
           <TableBody>
             {sessions.map((s) => {
               const { device, browser } = describeSession(s, translate);
+              const signedInWith = describeSignIn(s, translate);
               const date = time(s.createdAt);
               const ip = s.ipAddress || translate('resources.users.sessions.unknown_ip');
               const own = !!identity?.sessionId && identity.sessionId === s.id;
@@ -84,8 +88,20 @@ export function UserSessions() {
                         sx={{ ml: 1 }}
                       />
                     )}
+                    {narrow && (
+                      <Typography
+                        variant="caption"
+                        component="div"
+                        color="text.secondary"
+                        sx={{ mt: 0.5 }}
+                        data-testid="signed-in-with-line"
+                      >
+                        {translate('resources.users.sessions.signed_in_with_line', { method: signedInWith })}
+                      </Typography>
+                    )}
                   </TableCell>
                   <TableCell>{browser}</TableCell>
+                  {!narrow && <TableCell data-testid="signed-in-with">{signedInWith}</TableCell>}
                   <TableCell sx={wideOnly}>{s.ipAddress ?? ''}</TableCell>
                   <TableCell sx={wideOnly}>{date}</TableCell>
                   <TableCell sx={wideOnly}>{time(s.updatedAt)}</TableCell>

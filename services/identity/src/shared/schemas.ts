@@ -68,6 +68,34 @@ export const SessionSchema = Type.Object(
   { $id: 'Session', title: 'Session' },
 );
 
+/**
+ * A session as the session lists answer it (list-sessions, admin list-user-sessions): the session and how it was
+ * made (docs/sessions.md "How a session was made"). Never in get-session's answer, its Redis entry or its cookie.
+ */
+export const ListedSessionSchema = Type.Object(
+  {
+    ...SessionSchema.properties,
+    signInMethod: Nullable(
+      Type.String({
+        description:
+          'how the session was made: the sign-in method as its user.signed_in audit event names it, without ' +
+          '+trusted-device (email, sign-up, social:<provider>, passkey, magic-link, email-otp, ' +
+          'email-verification, password-change), or impersonation; null for a session made before it was ' +
+          'recorded (unknown)',
+      }),
+    ),
+    secondFactor: Type.Union(
+      [Type.Literal('totp'), Type.Literal('backup-code'), Type.Literal('trusted-device'), Type.Null()],
+      {
+        description:
+          'what completed a sign-in that asked for a second factor: an authenticator code, a backup code, or a ' +
+          'device the user trusted; null when none was asked (or unknown)',
+      },
+    ),
+  },
+  { $id: 'ListedSession', title: 'ListedSession' },
+);
+
 export const SessionWithUserSchema = Type.Object(
   { session: SessionSchema, user: UserSchema },
   { $id: 'SessionWithUser', title: 'SessionWithUser' },

@@ -1,6 +1,6 @@
 import type { AuditDetails, AuditSource } from './audit';
 import type { Sql } from './sql';
-import type { SessionWithUser, UserView } from './views';
+import type { SessionSecondFactor, SessionWithUser, UserView } from './views';
 
 /**
  * The sign-in seam's vocabulary (docs/architecture.md "The sign-in seam"). A sign-in method (a password, a
@@ -17,7 +17,10 @@ export interface CookieGrant {
 
 export interface ProvenIdentity {
   user: UserView;
-  /** How the caller proved it: the `method` of the `user.signed_in` event (docs/audit.md), e.g. `email`, `social:github`. */
+  /**
+   * How the caller proved it: the `method` of the `user.signed_in` event (docs/audit.md), e.g. `email`,
+   * `social:github`, and the session's `signInMethod` (docs/sessions.md "How a session was made").
+   */
   method: string;
   rememberMe: boolean;
   /**
@@ -26,7 +29,12 @@ export interface ProvenIdentity {
    * screen lock, the second step of a pending sign-in) or the operator said so (a provider's `twoFactor: false`).
    */
   secondFactor: 'ask' | 'skip';
-  /** More facts for the `user.signed_in` event (a passkey's id, the second factor used). Never a secret. */
+  /**
+   * The second factor this proof completed (the second step of a pending sign-in, whose `method` is the first
+   * step's): the session records it and the `user.signed_in` event names it (`secondFactor`).
+   */
+  secondFactorUsed?: Exclude<SessionSecondFactor, 'trusted-device'>;
+  /** More facts for the `user.signed_in` event (a passkey's id, whether the device was trusted). Never a secret. */
   details?: AuditDetails;
   /**
    * Spends what proved the identity (a pending sign-in, a one-time link or code) in the new session's transaction,

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { ApiKeySchema, SessionSchema, SessionWithUserSchema, UserSchema } from './schemas';
+import type { ApiKeySchema, ListedSessionSchema, SessionSchema, SessionWithUserSchema, UserSchema } from './schemas';
 
 /**
  * What clients see of a user, a session and an API key: the types are the response schemas' (schemas.ts), so
@@ -16,6 +16,15 @@ export type SessionView = Static<typeof SessionSchema> & {
 };
 
 export type SessionWithUser = Static<typeof SessionWithUserSchema> & { session: SessionView };
+
+/**
+ * A session as the session lists answer it: with how it was made (docs/sessions.md "How a session was made"). Only
+ * the lists read it; the session the service holds for a request (SessionView) never carries it.
+ */
+export type ListedSessionView = Static<typeof ListedSessionSchema> & { rememberMe: boolean };
+
+/** What completed a sign-in that asked for a second factor, as its session records it. */
+export type SessionSecondFactor = NonNullable<ListedSessionView['secondFactor']>;
 
 /** An API key as every route answers it. Never the key. */
 export type ApiKeyView = Static<typeof ApiKeySchema>;

@@ -22,6 +22,7 @@ import { OrganizationTwoFactor1796100000400 } from './1796100000400-organization
 import { Passkeys1796100000500 } from './1796100000500-passkeys';
 import { DropTypeormMetadata1796200000100 } from './1796200000100-drop-typeorm-metadata';
 import { PendingSignInMethod1796300000100 } from './1796300000100-pending-sign-in-method';
+import { SessionSignInMethod1796400000100 } from './1796400000100-session-sign-in-method';
 
 /** Listed explicitly (a glob would also match the compiled .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   Passkeys1796100000500,
   DropTypeormMetadata1796200000100,
   PendingSignInMethod1796300000100,
+  SessionSignInMethod1796400000100,
 ];

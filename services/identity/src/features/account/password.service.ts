@@ -161,6 +161,7 @@ export class PasswordService {
           user: auth.user,
           rememberMe: auth.session.rememberMe,
           ...source,
+          signIn: { method: 'password-change', secondFactor: null },
           event: signedIn(source, 'password-change'),
         },
         tx,

@@ -29,6 +29,7 @@ export class AdminImpersonationService {
       ipAddress: source.ipAddress,
       userAgent: source.userAgent,
       impersonatedBy: auth.user.id,
+      signIn: { method: 'impersonation', secondFactor: null },
       fixedLifetimeSec: config.admin.impersonationSessionDurationSec,
       event: ({ session, user }) => ({
         type: 'admin.user.impersonation_started',

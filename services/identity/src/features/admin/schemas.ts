@@ -5,11 +5,11 @@ import {
   EmailField,
   errorResponses,
   ImageField,
+  ListedSessionSchema,
   NameField,
   Nullable,
   PasswordField,
   RedirectField,
-  SessionSchema,
   SessionWithUserSchema,
   StatusSchema,
   SuccessSchema,
@@ -130,12 +130,13 @@ export const ListUsers = {
 
 export const ListUserSessions = {
   tags,
-  summary: "A user's active sessions, impersonation sessions included",
+  summary: "A user's active sessions, impersonation sessions included, each with how it was made",
   description:
     'hideTokens=true answers each session with an empty token: for consoles, which revoke by session id and so ' +
-    "never need to hold another user's token.",
+    "never need to hold another user's token. Each session also says how it was made (signInMethod, " +
+    'secondFactor; null for a session made before they were recorded).',
   body: Type.Object({ userId: UserId, hideTokens: Type.Optional(Type.Boolean()) }, strict),
-  response: { 200: Type.Object({ sessions: Type.Array(SessionSchema) }), ...errorResponses },
+  response: { 200: Type.Object({ sessions: Type.Array(ListedSessionSchema) }), ...errorResponses },
 };
 
 export const BanUser = {

@@ -1,7 +1,7 @@
 import { isId } from '../../crypto/random';
 import { fail } from '../../errors';
 import type { AuditSource } from '../../shared/audit';
-import type { SessionView, SessionWithUser } from '../../shared/views';
+import type { ListedSessionView, SessionWithUser } from '../../shared/views';
 import type { AdminParts } from './parts';
 import type { RevokeSessionInput } from './schemas';
 
@@ -15,8 +15,11 @@ export type AdminSessionsDeps = Pick<AdminParts, 'access' | 'sessions'>;
 export class AdminSessionsService {
   constructor(private readonly d: AdminSessionsDeps) {}
 
-  /** All of the user's active sessions, impersonation sessions included (operators see them). */
-  async listFor(auth: SessionWithUser, userId: string, hideTokens = false): Promise<SessionView[]> {
+  /**
+   * All of the user's active sessions, impersonation sessions included (operators see them), each with how it was
+   * made.
+   */
+  async listFor(auth: SessionWithUser, userId: string, hideTokens = false): Promise<ListedSessionView[]> {
     this.d.access.demand(auth, { session: ['list'] }, 'NOT_ALLOWED_TO_LIST_USERS_SESSIONS');
     const sessions = isId(userId) ? await this.d.sessions.listAll(userId) : [];
     return hideTokens ? sessions.map((s) => ({ ...s, token: '' })) : sessions;

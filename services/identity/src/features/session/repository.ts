@@ -3,10 +3,16 @@ import { banInForceSql } from '../../shared/ban';
 import { isoOf } from '../../shared/pg-time';
 import type { Sql } from '../../shared/sql';
 import { TickBatcher } from '../../shared/tick-batcher';
-import type { SessionView, SessionWithUser } from '../../shared/views';
+import type { ListedSessionView, SessionSecondFactor, SessionView, SessionWithUser } from '../../shared/views';
 
 const SESSION_COLUMNS =
   's.id AS s_id, s.token, s.user_id, s.expires_at, s.remember_me, s.ip_address, s.user_agent, s.impersonated_by, s.active_organization_id, s.created_at AS s_created_at, s.updated_at AS s_updated_at';
+
+/**
+ * How a session was made: read by the session lists only, never by the lookups (the get-session body, its Redis
+ * entry and its cookie carry the session without it).
+ */
+const SIGN_IN_COLUMNS = 's.sign_in_method, s.second_factor';
 
 type Row = Record<string, unknown>;
 
@@ -27,6 +33,15 @@ function toSessionView(r: Row): SessionView {
   };
 }
 
+/** A row of SESSION_COLUMNS and SIGN_IN_COLUMNS, as the session lists answer it. */
+function toListedSessionView(r: Row): ListedSessionView {
+  return {
+    ...toSessionView(r),
+    signInMethod: (r.sign_in_method as string | null) ?? null,
+    secondFactor: (r.second_factor as SessionSecondFactor | null) ?? null,
+  };
+}
+
 export interface NewSession {
   id: string;
   token: string;
@@ -37,6 +52,8 @@ export interface NewSession {
   userAgent: string | null;
   impersonatedBy: string | null;
   activeOrganizationId: string | null;
+  signInMethod: string;
+  secondFactor: SessionSecondFactor | null;
   now: Date;
 }
 
@@ -84,8 +101,8 @@ export class SessionRepository {
    */
   insert(s: NewSession, sql: Sql = this.sql): { session: SessionView; written: Promise<unknown> } {
     const written = sql.query(
-      `INSERT INTO sessions (id, token, user_id, expires_at, remember_me, ip_address, user_agent, impersonated_by, active_organization_id, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`,
+      `INSERT INTO sessions (id, token, user_id, expires_at, remember_me, ip_address, user_agent, impersonated_by, active_organization_id, sign_in_method, second_factor, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
       [
         s.id,
         s.token,
@@ -96,6 +113,8 @@ export class SessionRepository {
         s.userAgent,
         s.impersonatedBy,
         s.activeOrganizationId,
+        s.signInMethod,
+        s.secondFactor,
         s.now,
       ],
     );
@@ -136,12 +155,13 @@ export class SessionRepository {
     return rows.length > 0;
   }
 
-  async listActive(userId: string, now: Date): Promise<SessionView[]> {
+  async listActive(userId: string, now: Date): Promise<ListedSessionView[]> {
     const rows = await this.sql.query(
-      `SELECT ${SESSION_COLUMNS} FROM sessions s WHERE s.user_id = $1 AND s.expires_at > $2 ORDER BY s.created_at DESC`,
+      `SELECT ${SESSION_COLUMNS}, ${SIGN_IN_COLUMNS} FROM sessions s
+       WHERE s.user_id = $1 AND s.expires_at > $2 ORDER BY s.created_at DESC`,
       [userId, now],
     );
-    return rows.map(toSessionView);
+    return rows.map(toListedSessionView);
   }
 
   async tokenOf(id: string): Promise<string | null> {

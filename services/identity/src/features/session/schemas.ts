@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import {
   errorResponses,
+  ListedSessionSchema,
   Nullable,
-  SessionSchema,
   SessionWithUserSchema,
   StatusSchema,
   SuccessSchema,
@@ -29,8 +29,11 @@ export const SignOut = {
 
 export const ListSessions = {
   tags: ['session'],
-  summary: "The signed-in user's active sessions",
-  response: { 200: Type.Array(SessionSchema), ...errorResponses },
+  summary: "The signed-in user's active sessions, each with how it was made",
+  description:
+    'Each session also says how it was made (signInMethod, secondFactor; null for a session made before they ' +
+    'were recorded). Impersonation sessions are not listed.',
+  response: { 200: Type.Array(ListedSessionSchema), ...errorResponses },
 };
 
 export const RevokeSession = {

@@ -8,7 +8,13 @@ import type { Clock } from '../../shared/clock';
 import { drainBatches } from '../../shared/drain-batches';
 import { sessionJson } from '../../shared/session-json';
 import type { Sql } from '../../shared/sql';
-import type { SessionView, SessionWithUser, UserView } from '../../shared/views';
+import type {
+  ListedSessionView,
+  SessionSecondFactor,
+  SessionView,
+  SessionWithUser,
+  UserView,
+} from '../../shared/views';
 import type { KeyValueStore } from '../../store';
 import type { SessionRepository } from './repository';
 import { type CacheEntry, cacheKeyOf, SessionCache } from './session-cache';
@@ -19,6 +25,12 @@ export interface CreateSessionInput {
   ipAddress: string | null;
   userAgent: string | null;
   impersonatedBy?: string | null;
+  /**
+   * How the session is made, stored with it for the session lists (docs/sessions.md "How a session was made"): the
+   * sign-in method as its event names it (`email`, `social:github`, `password-change`, `impersonation`, …) and the
+   * second factor that completed the sign-in, if one was asked.
+   */
+  signIn: { method: string; secondFactor: SessionSecondFactor | null };
   /** Fixed lifetime that is never extended (impersonation, spec §4). */
   fixedLifetimeSec?: number;
   /**
@@ -114,6 +126,8 @@ export class SessionService {
         userAgent: input.userAgent,
         impersonatedBy: input.impersonatedBy ?? null,
         activeOrganizationId: null,
+        signInMethod: input.signIn.method,
+        secondFactor: input.signIn.secondFactor,
         now: new Date(now),
       },
       tx,
@@ -198,14 +212,20 @@ export class SessionService {
     return { current, expired: false, renewed, from, json: entry.json };
   }
 
-  /** Sessions of a user that they may see: an impersonation session is the operator's, hidden (docs/SPEC.md §4). */
-  async list(userId: string): Promise<SessionView[]> {
+  /**
+   * Sessions of a user that they may see, each with how it was made: an impersonation session is the operator's,
+   * hidden (docs/SPEC.md §4).
+   */
+  async list(userId: string): Promise<ListedSessionView[]> {
     const sessions = await this.repo.listActive(userId, new Date(this.clock.now()));
     return sessions.filter((s) => !s.impersonatedBy);
   }
 
-  /** Every active session of a user, hidden ones included (operators, spec §7 admin list-user-sessions). */
-  listAll(userId: string): Promise<SessionView[]> {
+  /**
+   * Every active session of a user, hidden ones included, each with how it was made (operators, spec §7 admin
+   * list-user-sessions).
+   */
+  listAll(userId: string): Promise<ListedSessionView[]> {
     return this.repo.listActive(userId, new Date(this.clock.now()));
   }
 

@@ -2,7 +2,7 @@ import { fail } from '../../errors';
 import { asUser, userTarget } from '../../shared/audit';
 import { banInForce } from '../../shared/ban';
 import type { CookieGrant, ProvenIdentity, SignInContext, SignInResult, SignInSteps } from '../../shared/sign-in';
-import type { UserView } from '../../shared/views';
+import type { SessionSecondFactor, UserView } from '../../shared/views';
 import type { CreateSessionInput } from '../session';
 import type { SignInDeps } from './deps';
 
@@ -14,7 +14,8 @@ import type { SignInDeps } from './deps';
  *      otherwise the answer is a pending sign-in (its cookie) and no session;
  *   3. session: made in one transaction with its `user.signed_in` event, and with the spending of the proof when it
  *      is single-use (a pending sign-in, a link, a code), so the proof is used exactly when the session commits; a
- *      proof that opened a pending sign-in instead is spent then, so it opens one at most.
+ *      proof that opened a pending sign-in instead is spent then, so it opens one at most. The session records the
+ *      method and the second factor that completed it (the second step's, or a trusted device).
  *
  * The route applies the result's cookies (SessionCookies.applySignIn) and shapes its own answer. Sign-in methods
  * never make sessions themselves; a test holds them to that.
@@ -32,13 +33,13 @@ export class SignInSeam implements SignInSteps {
   async complete(identity: ProvenIdentity, context: SignInContext): Promise<SignInResult> {
     const user = await this.checkBan(identity.user);
     let trustedDevice: CookieGrant | null = identity.trustedDevice ?? null;
-    let method = identity.method;
+    let secondFactor: SessionSecondFactor | null = identity.secondFactorUsed ?? null;
     // Only a user with a second factor reaches the gate's statements (docs/two-factor.md).
     if (identity.secondFactor === 'ask' && user.twoFactorEnabled && this.d.secondFactor) {
       const gate = await this.d.secondFactor(user, {
         rememberMe: identity.rememberMe,
         trustedDevice: context.trustedDevice,
-        method,
+        method: identity.method,
       });
       if (!gate.pass) {
         // A single-use proof (a link, a code) is used up by the pending sign-in it opened: it opens one at most.
@@ -51,19 +52,28 @@ export class SignInSeam implements SignInSteps {
         };
       }
       trustedDevice = gate.trustedDevice;
-      if (trustedDevice) method = `${method}+trusted-device`;
+      if (trustedDevice) secondFactor = 'trusted-device';
     }
     const { source } = context;
+    // The event appends a trusted device to the method (docs/audit.md); the session records it as its second factor.
+    const eventMethod = secondFactor === 'trusted-device' ? `${identity.method}+trusted-device` : identity.method;
+    const used = identity.secondFactorUsed;
     const input: CreateSessionInput = {
       user,
       rememberMe: identity.rememberMe,
       ipAddress: source.ipAddress,
       userAgent: source.userAgent,
+      signIn: { method: identity.method, secondFactor },
       event: ({ session }) => ({
         type: 'user.signed_in',
         source: asUser(source, user.id),
         target: userTarget(user.id),
-        details: { method, ...identity.details, sessionId: session.id },
+        details: {
+          method: eventMethod,
+          ...(used ? { secondFactor: used } : {}),
+          ...identity.details,
+          sessionId: session.id,
+        },
       }),
     };
     const { spend } = identity;

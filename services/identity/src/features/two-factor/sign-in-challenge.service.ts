@@ -93,7 +93,8 @@ export class SignInChallenges {
       method: challenge.method,
       rememberMe: challenge.rememberMe,
       secondFactor: 'skip',
-      details: { secondFactor: factor, trustDevice: device !== null },
+      secondFactorUsed: factor,
+      details: { trustDevice: device !== null },
       spend: async (tx) => {
         if (!(await repo.consumeChallenge(challengeId, now, tx))) fail('INVALID_TWO_FACTOR_COOKIE');
         if (device) await repo.trustDevice(device, user.id, new Date(now.getTime() + maxAgeSec * 1000), now, tx);

@@ -23,12 +23,31 @@ export async function startSocialTest(
   overrides: ConfigOverrides = {},
   providerOverrides: object = {},
 ): Promise<SocialTest> {
-  const ids = ['loop', 'loop2', 'closed', 'invite', 'plain', 'broken'];
-  const redirectUris = ids.map((id) => `${PUBLIC_URL}/api/auth/callback/${id}`);
-  const op = await startOidcProvider([
+  const op = await startLoopbackProvider();
+  const providers = loopbackProviders(op, providerOverrides);
+  const t = await startTestApp({
+    ...overrides,
+    social: { ...overrides.social, providers: { ...providers, ...overrides.social?.providers } },
+  }).catch(async (error) => {
+    await op.close();
+    throw error;
+  });
+  return { t, op, close: async () => void (await Promise.all([t.close(), op.close()])) };
+}
+
+const PROVIDER_IDS = ['loop', 'loop2', 'closed', 'invite', 'plain', 'broken'];
+
+/** The loopback oidc-provider with this service's client (every provider id's callback) and another app's. */
+export function startLoopbackProvider(): Promise<LoopbackOidc> {
+  const redirectUris = PROVIDER_IDS.map((id) => `${PUBLIC_URL}/api/auth/callback/${id}`);
+  return startOidcProvider([
     { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, redirectUris },
     { clientId: OTHER_CLIENT_ID, clientSecret: 'other-secret-0123456789', redirectUris: ['https://other.example/cb'] },
   ]);
+}
+
+/** The service's provider settings on the loopback provider (the list above `startSocialTest`). */
+export function loopbackProviders(op: LoopbackOidc, providerOverrides: object = {}) {
   const client = { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET };
   const oidc = {
     ...client,
@@ -46,7 +65,7 @@ export async function startSocialTest(
     userInfoEndpoint: `${op.issuer}/me`,
     scopes: ['openid', 'email', 'profile'],
   };
-  const providers = {
+  return {
     loop: oidc,
     loop2: oidc,
     closed: { ...oidc, disableSignUp: true },
@@ -54,14 +73,6 @@ export async function startSocialTest(
     plain: oauth2,
     broken: { ...oauth2, userInfoEndpoint: `${op.issuer}/no-such-endpoint` },
   };
-  const t = await startTestApp({
-    ...overrides,
-    social: { ...overrides.social, providers: { ...providers, ...overrides.social?.providers } },
-  }).catch(async (error) => {
-    await op.close();
-    throw error;
-  });
-  return { t, op, close: async () => void (await Promise.all([t.close(), op.close()])) };
 }
 
 /** A provider user with a verified email by default. */
