@@ -51,7 +51,7 @@ const CLIENT_CALLS: Record<string, string[]> = {
  * files holding its rules. The routes file must declare the path (checked), so a moved route fails here.
  */
 const ACCOUNT = ['features/account/account.service.ts', 'features/account/sign-in-throttle.ts'];
-const SIGN_IN = [...ACCOUNT, 'features/admin/hooks.ts', 'features/sign-in/seam.ts', 'features/passkey/hooks.ts'];
+const SIGN_IN = [...ACCOUNT, 'features/sign-in/seam.ts'];
 const TWO_FACTOR = ['features/two-factor/two-factor.routes.ts', 'features/two-factor/two-factor.service.ts'];
 const PASSKEY = ['features/passkey/passkey.routes.ts', 'features/passkey/passkey.service.ts'];
 const EMAIL_OTP = [
