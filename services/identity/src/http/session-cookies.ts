@@ -176,17 +176,16 @@ export class SessionCookies {
    * (`REUSE_ENCODED_MS`), and so is its serialized form.
    */
   lookupCookies(
-    value: SessionWithUser,
+    session: { token: string; rememberMe: boolean /** ms */; expiresAt: number },
     json: string,
     now: number,
     renewed: boolean,
     carried: boolean,
     serialize: SerializeCookie,
   ) {
-    const { session } = value;
     const headers: string[] = [];
     if (renewed) {
-      const maxAge = Math.max(0, Math.floor((Date.parse(session.expiresAt) - now) / 1000));
+      const maxAge = Math.max(0, Math.floor((session.expiresAt - now) / 1000));
       const options = { sameSite: 'lax' as const, ...this.lifetime(session, maxAge), signed: true };
       headers.push(serialize(this.tokenName, this.signer.sign(session.token), options));
     }

@@ -113,10 +113,18 @@ export function cookieFastPath(options: CookieFastPathOptions) {
       options.sessions.resolve(token, { source: 'cache', refresh: true }),
     ).then(
       (resolved) => {
-        const { current } = resolved;
-        if (!current) return fallback(request, response);
+        // The entry's head and body answer: the session is not parsed out of its body here.
+        const { entry } = resolved;
+        if (!entry) return fallback(request, response);
         const setCookie = viaCookie
-          ? cookies.lookupCookies(current, resolved.json, now, resolved.renewed, carried, options.serializeCookie)
+          ? cookies.lookupCookies(
+              { token, rememberMe: entry.head.rememberMe, expiresAt: entry.head.expiresAt },
+              resolved.json,
+              now,
+              resolved.renewed,
+              carried,
+              options.serializeCookie,
+            )
           : [];
         write(response, 200, resolved.json, setCookie.length > 0 ? { 'set-cookie': setCookie } : {});
         metrics?.getSession.inc({ path: resolved.from === 'redis' ? 'redis' : 'database' });

@@ -3,12 +3,14 @@ import { BoundedMap } from '../../shared/bounded-map';
 import { TickBatcher } from '../../shared/tick-batcher';
 import type { SessionWithUser } from '../../shared/views';
 import type { KeyValueStore } from '../../store';
+import { CacheEntry } from './cache-entry';
 
 /**
  * The sessions' Redis copies and the fence protocol that keeps them right (docs/sessions.md). PostgreSQL is the
  * truth; Redis holds (session, user) by token hash, so a Redis dump holds no usable token.
  *
- * - **Entries** are `<1|0 remember-me><get-session body>`: a hit sends the body as it is.
+ * - **Entries** are a short head of the facts a lookup checks (entry-head.ts), then the get-session body: a hit
+ *   checks the head and sends the body as it is, parsing it only when something asks for the session itself.
  * - **Reads** of one event-loop turn share one MGET (as the database lookups share one query).
  * - **Fences**: every change that makes entries stale (a revocation, a ban, an active organization, a user's
  *   fields) fences their keys before it commits and drops them after. A fence is never answered and never
@@ -38,13 +40,7 @@ export class SessionCache {
   async read(key: string): Promise<CacheEntry | null> {
     try {
       const raw = await this.reads.load(key);
-      if (!raw) return null;
-      const json = raw.slice(1);
-      const value = JSON.parse(json) as SessionWithUser;
-      // An entry an older version wrote lacks fields added since (passkeyCount): a miss, so it is not answered short.
-      if (value.user.passkeyCount === undefined) return null;
-      value.session.rememberMe = raw[0] === '1';
-      return { value, json };
+      return raw ? CacheEntry.read(raw) : null;
     } catch {
       return null;
     }
@@ -56,12 +52,13 @@ export class SessionCache {
    * comes before our fill (which then writes nothing) or replaces what we wrote; the re-read covers changes made
    * without a fence. Costs one indexed query per cache miss, none on hits.
    */
-  async fill({ value, json }: CacheEntry, now: number): Promise<void> {
-    const ttl = Math.min(this.ttlSec, (Date.parse(value.session.expiresAt) - now) / 1000);
+  async fill(entry: CacheEntry, now: number): Promise<void> {
+    const { value } = entry;
+    const ttl = Math.min(this.ttlSec, (entry.head.expiresAt - now) / 1000);
     if (ttl < 1) return;
     const key = cacheKeyOf(value.session.token);
     try {
-      if (!(await this.store.fill(key, `${value.session.rememberMe ? '1' : '0'}${json}`, ttl))) return;
+      if (!(await this.store.fill(key, entry.stored(), ttl))) return;
     } catch {
       return; // Redis unavailable: PostgreSQL keeps answering
     }
@@ -82,12 +79,6 @@ export class SessionCache {
   async drop(tokens: string[]): Promise<void> {
     if (tokens.length) await this.store.del(...tokens.map(cacheKeyOf));
   }
-}
-
-/** A Redis entry as read: the session and user, and the get-session body they came from. */
-export interface CacheEntry {
-  value: SessionWithUser;
-  json: string;
 }
 
 /** Keys per MGET: the get-session requests of one event-loop turn under load. */

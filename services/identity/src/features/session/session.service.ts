@@ -16,8 +16,9 @@ import type {
   UserView,
 } from '../../shared/views';
 import type { KeyValueStore } from '../../store';
+import { CacheEntry } from './cache-entry';
 import type { SessionRepository } from './repository';
-import { type CacheEntry, cacheKeyOf, SessionCache } from './session-cache';
+import { cacheKeyOf, SessionCache } from './session-cache';
 
 export interface CreateSessionInput {
   user: UserView;
@@ -59,7 +60,10 @@ export interface ResolveOptions {
 }
 
 export interface Resolved {
-  current: SessionWithUser | null;
+  /** The session and its user (from a Redis entry, parsed on first use: get-session's answer never needs it). */
+  readonly current: SessionWithUser | null;
+  /** The entry answered: its body and the facts checked (cache-entry.ts); null when there is no session. */
+  entry: CacheEntry | null;
   /** The presented token named a session that expired (now deleted): clear the cookies. */
   expired: boolean;
   /** The session was renewed: send the session cookie again with the new expiry. */
@@ -69,7 +73,21 @@ export interface Resolved {
   json: string;
 }
 
-const NONE = { current: null, expired: false, renewed: false, json: '' };
+const NONE = { current: null, entry: null, expired: false, renewed: false, json: '' };
+
+/** A found session's resolution; `current` parses the entry's body only when asked. */
+function resolvedTo(entry: CacheEntry, renewed: boolean, from: Resolved['from']): Resolved {
+  return {
+    get current() {
+      return entry.value;
+    },
+    entry,
+    expired: false,
+    renewed,
+    from,
+    json: entry.json,
+  };
+}
 /**
  * Sessions per spec §4: created at sign-in, renewed past the update age (capped by the absolute lifetime),
  * deleted on expiry. PostgreSQL is the truth; Redis caches (session, user) by token hash.
@@ -152,7 +170,7 @@ export class SessionService {
     if (!entry) {
       const value = await this.repo.findWithUser(token);
       if (!value) return { ...NONE, from: 'none' };
-      entry = { value, json: sessionJson(value) };
+      entry = CacheEntry.of(value, sessionJson(value));
       from = 'database';
     }
     return this.settle(token, entry, from, options);
@@ -168,13 +186,12 @@ export class SessionService {
     const key = this.idKeys.get(id);
     if (key && options.source === 'cache' && this.cache) {
       const entry = await this.cache.read(key);
-      if (entry && entry.value.session.id === id)
-        return this.settle(entry.value.session.token, entry, 'redis', options);
+      if (entry && entry.head.id === id) return this.settle(entry.value.session.token, entry, 'redis', options);
     }
     const value = await this.repo.findWithUserById(id);
     if (!value) return { ...NONE, from: 'none' };
     this.idKeys.set(id, cacheKeyOf(value.session.token));
-    return this.settle(value.session.token, { value, json: sessionJson(value) }, 'database', options);
+    return this.settle(value.session.token, CacheEntry.of(value, sessionJson(value)), 'database', options);
   }
 
   private async settle(
@@ -183,33 +200,33 @@ export class SessionService {
     from: Resolved['from'],
     options: ResolveOptions,
   ): Promise<Resolved> {
-    const none = NONE;
     let entry = found;
-    let current = entry.value;
     const now = this.clock.now();
-    if (Date.parse(current.session.expiresAt) <= now || banInForce(current.user, now)) {
+    // The entry's head: a hit is checked without parsing its body.
+    if (entry.head.expiresAt <= now || entry.bannedAt(now)) {
       await this.dropCached(await this.repo.deleteByToken(token));
-      return { ...none, expired: true, from };
+      return { ...NONE, expired: true, from };
     }
     let renewed = false;
-    if (options.refresh && this.isRenewable(current.session, now)) {
+    if (options.refresh && this.isRenewable(entry.head, now)) {
+      const current = entry.value;
       const next = this.renewedExpiry(current.session, now);
       if (!(await this.repo.extend(current.session.id, next, new Date(now)))) {
         await this.dropCached([token]);
-        return { ...none, from: 'database' };
+        return { ...NONE, from: 'database' };
       }
-      current = {
+      const value = {
         session: { ...current.session, expiresAt: next.toISOString(), updatedAt: new Date(now).toISOString() },
         user: current.user,
       };
-      entry = { value: current, json: sessionJson(current) };
+      entry = CacheEntry.of(value, sessionJson(value));
       renewed = true;
     }
     // A cache miss fills the entry; a deliberate PostgreSQL read (routes that change something) leaves Redis alone,
     // sparing those routes a write and the fill's re-check query. A renewal always rewrites it (new expiry).
     const missed = from === 'database' && options.source === 'cache';
     if (this.cache && (missed || renewed)) await this.cache.fill(entry, now);
-    return { current, expired: false, renewed, from, json: entry.json };
+    return resolvedTo(entry, renewed, from);
   }
 
   /**
@@ -388,9 +405,9 @@ export class SessionService {
     return this.clock.now() - Date.parse(session.createdAt) <= freshAgeSec * 1000;
   }
 
-  private isRenewable(session: SessionView, now: number): boolean {
-    if (session.impersonatedBy) return false; // spec §4 / SECURITY: never extended past its fixed lifetime
-    return now - Date.parse(session.updatedAt) > this.config.updateAgeSec * 1000;
+  private isRenewable(head: CacheEntry['head'], now: number): boolean {
+    if (head.impersonated) return false; // spec §4 / SECURITY: never extended past its fixed lifetime
+    return now - head.updatedAt > this.config.updateAgeSec * 1000;
   }
 
   private renewedExpiry(session: SessionView, now: number): Date {

@@ -1,3 +1,4 @@
+import { CacheEntry } from '../../../src/features/session/cache-entry';
 import { cacheKeyOf } from '../../../src/features/session/session-cache';
 import {
   CookieJar,
@@ -264,9 +265,9 @@ describe('get-session and its caches are unchanged', () => {
     const fresh = await get(t.app, '/get-session?disableCookieCache=true', { jar });
     expect(Object.keys(fresh.json().session)).toEqual(SESSION_KEYS);
     expect(fresh.body).not.toMatch(NAMED);
-    // The Redis entry is `<remember-me flag><the body as it is sent>`.
+    // The Redis entry is `<the head a lookup checks>|<the body as it is sent>` (cache-entry.ts).
     const entry = await t.ctx.redis!.get(`${t.config.redisPrefix}${cacheKeyOf(token!)}`);
-    expect(entry?.slice(1)).toBe(fresh.body);
+    expect(CacheEntry.read(entry!)?.json).toBe(fresh.body);
     expect((await get(t.app, '/get-session', { bearer: token })).body).toBe(fresh.body);
     // The session-cache cookie: `base64url("<exp>|<get-session body>").<HMAC>`.
     const data = jar.get(DATA_COOKIE)!;
