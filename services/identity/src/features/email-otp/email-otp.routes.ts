@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { fail } from '../../errors';
 import { auditSource } from '../../http/audit-source';
 import {
+  CheckVerificationOtp,
   RequestPasswordResetOtp,
   ResetPasswordOtp,
   SendVerificationOtp,
@@ -42,6 +43,16 @@ export async function emailOtpRoutes(fastify: FastifyInstance, ctx: EmailOtpWeb)
       if (result.kind === 'second-factor')
         return { twoFactorRedirect: true as const, twoFactorMethods: result.methods };
       return { token: result.current.session.token, user: result.current.user };
+    },
+  );
+
+  app.post(
+    '/email-otp/check-verification-otp',
+    { schema: CheckVerificationOtp, config: { policy: { rateLimit: 'credential' } } },
+    async (request) => {
+      const { email, type, otp } = request.body;
+      await ctx.codes.checkOnly(email, type, otp, auditSource(request));
+      return success;
     },
   );
 

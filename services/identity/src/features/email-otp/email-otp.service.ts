@@ -17,6 +17,8 @@ import { type CodeType, codeKey, type EmailOtpRepository } from './repository';
 interface Checked {
   user: UserView | null;
   spend: (tx: Sql) => Promise<void>;
+  /** Takes back the try this check counted on the code (a check that uses nothing up). */
+  giveBack: () => Promise<void>;
 }
 
 /**
@@ -104,6 +106,18 @@ export class EmailOtpService {
     return { ...user, emailVerified: true, updatedAt: user.emailVerified ? user.updatedAt : now.toISOString() };
   }
 
+  /**
+   * better-auth's check-verification-otp: whether `otp` is the live code of `type` for the address, using nothing up.
+   * It is a try like any other (counted on the code and taken from the account's budget before the compare, so
+   * parallel checks get no more tries than the limit); a right one gives its try on the code back. A right code
+   * of an address with no account (a sign-up code) answers USER_NOT_FOUND, 400 as better-auth answers it.
+   */
+  async checkOnly(rawEmail: string, type: CodeType, otp: string, source: AuditSource): Promise<void> {
+    const checked = await this.check(type, normalizeEmail(rawEmail), otp, source);
+    await checked.giveBack();
+    if (!checked.user) fail('USER_NOT_FOUND', undefined, 400);
+  }
+
   /** A reset code and the new password: the password's rules, then the change with the code used in it. */
   async resetPassword(rawEmail: string, otp: string, password: string, source: AuditSource): Promise<void> {
     const email = normalizeEmail(rawEmail);
@@ -149,6 +163,7 @@ export class EmailOtpService {
       spend: async (tx) => {
         if (!(await repo.take(key, stored.hash, now, tx))) fail('INVALID_OTP');
       },
+      giveBack: () => repo.giveBackTry(key, stored.hash),
     };
   }
 

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { newId } from '../../crypto/random';
 import type { Sql } from '../../shared/sql';
 
-/** The kinds of code better-auth's email-otp plugin sends from its send route. */
-export type CodeType = 'sign-in' | 'email-verification' | 'forget-password';
+/** The kinds of code better-auth's email-otp plugin mails: three from its send route, `change-email` from its own. */
+export type CodeType = 'sign-in' | 'email-verification' | 'forget-password' | 'change-email';
 
 /** A code's key: its kind and the address's SHA-256, so the table names no address. One live code per key. */
 export const codeKey = (type: CodeType, email: string) =>
@@ -44,6 +44,20 @@ export class EmailOtpRepository {
       [key, now],
     );
     return rows[0] ? (JSON.parse(rows[0].value) as Stored) : null;
+  }
+
+  /**
+   * Takes back the try a right check counted (check-verification-otp uses nothing up), on the code with `hash` only:
+   * a newer code mailed meanwhile keeps its own count.
+   */
+  async giveBackTry(key: string, hash: string): Promise<void> {
+    await this.sql.query(
+      `UPDATE verifications
+         SET value = jsonb_set(value::jsonb, '{attempts}',
+           to_jsonb(GREATEST(((value::jsonb)->>'attempts')::int - 1, 0)))::text
+       WHERE identifier = $1 AND (value::jsonb)->>'hash' = $2`,
+      [key, hash],
+    );
   }
 
   /** Removes an expired code of `key`; true when there was one. */

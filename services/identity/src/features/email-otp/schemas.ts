@@ -4,6 +4,12 @@ import { EmailField, errorResponses, PasswordField, SuccessSchema, UserSchema } 
 const strict = { additionalProperties: false } as const;
 const tags = ['passwordless'];
 const Otp = Type.String({ minLength: 1, maxLength: 32, description: 'the mailed code' });
+const CodeType = Type.Union([
+  Type.Literal('sign-in'),
+  Type.Literal('email-verification'),
+  Type.Literal('forget-password'),
+  Type.Literal('change-email'),
+]);
 
 export const SendVerificationOtp = {
   tags,
@@ -11,15 +17,18 @@ export const SendVerificationOtp = {
   body: Type.Object(
     {
       email: EmailField,
-      type: Type.Union([
-        Type.Literal('sign-in'),
-        Type.Literal('email-verification'),
-        Type.Literal('forget-password'),
-        Type.Literal('change-email'),
-      ]),
+      type: CodeType,
     },
     strict,
   ),
+  response: { 200: SuccessSchema, ...errorResponses },
+};
+
+export const CheckVerificationOtp = {
+  tags,
+  summary:
+    'Whether a mailed code is right, without using it (a try like any other: counted on the code and the account)',
+  body: Type.Object({ email: EmailField, type: CodeType, otp: Otp }, strict),
   response: { 200: SuccessSchema, ...errorResponses },
 };
 

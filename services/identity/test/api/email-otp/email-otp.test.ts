@@ -1,6 +1,7 @@
 import { CookieJar, PASSWORD, post, sessionOf, signUp, TOKEN_COOKIE, uniqueEmail } from '../../setup/fixtures';
 import { type MailStack, startMailStack } from '../../setup/mail-stack';
 import { codeAt, enrolledUser, pendingSignIn } from '../two-factor/helpers';
+import * as h from './helpers';
 
 /**
  * Sign-in, email verification and password reset by a mailed one-time code (docs/passwordless.md): better-auth's
@@ -8,30 +9,15 @@ import { codeAt, enrolledUser, pendingSignIn } from '../two-factor/helpers';
  */
 let t: MailStack;
 beforeAll(async () => {
-  t = await startMailStack({}, { EMAIL_OTP_ENABLED: 'true' });
+  t = await startMailStack({}, h.ON);
 }, 60_000);
 afterAll(() => t?.close());
 
-const codes = (email: string) =>
-  t.sink.messages.filter((m) => m.to.includes(email)).flatMap((m) => /\b(\d{6})\b/.exec(m.subject)?.[1] ?? []);
-
-/** Asks for a code of `type` and answers it from the mail that arrives. */
-async function mailedCode(email: string, type = 'sign-in', headers: Record<string, string> = {}) {
-  const before = codes(email).length;
-  const res = await post(t.app, '/email-otp/send-verification-otp', { email, type }, { headers });
-  expect([res.statusCode, res.json()]).toEqual([200, { success: true }]);
-  await t.sink.waitFor(() => codes(email).length > before, 10_000);
-  return codes(email)[before];
-}
-
-const signInWith = (email: string, otp: string, jar = new CookieJar()) =>
-  post(t.app, '/sign-in/email-otp', { email, otp }, { jar });
-const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
-const events = (type: string, userId: string) =>
-  t.ctx.sql.query<{ details: Record<string, unknown> }>(
-    'SELECT details FROM audit_events WHERE type = $1 AND target_id = $2 ORDER BY seq',
-    [type, userId],
-  );
+const mailedCode = (email: string, type = 'sign-in', headers: Record<string, string> = {}) =>
+  h.mailedCode(t, email, type, headers);
+const signInWith = (email: string, otp: string, jar = new CookieJar()) => h.signInWith(t, email, otp, jar);
+const { wrong } = h;
+const events = (type: string, userId: string) => h.events(t, type, userId);
 
 describe('email code sign-in', () => {
   it('mails a six-digit code (stored hashed) that signs in once, with its audit event', async () => {

@@ -69,6 +69,7 @@ const RATE_LIMITS: Record<string, [number, number]> = {
   '/magic-link/verify': [60, 10],
   '/email-otp/send-verification-otp': [60, 5],
   '/sign-in/email-otp': [60, 10],
+  '/email-otp/check-verification-otp': [60, 10],
   '/email-otp/verify-email': [60, 10],
   '/email-otp/request-password-reset': [60, 5],
   '/forget-password/email-otp': [60, 5],
