@@ -32,6 +32,7 @@ export const AUDIT_EVENT_TYPES = [
   'user.two_factor_disabled',
   'user.backup_codes_regenerated',
   'user.two_factor_locked',
+  'user.email_otp_locked',
   'user.passkey_added',
   'user.passkey_removed',
   'admin.user.created',

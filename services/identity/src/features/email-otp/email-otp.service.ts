@@ -4,13 +4,13 @@ import { randomString } from '../../crypto/random';
 import { fail } from '../../errors';
 import { mailLanguage } from '../../mail/language';
 import { idFor } from '../../mail/queue';
-import { type AuditSource } from '../../shared/audit';
+import { type AuditSource, userTarget } from '../../shared/audit';
 import { normalizeEmail } from '../../shared/email';
 import type { ProvenIdentity } from '../../shared/sign-in';
 import { type Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
 import type { EmailOtpFeatureDeps } from './deps';
-import type { GuessBudget } from './guess-budget';
+import type { GuessBudget, GuessVerdict } from './guess-budget';
 import { type CodeType, codeKey, type EmailOtpRepository } from './repository';
 
 /** A right code, not used up yet: the seam (or the change it proves) spends it in its transaction. */
@@ -145,17 +145,12 @@ export class EmailOtpService {
     if (stored.attempts > settings.maxAttempts) fail('TOO_MANY_ATTEMPTS');
     const user = await this.d.accounts.getUserByEmail(email);
     const given = this.hash(type, email, otp.trim());
-    const right = await this.d.budget.spend(
+    const verdict = await this.d.budget.spend(
       { email, userId: user?.id ?? null, twoFactor: user?.twoFactorEnabled ?? false },
       async () => sameHash(given, stored.hash),
     );
-    if (!right) {
-      await this.d.audit.record(this.d.sql, {
-        type: 'user.sign_in_failed',
-        source: { ...source, actor: { type: 'anonymous' } },
-        target: this.d.audit.emailTarget(email),
-        details: { method: 'email-otp', type },
-      });
+    if (!verdict.right) {
+      await this.recordWrong(type, email, user, verdict, source);
       fail('INVALID_OTP');
     }
     return {
@@ -165,6 +160,40 @@ export class EmailOtpService {
       },
       giveBack: () => repo.giveBackTry(key, stored.hash),
     };
+  }
+
+  /**
+   * A wrong code: a failed sign-in by an anonymous caller (the address as target), and the lock when this try started
+   * it, once (docs/audit.md): the second factor's own lock is `user.two_factor_locked` (the user as target), as a
+   * wrong TOTP code's is; the address's is `user.email_otp_locked` (the address's digest as target).
+   */
+  private async recordWrong(
+    type: CodeType,
+    email: string,
+    user: UserView | null,
+    verdict: Extract<GuessVerdict, { right: false }>,
+    source: AuditSource,
+  ): Promise<void> {
+    const { audit, sql } = this.d;
+    const by: AuditSource = { ...source, actor: { type: 'anonymous' } };
+    const details = { method: 'email-otp', type };
+    await audit.record(sql, { type: 'user.sign_in_failed', source: by, target: audit.emailTarget(email), details });
+    if (!verdict.lockStarted) return;
+    const lock = { failures: verdict.failures, lockedUntil: verdict.lockStarted.toISOString(), ...details };
+    if (verdict.budget === 'second-factor' && user)
+      await audit.record(sql, {
+        type: 'user.two_factor_locked',
+        source: by,
+        target: userTarget(user.id),
+        details: lock,
+      });
+    else
+      await audit.record(sql, {
+        type: 'user.email_otp_locked',
+        source: by,
+        target: audit.emailTarget(email),
+        details: lock,
+      });
   }
 
   private hash(type: CodeType, email: string, code: string): string {

@@ -29,7 +29,7 @@ export function createEmailOtpFeature(deps: EmailOtpFeatureDeps): EmailOtpFeatur
   const codes = new EmailOtpService({
     ...deps,
     repo: new EmailOtpRepository(deps.sql),
-    budget: new GuessBudget(deps.attempts, deps.store, { max, lockSec }),
+    budget: new GuessBudget(deps.attempts, deps.store, { max, lockSec }, deps.clock.now),
     settings: config.emailOtp,
     // Codes live minutes: a rotated AUTH_SECRET only voids the codes mailed before it.
     hmacKey: deriveKey(config.secret, 'one-time-codes'),
