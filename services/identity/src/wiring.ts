@@ -265,6 +265,7 @@ export function createFeatures(infra: Infrastructure): Features {
           ...infra,
           mail: infra.mailOutbox,
           accounts: account.accounts,
+          emails: account.emails,
           passwords: account.passwords,
           sessions,
           signIn: signIn.signIn,

@@ -95,12 +95,23 @@ export class EmailService {
       return marked;
     });
     if (!verified) return { ok: false, error: 'invalid_token' } satisfies VerifyEmailResult;
-    const signIn = this.deps.config.emailVerification.autoSignInAfterVerification && auth?.user.id !== user.id;
-    // The sign-in seam makes the session (the second factor is still asked of a user who has one).
-    const identity: ProvenIdentity | null = signIn
-      ? { user: verified, method: 'email-verification', rememberMe: true, secondFactor: 'ask' }
-      : null;
-    return { ok: true, user: verified, signIn: identity } satisfies VerifyEmailResult;
+    const signIn = this.signInAfterVerification(verified, auth, { method: 'email-verification' });
+    return { ok: true, user: verified, signIn } satisfies VerifyEmailResult;
+  }
+
+  /**
+   * The sign-in after a proven address (emailVerification.autoSignInAfterVerification), whatever proved it (the
+   * verification link, a mailed code): the identity for the sign-in seam, which makes the session (the second factor
+   * is still asked of a user who has one). None when the setting is off, or when the caller is signed in as that
+   * user already.
+   */
+  signInAfterVerification(
+    user: UserView,
+    auth: SessionWithUser | null,
+    proof: Pick<ProvenIdentity, 'method' | 'details'>,
+  ): ProvenIdentity | null {
+    if (!this.deps.config.emailVerification.autoSignInAfterVerification || auth?.user.id === user.id) return null;
+    return { user, rememberMe: true, secondFactor: 'ask', ...proof };
   }
 
   /**

@@ -20,6 +20,8 @@ export type PasswordlessAccounts = Pick<
   AccountService,
   'getUserByEmail' | 'registerVerified' | 'verifyAddressIn' | 'claimAddress'
 >;
+/** What a passwordless method asks of the email flows: their rules, whatever proved the address. */
+export type PasswordlessEmails = Pick<EmailService, 'signInAfterVerification'>;
 export type { DeletionService } from './deletion.service';
 export type { AccountAudit, AccountFeatureDeps } from './deps';
 export type { EmailService } from './email.service';

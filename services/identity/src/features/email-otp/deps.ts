@@ -5,7 +5,7 @@ import type { Clock } from '../../shared/clock';
 import type { SignInSteps } from '../../shared/sign-in';
 import type { Sql } from '../../shared/sql';
 import type { KeyValueStore } from '../../store';
-import type { PasswordlessAccounts } from '../account';
+import type { PasswordlessAccounts, PasswordlessEmails } from '../account';
 import type { CodeBudget } from './guess-budget';
 
 /** A new password proven by a code (the account feature's PasswordService fits). */
@@ -29,6 +29,8 @@ export interface EmailOtpFeatureDeps {
   store: KeyValueStore;
   /** The account feature's users: found, registered, their address proven. */
   accounts: PasswordlessAccounts;
+  /** The account feature's email rules: the sign-in after a proven address. */
+  emails: PasswordlessEmails;
   passwords: PasswordReset;
   sessions: UserSessions;
   /** The ban rule, asked before a code changes anything of its own (a sign-up, a proven address). */

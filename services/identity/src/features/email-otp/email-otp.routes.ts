@@ -59,8 +59,27 @@ export async function emailOtpRoutes(fastify: FastifyInstance, ctx: EmailOtpWeb)
   app.post(
     '/email-otp/verify-email',
     { schema: VerifyEmailOtp, config: { policy: { rateLimit: 'credential' } } },
-    async (request) => {
-      const user = await ctx.codes.verifyEmail(request.body.email, request.body.otp, auditSource(request));
+    async (request, reply) => {
+      const auth = await ctx.optionalSession(request);
+      const { email, otp } = request.body;
+      const { user, signIn } = await ctx.codes.verifyEmail(email, otp, auth, auditSource(request));
+      const now = ctx.clock.now();
+      if (signIn) {
+        // Signed in after the verification (AUTO_SIGN_IN_AFTER_VERIFICATION): through the sign-in seam, as a link's.
+        const result = await ctx.signIn.complete(signIn, ctx.signInContext(request));
+        ctx.cookies.applySignIn(reply, result, now);
+        if (result.kind === 'second-factor')
+          return {
+            status: true as const,
+            token: null,
+            user,
+            twoFactorRedirect: true as const,
+            twoFactorMethods: result.methods,
+          };
+        return { status: true as const, token: result.current.session.token, user: result.current.user };
+      }
+      // The caller's own address: its cache cookie says verified at once, as better-auth's does.
+      if (auth?.user.id === user.id) ctx.cookies.reissueCache(request, reply, { session: auth.session, user }, now);
       return { status: true as const, token: null, user };
     },
   );

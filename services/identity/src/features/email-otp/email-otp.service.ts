@@ -8,7 +8,7 @@ import { type AuditSource, userTarget } from '../../shared/audit';
 import { normalizeEmail } from '../../shared/email';
 import type { ProvenIdentity } from '../../shared/sign-in';
 import { type Sql } from '../../shared/sql';
-import type { UserView } from '../../shared/views';
+import type { SessionWithUser, UserView } from '../../shared/views';
 import type { EmailOtpFeatureDeps } from './deps';
 import type { GuessBudget, GuessVerdict } from './guess-budget';
 import { type CodeType, codeKey, type EmailOtpRepository } from './repository';
@@ -92,18 +92,33 @@ export class EmailOtpService {
     return { user, method: 'email-otp', rememberMe: true, secondFactor: 'ask', spend: checked.spend };
   }
 
-  /** An email-verification code: the address is verified, and the code used, in one transaction. */
-  async verifyEmail(rawEmail: string, otp: string, source: AuditSource): Promise<UserView> {
+  /**
+   * An email-verification code: the address is verified, and the code used, in one transaction. Then, when the
+   * service signs in after a verification (the account feature's rule, `auth` the caller's session), the identity
+   * the route hands to the sign-in seam.
+   */
+  async verifyEmail(
+    rawEmail: string,
+    otp: string,
+    auth: SessionWithUser | null,
+    source: AuditSource,
+  ): Promise<{ user: UserView; signIn: ProvenIdentity | null }> {
     const email = normalizeEmail(rawEmail);
     const checked = await this.check('email-verification', email, otp, source);
     if (!checked.user) return fail('INVALID_OTP');
-    const user = checked.user;
+    const found = checked.user;
     const now = this.now();
-    await this.d.sessions.changeUser(user.id, async (tx) => {
+    await this.d.sessions.changeUser(found.id, async (tx) => {
       await checked.spend(tx);
-      await this.d.accounts.verifyAddressIn(tx, user, 'email-otp', source);
+      await this.d.accounts.verifyAddressIn(tx, found, 'email-otp', source);
     });
-    return { ...user, emailVerified: true, updatedAt: user.emailVerified ? user.updatedAt : now.toISOString() };
+    const user = {
+      ...found,
+      emailVerified: true,
+      updatedAt: found.emailVerified ? found.updatedAt : now.toISOString(),
+    };
+    const details = { type: 'email-verification' };
+    return { user, signIn: this.d.emails.signInAfterVerification(user, auth, { method: 'email-otp', details }) };
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { EmailField, errorResponses, PasswordField, SuccessSchema, UserSchema } from '../../shared/schemas';
+import { EmailField, errorResponses, Nullable, PasswordField, SuccessSchema, UserSchema } from '../../shared/schemas';
 
 const strict = { additionalProperties: false } as const;
 const tags = ['passwordless'];
@@ -60,7 +60,15 @@ export const VerifyEmailOtp = {
   summary: 'Verify the address with a mailed code',
   body: Type.Object({ email: EmailField, otp: Otp }, strict),
   response: {
-    200: Type.Object({ status: Type.Literal(true), token: Type.Null(), user: UserSchema }),
+    200: Type.Object({
+      status: Type.Literal(true),
+      // the session's when the service signs in after a verification (AUTO_SIGN_IN_AFTER_VERIFICATION), else null
+      token: Nullable(Type.String()),
+      user: UserSchema,
+      // signing in a user with a second factor: no session yet, that factor is asked next (docs/two-factor.md)
+      twoFactorRedirect: Type.Optional(Type.Literal(true)),
+      twoFactorMethods: Type.Optional(Type.Array(Type.String())),
+    }),
     ...errorResponses,
   },
 };
