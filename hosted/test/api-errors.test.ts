@@ -183,6 +183,9 @@ const NOT_FROM_THE_PAGES: Record<string, string[]> = {
     'INVALID_NEW_USER_CALLBACK_URL',
   ],
   'send-verification-otp with type change-email: the pages ask only for sign-in codes': ['INVALID_OTP_TYPE'],
+  'email-otp/request-email-change: a change of email by code, which the pages do not offer': [
+    'CURRENT_EMAIL_OTP_REQUIRED',
+  ],
   'a call without a body sent as GET: the client sends each of the pages’ POSTs with a JSON body': [
     'METHOD_NOT_ALLOWED',
   ],

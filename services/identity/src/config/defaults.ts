@@ -133,7 +133,7 @@ export function defaultConfig(): Config {
     // docs/passwordless.md: off until turned on; better-auth's 5-minute link
     magicLink: { enabled: false, ttlSec: 300, allowSignUp: false, sameBrowser: true },
     // docs/passwordless.md: off until turned on; better-auth's 5-minute code and three tries per code
-    emailOtp: { enabled: false, ttlSec: 300, allowSignUp: false, maxAttempts: 3 },
+    emailOtp: { enabled: false, ttlSec: 300, allowSignUp: false, maxAttempts: 3, changeEmail: false },
     // short-lived signed session tokens (better-auth's jwt plugin: EdDSA, 15 min).
     jwt: { alg: 'EdDSA', expiresInSec: 900, keyRefreshSec: 60, keyRotationSec: 0 },
     // Off until a provider is set. Which routes get it: those declaring `config.policy.botCheck` (better-auth's

@@ -383,6 +383,12 @@ export const ENV_SETTINGS: EnvSetting[] = [
   s('EMAIL_OTP_TTL_SEC', 'emailOtp.ttlSec', 'int', 'A mailed code expires after this'),
   s('EMAIL_OTP_SIGN_UP', 'emailOtp.allowSignUp', 'bool', 'A sign-in code for an unknown address registers it'),
   s('EMAIL_OTP_MAX_ATTEMPTS', 'emailOtp.maxAttempts', 'int', 'Wrong tries one mailed code allows before it is gone'),
+  s(
+    'EMAIL_OTP_CHANGE_EMAIL',
+    'emailOtp.changeEmail',
+    'bool',
+    'A signed-in user may change their email with a code mailed to the new address',
+  ),
   s('ADMIN_USER_IDS', 'admin.adminUserIds', 'csv', 'User ids that pass every admin check'),
   s('IMPERSONATION_TTL_SEC', 'admin.impersonationSessionDurationSec', 'int', 'Impersonation session lifetime'),
   s(

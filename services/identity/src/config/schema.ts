@@ -338,6 +338,9 @@ export const ConfigSchema = Type.Object(
         ttlSec: Int(30, 'a mailed code expires after this'),
         allowSignUp: Type.Boolean({ description: 'a sign-in code for an unknown address registers it when used' }),
         maxAttempts: Int(1, 'wrong tries one code allows before it is gone'),
+        changeEmail: Type.Boolean({
+          description: 'email-otp/request-email-change and change-email (better-auth changeEmail.enabled)',
+        }),
       },
       strict,
     ),

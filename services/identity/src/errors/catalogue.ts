@@ -310,6 +310,11 @@ export const EXTRA_ERRORS = {
   TOO_MANY_ATTEMPTS: e(403, 'Too many attempts'),
   /** send-verification-otp's `change-email`: better-auth sends that code from another route. */
   INVALID_OTP_TYPE: e(400, 'Invalid OTP type'),
+  /**
+   * email-otp/request-email-change of a verified address without a code mailed to it: spec §4 asks the old address
+   * to confirm a change (better-auth's changeEmail.verifyCurrentEmail, its text).
+   */
+  CURRENT_EMAIL_OTP_REQUIRED: e(400, 'OTP is required to verify current email'),
   /** deletion "can be disabled" (better-auth answers 404 with this text). */
   ORGANIZATION_DELETION_DISABLED: e(404, 'Organization deletion is disabled'),
 } as const;

@@ -51,6 +51,8 @@ export type MailJob =
   | (Base & { kind: 'magic-link'; url: string })
   /** A one-time code (docs/passwordless.md): sign-in, verification or reset; `url` is the sign-in page, never a token. */
   | (Base & { kind: 'email-otp'; url: string; code: string })
+  /** Sent to the NEW address: the code that moves the account there (docs/passwordless.md); `url` as `email-otp`'s. */
+  | (Base & { kind: 'change-email-otp'; url: string; code: string })
   | (Base & {
       kind: 'invitation';
       url: string;

@@ -63,7 +63,7 @@ function languageOf(value: unknown): Language {
 function varsOf(job: MailJob, language: Language): Vars {
   const vars: Record<string, string> = { name: cleanValue(job.name) };
   if (job.kind === 'change-email') vars.newEmail = cleanValue(job.newEmail, 320);
-  if (job.kind === 'email-otp') vars.code = cleanValue(job.code, 12);
+  if (job.kind === 'email-otp' || job.kind === 'change-email-otp') vars.code = cleanValue(job.code, 12);
   if (job.kind === 'invitation') {
     vars.organizationName = cleanValue(job.organizationName);
     vars.inviterName = cleanValue(job.inviterName);

@@ -2,7 +2,7 @@ import { createAuthClient } from 'better-auth/client';
 import { emailOTPClient } from 'better-auth/client/plugins';
 import { listenOnLoopback } from '../setup/app';
 import { browserFetch } from '../setup/browser-client';
-import { signUp } from '../setup/fixtures';
+import { signUp, uniqueEmail } from '../setup/fixtures';
 import { type MailStack, startMailStack } from '../setup/mail-stack';
 
 /**
@@ -12,7 +12,7 @@ import { type MailStack, startMailStack } from '../setup/mail-stack';
 let t: MailStack;
 let baseURL: string;
 beforeAll(async () => {
-  t = await startMailStack({}, { EMAIL_OTP_ENABLED: 'true' });
+  t = await startMailStack({}, { EMAIL_OTP_ENABLED: 'true', EMAIL_OTP_CHANGE_EMAIL: 'true' });
   baseURL = await listenOnLoopback(t.app);
 }, 60_000);
 afterAll(() => t?.close());
@@ -59,5 +59,33 @@ describe('emailOTPClient', () => {
     expect([reset.error, reset.data]).toEqual([null, { success: true }]);
     const signIn = await browser().signIn.email({ email: u.email, password: 'a password set by code' });
     expect(signIn.error).toBeNull();
+  });
+
+  it('checkVerificationOtp answers without using the code up', async () => {
+    const u = await signUp(t.app);
+    const client = browser();
+    await client.emailOtp.sendVerificationOtp({ email: u.email, type: 'sign-in' });
+    const otp = await codeIn(u.email, 1);
+    const wrong = await client.emailOtp.checkVerificationOtp({
+      email: u.email,
+      type: 'sign-in',
+      otp: otp === '000000' ? '111111' : '000000',
+    });
+    expect(wrong.error).toMatchObject({ status: 400, code: 'INVALID_OTP' });
+    const checked = await client.emailOtp.checkVerificationOtp({ email: u.email, type: 'sign-in', otp });
+    expect([checked.error, checked.data]).toEqual([null, { success: true }]);
+    expect((await client.signIn.emailOtp({ email: u.email, otp })).error).toBeNull();
+  });
+
+  it('requestEmailChange → the code at the new address → changeEmail: the session names the new address', async () => {
+    const u = await signUp(t.app);
+    const client = browser();
+    expect((await client.signIn.email({ email: u.email, password: u.password })).error).toBeNull();
+    const newEmail = uniqueEmail('client-moved');
+    const asked = await client.emailOtp.requestEmailChange({ newEmail });
+    expect([asked.error, asked.data]).toEqual([null, { success: true }]);
+    const changed = await client.emailOtp.changeEmail({ newEmail, otp: await codeIn(newEmail, 1) });
+    expect([changed.error, changed.data]).toEqual([null, { success: true }]);
+    expect((await client.getSession()).data?.user).toMatchObject({ email: newEmail, emailVerified: true });
   });
 });

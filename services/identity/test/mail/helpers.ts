@@ -39,6 +39,7 @@ export function sampleJob(kind: MailKind, to: string, language: Language = 'ENG'
         role: 'member',
       };
     case 'email-otp':
+    case 'change-email-otp':
       return { ...base, kind, code: '042917' };
     default:
       return { ...base, kind };

@@ -22,6 +22,7 @@ describe('render: every kind in every language', () => {
     expect(KINDS.sort()).toEqual([
       'backup-codes-regenerated',
       'change-email',
+      'change-email-otp',
       'delete-account',
       'email-otp',
       'invitation',
@@ -213,5 +214,11 @@ describe('render: the one-time code', () => {
     expect(mail.subject).toBe('Your code: 042917');
     expect(mail.text).toContain('Your one-time code is 042917.');
     expect(mail.html).toContain('<strong>042917</strong>');
+    const change = render({
+      ...sampleJob('change-email-otp', 'ann.new@example.test', 'ENG'),
+      code: '042917',
+    } as MailJob);
+    expect(change.subject).toBe('Confirm your new email address: 042917');
+    expect(change.html).toContain('<strong>042917</strong>');
   });
 });

@@ -127,12 +127,10 @@ export class EmailService {
     lang?: string,
   ) {
     const { sql, repo, jwt, mailer, config, clock, audit } = this.deps;
-    if (!config.changeEmail.enabled) fail('CHANGE_EMAIL_DISABLED');
-    const address = newEmail.toLowerCase();
-    if (address === auth.user.email) fail('EMAIL_IS_THE_SAME');
+    const { address, confirmFromOld } = this.checkChange(auth.user, newEmail);
     if (await repo.findUserByEmail(address)) fail('COULDNT_UPDATE_EMAIL');
     const target = userTarget(auth.user.id);
-    if (auth.user.emailVerified) {
+    if (confirmFromOld) {
       const { token } = await jwt.sign(auth.user.email, config.emailVerification.expiresInSec, address);
       // The confirmation's own landing page (the pages' email-changed), not the verification's.
       const url = mailer.tokenLink('/verify-email', token, callbackURL || mailer.landing('change-email'));
@@ -154,6 +152,44 @@ export class EmailService {
       return changed;
     });
     if (!moved) return fail('COULDNT_UPDATE_EMAIL');
+  }
+
+  /**
+   * spec §4–5, whatever carries a change of email (the link flow above, a code mailed to the new address): the change
+   * of email is on and the new address is not the current one (EMAIL_IS_THE_SAME). Answers the address as stored and
+   * whether the current address must confirm the change first (it is verified: spec §4 asks the old address).
+   */
+  checkChange(user: UserView, newEmail: string): { address: string; confirmFromOld: boolean } {
+    if (!this.deps.config.changeEmail.enabled) fail('CHANGE_EMAIL_DISABLED');
+    const address = newEmail.toLowerCase();
+    if (address === user.email) fail('EMAIL_IS_THE_SAME');
+    return { address, confirmFromOld: user.emailVerified };
+  }
+
+  /**
+   * A change of email whose new address is proven (a code mailed there, `method`), the current address having
+   * confirmed it when `checkChange` asked: the rules again, then the move at once with the address verified, the
+   * user's cached sessions fenced, the proof spent (`spend`) and `user.email_changed`, in one transaction. An address
+   * taken (also by a sign-up meanwhile) is COULDNT_UPDATE_EMAIL, and nothing is spent.
+   */
+  async changeProven(
+    user: UserView,
+    newEmail: string,
+    method: string,
+    source: AuditSource,
+    spend: (tx: Sql) => Promise<void>,
+  ): Promise<UserView> {
+    const { repo, clock, audit, sessions } = this.deps;
+    const { address, confirmFromOld } = this.checkChange(user, newEmail);
+    if (await repo.findUserByEmail(address)) fail('COULDNT_UPDATE_EMAIL');
+    const now = new Date(clock.now());
+    return sessions.changeUser(user.id, async (tx) => {
+      const moved = (await repo.changeEmail(user.id, address, now, tx, true)) ?? fail('COULDNT_UPDATE_EMAIL');
+      await spend(tx);
+      const details = { from: user.email, to: address, confirmed: confirmFromOld, method };
+      await audit.record(tx, { type: 'user.email_changed', source, target: userTarget(user.id), details });
+      return moved;
+    });
   }
 
   private async completeChange(user: UserView, updateTo: string, jti: string, source: AuditSource, lang?: string) {

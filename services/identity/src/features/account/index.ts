@@ -21,7 +21,7 @@ export type PasswordlessAccounts = Pick<
   'getUserByEmail' | 'registerVerified' | 'verifyAddressIn' | 'claimAddress'
 >;
 /** What a passwordless method asks of the email flows: their rules, whatever proved the address. */
-export type PasswordlessEmails = Pick<EmailService, 'signInAfterVerification'>;
+export type PasswordlessEmails = Pick<EmailService, 'signInAfterVerification' | 'checkChange' | 'changeProven'>;
 export type { DeletionService } from './deletion.service';
 export type { AccountAudit, AccountFeatureDeps } from './deps';
 export type { EmailService } from './email.service';

@@ -131,15 +131,22 @@ export class AccountRepository {
   }
 
   /**
-   * Moves the account to `email` (unverified). Null when the user is gone or the address is taken, also when a
-   * concurrent sign-up takes it between the check and the write (the unique index decides).
+   * Moves the account to `email`, unverified (or `verified`: the new address was proven). Null when the user is gone
+   * or the address is taken, also when a concurrent sign-up takes it between the check and the write (the unique
+   * index decides).
    */
-  async changeEmail(userId: string, email: string, now: Date, sql: Sql = this.sql): Promise<UserView | null> {
+  async changeEmail(
+    userId: string,
+    email: string,
+    now: Date,
+    sql: Sql = this.sql,
+    verified = false,
+  ): Promise<UserView | null> {
     const rows = await sql
       .query(
-        `UPDATE users SET email = $2, email_verified = false, updated_at = $3
+        `UPDATE users SET email = $2, email_verified = $4, updated_at = $3
          WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM users WHERE email = $2) RETURNING ${USER_RETURNING}`,
-        [userId, email, now],
+        [userId, email, now, verified],
       )
       .catch((error) => (isUniqueViolation(error) ? [] : Promise.reject(error)));
     return rows[0] ? toUserView(rows[0]) : null;

@@ -29,7 +29,7 @@ export interface EmailOtpFeatureDeps {
   store: KeyValueStore;
   /** The account feature's users: found, registered, their address proven. */
   accounts: PasswordlessAccounts;
-  /** The account feature's email rules: the sign-in after a proven address. */
+  /** The account feature's email rules: the sign-in after a proven address, the change of email. */
   emails: PasswordlessEmails;
   passwords: PasswordReset;
   sessions: UserSessions;

@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { fail } from '../../errors';
 import { auditSource } from '../../http/audit-source';
 import {
+  ChangeEmailOtp,
   CheckVerificationOtp,
+  RequestEmailChangeOtp,
   RequestPasswordResetOtp,
   ResetPasswordOtp,
   SendVerificationOtp,
@@ -106,6 +108,38 @@ export async function emailOtpRoutes(fastify: FastifyInstance, ctx: EmailOtpWeb)
     async (request) => {
       const { email, otp, password } = request.body;
       await ctx.codes.resetPassword(email, otp, password, auditSource(request));
+      return success;
+    },
+  );
+
+  // Change of email by code (off unless EMAIL_OTP_CHANGE_EMAIL): the signed-in user, never a key standing for one.
+  app.post(
+    '/email-otp/request-email-change',
+    {
+      schema: RequestEmailChangeOtp,
+      preHandler: ctx.requireSession,
+      config: { policy: { apiKeys: 'refused', rateLimit: 'mail' } },
+    },
+    async (request) => {
+      const { newEmail, otp } = request.body;
+      const lang = request.headers['accept-language'];
+      await ctx.codes.requestEmailChange(request.auth, newEmail, otp, auditSource(request), lang);
+      return success;
+    },
+  );
+
+  app.post(
+    '/email-otp/change-email',
+    {
+      schema: ChangeEmailOtp,
+      preHandler: ctx.requireSession,
+      config: { policy: { apiKeys: 'refused', rateLimit: 'credential' } },
+    },
+    async (request, reply) => {
+      const { auth } = request;
+      const user = await ctx.codes.changeEmail(auth, request.body.newEmail, request.body.otp, auditSource(request));
+      // The browser's cache cookie names the new address at once, as better-auth's does.
+      ctx.cookies.reissueCache(request, reply, { session: auth.session, user }, ctx.clock.now());
       return success;
     },
   );

@@ -43,29 +43,45 @@ export class EmailOtpService {
     const email = normalizeEmail(rawEmail);
     const user = await this.d.accounts.getUserByEmail(email);
     const mailed = user !== null || (type === 'sign-in' && this.d.settings.allowSignUp);
-    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    const hash = this.hash(type, email, mailed ? code : randomBytes(32).toString('hex'));
-    const now = this.now();
-    const expiresAt = new Date(now.getTime() + this.d.settings.ttlSec * 1000);
-    const { config } = this.d;
-    await this.d.sql.transaction(async (tx) => {
-      await this.d.repo.put(codeKey(type, email), hash, expiresAt, now, tx);
-      if (!mailed) return;
-      await this.d.mail.write(
-        idFor('email-otp', randomString(32)),
-        {
-          kind: 'email-otp',
-          to: email,
-          name: user?.name ?? '',
-          language: mailLanguage(user?.language, lang),
-          code,
-          url: config.hostedPages.enabled
-            ? new URL(config.hostedPages.path, config.publicUrl).toString()
-            : config.publicUrl,
-        },
-        tx,
-      );
-    });
+    await this.issue({ type, email }, mailed ? { kind: 'email-otp', to: email, user, lang } : null);
+  }
+
+  /**
+   * better-auth's request-email-change, for the signed-in user of `auth`: a code mailed to the new address. The
+   * account's change-of-email rules decide first (on, not the same address); when they ask the current address to
+   * confirm (it is verified), `otp` must be an email-verification code mailed to it (better-auth's
+   * verifyCurrentEmail), used up with this request. A taken new address gets a code no one can know and no mail:
+   * the same answer.
+   */
+  async requestEmailChange(
+    auth: SessionWithUser,
+    rawNewEmail: string,
+    otp: string | undefined,
+    source: AuditSource,
+    lang: string | undefined,
+  ): Promise<void> {
+    const { user } = auth;
+    const { address, confirmFromOld } = this.changeRules(user, rawNewEmail);
+    let confirmed: ((tx: Sql) => Promise<void>) | undefined;
+    if (confirmFromOld) {
+      if (!otp) fail('CURRENT_EMAIL_OTP_REQUIRED');
+      ({ spend: confirmed } = await this.check('email-verification', user.email, otp, source, { signingIn: false }));
+    }
+    const taken = (await this.d.accounts.getUserByEmail(address)) !== null;
+    const mail = taken ? null : ({ kind: 'change-email-otp', to: address, user, lang } as const);
+    await this.issue({ type: 'change-email', email: user.email, to: address }, mail, confirmed);
+  }
+
+  /**
+   * better-auth's change-email: the code mailed to the new address moves the signed-in user's account there, through
+   * the account's change-of-email rules (the address verified, the code spent with the move). Answers the user as
+   * now.
+   */
+  async changeEmail(auth: SessionWithUser, rawNewEmail: string, otp: string, source: AuditSource): Promise<UserView> {
+    const { user } = auth;
+    const { address } = this.changeRules(user, rawNewEmail);
+    const checked = await this.check('change-email', user.email, otp, source, { signingIn: false, to: address });
+    return this.d.emails.changeProven(user, address, 'email-otp', source, checked.spend);
   }
 
   /** A sign-in code: the identity it proves, for the seam (which spends the code in the session's transaction). */
@@ -141,14 +157,69 @@ export class EmailOtpService {
     await this.d.passwords.resetProven(checked.user.id, password, source, checked.spend);
   }
 
+  /** A change of email by code: off unless EMAIL_OTP_CHANGE_EMAIL (better-auth's changeEmail.enabled), then the account's rules. */
+  private changeRules(user: UserView, rawNewEmail: string) {
+    if (!this.d.settings.changeEmail) fail('CHANGE_EMAIL_DISABLED');
+    return this.d.emails.checkChange(user, rawNewEmail);
+  }
+
   /**
-   * Counts a try on the code of `type` for `email` (then gone past the limit), takes it from the account's budget,
-   * and compares. A wrong code is `user.sign_in_failed`; a right one answers the user (null: no account) and how to
-   * spend the code.
+   * Stores a new code for `code` (replacing the live one and its tries) and, in the same transaction, mails it
+   * (`mail`; none: a code no one can know, so every later answer is a known address's) and does `alsoIn`.
    */
-  private async check(type: CodeType, email: string, otp: string, source: AuditSource): Promise<Checked> {
+  private async issue(
+    code: CodeOf,
+    mail: {
+      kind: 'email-otp' | 'change-email-otp';
+      to: string;
+      user: UserView | null;
+      lang: string | undefined;
+    } | null,
+    alsoIn?: (tx: Sql) => Promise<void>,
+  ): Promise<void> {
+    const digits = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const hash = this.hash(code, mail ? digits : randomBytes(32).toString('hex'));
+    const now = this.now();
+    const expiresAt = new Date(now.getTime() + this.d.settings.ttlSec * 1000);
+    const { config } = this.d;
+    await this.d.sql.transaction(async (tx) => {
+      await this.d.repo.put(keyOf(code), hash, expiresAt, now, tx);
+      await alsoIn?.(tx);
+      if (!mail) return;
+      await this.d.mail.write(
+        idFor(mail.kind, randomString(32)),
+        {
+          kind: mail.kind,
+          to: mail.to,
+          name: mail.user?.name ?? '',
+          language: mailLanguage(mail.user?.language, mail.lang),
+          code: digits,
+          url: config.hostedPages.enabled
+            ? new URL(config.hostedPages.path, config.publicUrl).toString()
+            : config.publicUrl,
+        },
+        tx,
+      );
+    });
+  }
+
+  /**
+   * Counts a try on the code of `type` for `email` (and, a change of email, its new address `to`), then gone past
+   * the limit; takes it from the budget of `email`'s account, and compares. A wrong code given to sign in, verify or
+   * reset (`signingIn`, the default) is `user.sign_in_failed`; one given with a session is not a failed sign-in. A
+   * lock the try starts is recorded either way. A right one answers the user (null: no account) and how to spend
+   * the code.
+   */
+  private async check(
+    type: CodeType,
+    email: string,
+    otp: string,
+    source: AuditSource,
+    { signingIn = true, to }: { signingIn?: boolean; to?: string } = {},
+  ): Promise<Checked> {
     const { repo, settings } = this.d;
-    const key = codeKey(type, email);
+    const code: CodeOf = { type, email, to };
+    const key = keyOf(code);
     const now = this.now();
     const stored = await repo.countTry(key, now);
     if (!stored) {
@@ -159,13 +230,13 @@ export class EmailOtpService {
     // a parallel right try counted within the limit must still be able to spend it.
     if (stored.attempts > settings.maxAttempts) fail('TOO_MANY_ATTEMPTS');
     const user = await this.d.accounts.getUserByEmail(email);
-    const given = this.hash(type, email, otp.trim());
+    const given = this.hash(code, otp.trim());
     const verdict = await this.d.budget.spend(
       { email, userId: user?.id ?? null, twoFactor: user?.twoFactorEnabled ?? false },
       async () => sameHash(given, stored.hash),
     );
     if (!verdict.right) {
-      await this.recordWrong(type, email, user, verdict, source);
+      await this.recordWrong(type, email, user, verdict, signingIn ? anonymous(source) : source, signingIn);
       fail('INVALID_OTP');
     }
     return {
@@ -178,21 +249,23 @@ export class EmailOtpService {
   }
 
   /**
-   * A wrong code: a failed sign-in by an anonymous caller (the address as target), and the lock when this try started
-   * it, once (docs/audit.md): the second factor's own lock is `user.two_factor_locked` (the user as target), as a
-   * wrong TOTP code's is; the address's is `user.email_otp_locked` (the address's digest as target).
+   * A wrong code: a failed sign-in (`signingIn`: given without a session, by an anonymous caller, the address as
+   * target), and the lock when this try started it, once, by `by` (docs/audit.md): the second factor's own lock is
+   * `user.two_factor_locked` (the user as target), as a wrong TOTP code's is; the address's is
+   * `user.email_otp_locked` (the address's digest as target).
    */
   private async recordWrong(
     type: CodeType,
     email: string,
     user: UserView | null,
     verdict: Extract<GuessVerdict, { right: false }>,
-    source: AuditSource,
+    by: AuditSource,
+    signingIn: boolean,
   ): Promise<void> {
     const { audit, sql } = this.d;
-    const by: AuditSource = { ...source, actor: { type: 'anonymous' } };
     const details = { method: 'email-otp', type };
-    await audit.record(sql, { type: 'user.sign_in_failed', source: by, target: audit.emailTarget(email), details });
+    if (signingIn)
+      await audit.record(sql, { type: 'user.sign_in_failed', source: by, target: audit.emailTarget(email), details });
     if (!verdict.lockStarted) return;
     const lock = { failures: verdict.failures, lockedUntil: verdict.lockStarted.toISOString(), ...details };
     if (verdict.budget === 'second-factor' && user)
@@ -211,14 +284,27 @@ export class EmailOtpService {
       });
   }
 
-  private hash(type: CodeType, email: string, code: string): string {
-    return createHmac('sha256', this.d.hmacKey).update(`${type}\n${email}\n${code}`).digest('base64url');
+  /** The keyed hash of `digits` as the code `code`: bound to its kind, its address (and new address) and the key. */
+  private hash(code: CodeOf, digits: string): string {
+    const bound = code.to === undefined ? code.email : `${code.email}\n${code.to}`;
+    return createHmac('sha256', this.d.hmacKey).update(`${code.type}\n${bound}\n${digits}`).digest('base64url');
   }
 
   private now(): Date {
     return new Date(this.d.clock.now());
   }
 }
+
+/** Which code: its kind and address, and for a change of email the new address (the code is for that move only). */
+interface CodeOf {
+  type: CodeType;
+  email: string;
+  to?: string;
+}
+
+const keyOf = (code: CodeOf) => codeKey(code.type, code.to === undefined ? code.email : `${code.email}\n${code.to}`);
+
+const anonymous = (source: AuditSource): AuditSource => ({ ...source, actor: { type: 'anonymous' } });
 
 function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a);

@@ -13,11 +13,12 @@ export type { EmailOtpService } from './email-otp.service';
  * Sign-in, email verification and password reset by a mailed one-time code (docs/passwordless.md), as
  * better-auth's email-otp plugin answers them. Its route table:
  *
- *   email-otp.routes   email-otp/send-verification-otp · sign-in/email-otp · email-otp/verify-email ·
- *                      email-otp/request-password-reset · forget-password/email-otp · email-otp/reset-password
+ *   email-otp.routes   email-otp/send-verification-otp · sign-in/email-otp · email-otp/check-verification-otp ·
+ *                      email-otp/verify-email · email-otp/request-password-reset · forget-password/email-otp ·
+ *                      email-otp/reset-password · email-otp/request-email-change · email-otp/change-email
  *
  * A sign-in ends in the sign-in seam, which spends the code in the session's transaction; a reset goes through the
- * account feature's password rules. Codes live in the verifications table, whose sweep removes expired ones.
+ * account feature's password rules, a change of email through its change-of-email rules. Codes live in the verifications table, whose sweep removes expired ones.
  */
 export interface EmailOtpFeature extends FeatureRoutes {
   codes: EmailOtpService;

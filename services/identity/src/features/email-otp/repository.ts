@@ -5,7 +5,10 @@ import type { Sql } from '../../shared/sql';
 /** The kinds of code better-auth's email-otp plugin mails: three from its send route, `change-email` from its own. */
 export type CodeType = 'sign-in' | 'email-verification' | 'forget-password' | 'change-email';
 
-/** A code's key: its kind and the address's SHA-256, so the table names no address. One live code per key. */
+/**
+ * A code's key: its kind and the address's SHA-256 (a change of email's: the current and the new address), so the
+ * table names no address. One live code per key.
+ */
 export const codeKey = (type: CodeType, email: string) =>
   `email-otp:${type}:${createHash('sha256').update(email).digest('base64url')}`;
 

@@ -86,3 +86,27 @@ export const ResetPasswordOtp = {
   body: Type.Object({ email: EmailField, otp: Otp, password: PasswordField }, strict),
   response: { 200: SuccessSchema, ...errorResponses },
 };
+
+export const RequestEmailChangeOtp = {
+  tags,
+  summary:
+    'Mail a code to the new address of the signed-in user (the same answer when it is taken); a verified current address confirms with `otp`, a code mailed to it',
+  body: Type.Object(
+    {
+      newEmail: EmailField,
+      otp: Type.Optional({
+        ...Otp,
+        description: 'an email-verification code mailed to the current address (verified)',
+      }),
+    },
+    strict,
+  ),
+  response: { 200: SuccessSchema, ...errorResponses },
+};
+
+export const ChangeEmailOtp = {
+  tags,
+  summary: "Move the signed-in user's account to the new address with the code mailed there (verified, at once)",
+  body: Type.Object({ newEmail: EmailField, otp: Otp }, strict),
+  response: { 200: SuccessSchema, ...errorResponses },
+};

@@ -1,5 +1,6 @@
 import type { MailKind } from '../jobs';
 import { changeEmail } from './change-email';
+import { changeEmailOtp } from './change-email-otp';
 import { deleteAccount } from './delete-account';
 import { emailOtp } from './email-otp';
 import { invitation } from './invitation';
@@ -25,6 +26,7 @@ export const TEMPLATES: Readonly<Record<MailKind, Translations>> = {
   'passkey-removed': passkeyRemoved,
   'magic-link': magicLink,
   'email-otp': emailOtp,
+  'change-email-otp': changeEmailOtp,
 };
 
 export { COMMON, LANGUAGE_TAGS } from './common';

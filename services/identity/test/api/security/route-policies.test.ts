@@ -37,6 +37,8 @@ const REFUSES_API_KEYS = [
   '/passkey/verify-registration',
   '/passkey/update-passkey',
   '/passkey/delete-passkey',
+  '/email-otp/request-email-change',
+  '/email-otp/change-email',
 ];
 
 /** [windowSec, max] per client address. */
@@ -74,6 +76,8 @@ const RATE_LIMITS: Record<string, [number, number]> = {
   '/email-otp/request-password-reset': [60, 5],
   '/forget-password/email-otp': [60, 5],
   '/email-otp/reset-password': [60, 10],
+  '/email-otp/request-email-change': [60, 5],
+  '/email-otp/change-email': [60, 10],
 };
 
 const BOT_CHECKED = ['/sign-up/email', '/sign-in/email', '/request-password-reset', '/forget-password'];
