@@ -2377,6 +2377,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/email-otp/check-verification-otp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Whether a mailed code is right, without using it (a try like any other: counted on the code and the account) */
+        post: operations["emailOtpCheckVerificationOtp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/email-otp/verify-email": {
         parameters: {
             query?: never;
@@ -2439,6 +2456,40 @@ export interface paths {
         put?: never;
         /** Set a new password with a mailed reset code */
         post: operations["emailOtpResetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/email-otp/request-email-change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail a code to the new address of the signed-in user (the same answer when it is taken); a verified current address confirms with `otp`, a code mailed to it */
+        post: operations["emailOtpRequestEmailChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/email-otp/change-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move the signed-in user's account to the new address with the code mailed there (verified, at once) */
+        post: operations["emailOtpChangeEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9435,6 +9486,54 @@ export interface operations {
             };
         };
     };
+    emailOtpCheckVerificationOtp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    type: "sign-in" | "email-verification" | "forget-password" | "change-email";
+                    /** @description the mailed code */
+                    otp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     emailOtpVerifyEmail: {
         parameters: {
             query?: never;
@@ -9462,8 +9561,11 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         status: true;
-                        token: null;
+                        token: string | null;
                         user: components["schemas"]["User"];
+                        /** @enum {boolean} */
+                        twoFactorRedirect?: true;
+                        twoFactorMethods?: string[];
                     };
                 };
             };
@@ -9592,6 +9694,100 @@ export interface operations {
                     /** @description the mailed code */
                     otp: string;
                     password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    emailOtpRequestEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    newEmail: string;
+                    /** @description an email-verification code mailed to the current address (verified) */
+                    otp?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    emailOtpChangeEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    newEmail: string;
+                    /** @description the mailed code */
+                    otp: string;
                 };
             };
         };
