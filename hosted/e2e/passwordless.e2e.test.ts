@@ -6,8 +6,9 @@ import { browserSteps } from './steps';
 /**
  * Passwordless sign-in in the hosted pages (docs/passwordless.md), in headless Chromium against the real service and
  * its mail worker: "Email me a link" on the sign-in page, the mailed link opening the page that signs in on a click
- * (a mail scanner fetching it first spends nothing), the link refused in another browser and after its use; and
- * "Email me a code": the six digits from the mail, a wrong code refused first.
+ * (a mail scanner fetching it first spends nothing), the link refused in another browser and after its use, a new
+ * user's link landing at `newUserCallbackURL`; and "Email me a code": the six digits from the mail, a wrong code
+ * refused first.
  */
 let world: World;
 let n = 0;
@@ -15,7 +16,7 @@ const email = (tag: string) => `${tag}-${Date.now().toString(36)}-${n++}@passwor
 const product = () => `${world.productOrigin}/`;
 
 beforeAll(async () => {
-  world = await start({ MAGIC_LINK_ENABLED: 'true', EMAIL_OTP_ENABLED: 'true' });
+  world = await start({ MAGIC_LINK_ENABLED: 'true', MAGIC_LINK_SIGN_UP: 'true', EMAIL_OTP_ENABLED: 'true' });
 });
 afterAll(async () => {
   await world?.stop();
@@ -93,6 +94,38 @@ describe('magic link in the hosted pages', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(product());
     await page.getByText(`Signed in as ${address}`).waitFor();
+  });
+});
+
+describe('magic link for a new user in the hosted pages', () => {
+  it('a link that registers its address lands at newUserCallbackURL, an existing account’s at callbackURL', async () => {
+    const welcome = `${world.productOrigin}/?welcome=1`;
+    const query = `callbackURL=${encodeURIComponent(product())}&newUserCallbackURL=${encodeURIComponent(welcome)}`;
+    const cases: Array<[string, string]> = [
+      [email('newcomer'), welcome],
+      [await account('returning'), product()],
+    ];
+    for (const [address, lands] of cases) {
+      const page = await newPage();
+      await page.goto(`${world.pages}/magic-link?${query}`);
+      await page.getByLabel('Email').fill(address);
+      await page.getByRole('button', { name: 'Email me a link' }).click();
+      await page.getByText('a link is on its way', { exact: false }).waitFor();
+      const link = await linkTo(address);
+      expect(new URL(link).searchParams.get('newUserCallbackURL')).toBe(welcome);
+      await page.goto(link);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(lands);
+      await page.getByText(`Signed in as ${address}`).waitFor();
+      await page.close();
+    }
+  });
+
+  it('a newUserCallbackURL the service would refuse sends the browser to the error page', async () => {
+    const page = await newPage();
+    await page.goto(`${world.pages}/magic-link?newUserCallbackURL=${encodeURIComponent('https://evil.example/')}`);
+    await page.waitForURL(/\/auth\/error\?error=INVALID_CALLBACK_URL/);
+    await page.locator('#error-code').getByText('INVALID_CALLBACK_URL').waitFor();
   });
 });
 

@@ -33,7 +33,10 @@ export interface PagesConfig {
   verifyOnSignUp?: boolean;
   /** The second factor: how long "trust this device" lasts (0: the API ignores it, so the box is not offered). */
   twoFactor?: { trustDeviceDays: number };
-  /** The service's verdict on the `callbackURL` this file was asked with (its trusted-origin check). */
+  /**
+   * The service's verdict on the `callbackURL` (and `newUserCallbackURL`) this file was asked with (its trusted-origin
+   * check): refused when either is.
+   */
   callback?: 'none' | 'allowed' | 'refused';
   /** The bot check, when the service demands one (captcha.tsx renders its widget). */
   captcha?: CaptchaSettings | null;
@@ -58,18 +61,21 @@ const DEFAULTS: Omit<LoadedConfig, 'api'> = {
   password: { minLength: 8, maxLength: 128 },
 };
 
-async function read(url: string, callbackURL: string | null): Promise<PagesConfig> {
+/** The callbacks a page was opened with, for the service's verdict. */
+export type Callbacks = Record<'callbackURL' | 'newUserCallbackURL', string | null>;
+
+async function read(url: string, callbacks: Callbacks): Promise<PagesConfig> {
   const target = new URL(url, document.baseURI);
-  if (callbackURL !== null) target.searchParams.set('callbackURL', callbackURL);
+  for (const [name, value] of Object.entries(callbacks)) if (value !== null) target.searchParams.set(name, value);
   const response = await fetch(target, { credentials: 'omit', cache: 'no-store' });
   if (!response.ok) throw new Error(`config.json: ${response.status}`);
   return (await response.json()) as PagesConfig;
 }
 
-export async function loadConfig(callbackURL: string | null): Promise<LoadedConfig> {
-  let config = await read('config.json', callbackURL);
+export async function loadConfig(callbacks: Callbacks): Promise<LoadedConfig> {
+  let config = await read('config.json', callbacks);
   if (config.source) {
-    const remote = await read(config.source, callbackURL);
+    const remote = await read(config.source, callbacks);
     // A relative API path in the service's file is relative to the service, not to this copy's origin.
     const source = new URL(config.source, document.baseURI);
     config = { ...config, ...remote, api: remote.api ? new URL(remote.api, source).toString() : config.api };

@@ -30,9 +30,13 @@ export function routeOf(pathname: string, basePath: string): Route | null {
   return (ROUTES as readonly string[]).includes(rest) ? (rest as Route) : null;
 }
 
-/** The values a page passes on to the next one: where to return, and the language asked for. */
+/**
+ * The values a page passes on to the next one: where to return, where a user the sign-in registers goes instead
+ * (a mailed sign-in link's `newUserCallbackURL`), and the language asked for.
+ */
 export interface Carry {
   callbackURL: string | null;
+  newUserCallbackURL?: string | null;
   lang: string | null;
 }
 
@@ -45,7 +49,12 @@ const query = (params: Record<string, string | null | undefined>) => {
 
 /** A link to another page, relative to the document's <base>, keeping the callback and the language. */
 export const pageHref = (route: Route, carry: Carry, extra: Record<string, string> = {}): string =>
-  `${route}${query({ callbackURL: carry.callbackURL, lang: carry.lang, ...extra })}`;
+  `${route}${query({
+    callbackURL: carry.callbackURL,
+    newUserCallbackURL: carry.newUserCallbackURL,
+    lang: carry.lang,
+    ...extra,
+  })}`;
 
 /**
  * The address of a page as the API should redirect to it (a mailed link's callbackURL, a provider's return): a

@@ -15,6 +15,7 @@ async function boot() {
   const here = new URL(window.location.href);
   const params = here.searchParams;
   const callbackURL = params.get('callbackURL');
+  const newUserCallbackURL = params.get('newUserCallbackURL');
   const basePath = new URL(document.baseURI).pathname;
   let route = routeOf(here.pathname, basePath) ?? 'error';
   let error = params.get('error') ?? (routeOf(here.pathname, basePath) ? null : 'not_found');
@@ -23,7 +24,7 @@ async function boot() {
   const token = arrivalToken(route, params.get('token'), error);
   if (params.has('token')) window.history.replaceState(null, '', withoutParams(here.href, ['token']));
 
-  const config = await loadConfig(callbackURL);
+  const config = await loadConfig({ callbackURL, newUserCallbackURL });
   const base = apiBase(config);
   const client = makeClient(base);
   const session = await call(() => client.getSession());
@@ -39,10 +40,10 @@ async function boot() {
     fallback: config.defaultLanguage,
   });
   const t = translator(await loadCatalogue(language));
-  let carry = { callbackURL, lang: params.get('lang') };
-  // The service refused the callback (not a trusted origin, or not a plain path): the error page, never a redirect.
-  if (callbackURL !== null && config.callback === 'refused') {
-    carry = { ...carry, callbackURL: null };
+  let carry = { callbackURL, newUserCallbackURL, lang: params.get('lang') };
+  // The service refused a callback (not a trusted origin, or not a plain path): the error page, never a redirect.
+  if ((callbackURL !== null || newUserCallbackURL !== null) && config.callback === 'refused') {
+    carry = { ...carry, callbackURL: null, newUserCallbackURL: null };
     route = 'error';
     error = 'INVALID_CALLBACK_URL';
     window.history.replaceState(null, '', pageHref('error', carry, { error }));

@@ -20,6 +20,14 @@ describe('page addresses', () => {
     expect(pageHref('sign-in', { callbackURL: null, lang: null })).toBe('sign-in');
   });
 
+  it("links keep a new user's callback too (a mailed sign-in link's newUserCallbackURL)", () => {
+    const carry = { callbackURL: '/home', newUserCallbackURL: 'https://app.example.com/welcome', lang: null };
+    expect(pageHref('magic-link', carry)).toBe(
+      'magic-link?callbackURL=%2Fhome&newUserCallbackURL=https%3A%2F%2Fapp.example.com%2Fwelcome',
+    );
+    expect(pageHref('sign-in', { ...carry, callbackURL: null, newUserCallbackURL: null })).toBe('sign-in');
+  });
+
   it("a page as the API's redirect target: a path on the API's origin, a full URL elsewhere", () => {
     const carry = { callbackURL: 'https://app.example.com/', lang: null };
     const served = { baseURI: 'https://id.example.com/auth/', apiBase: 'https://id.example.com/api/auth' };

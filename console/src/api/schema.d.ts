@@ -9348,6 +9348,7 @@ export interface operations {
                         token: string;
                         user: components["schemas"]["User"];
                         session: components["schemas"]["Session"];
+                        newUser: boolean;
                     } | {
                         /** @enum {boolean} */
                         twoFactorRedirect: true;

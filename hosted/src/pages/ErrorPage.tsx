@@ -9,8 +9,8 @@ import { Notice } from '../ui';
  */
 export function ErrorPage({ code }: { code: string }) {
   const { t, carry } = usePages();
-  // A refused callback is never offered as the way back.
-  const back = { ...carry, callbackURL: code === 'INVALID_CALLBACK_URL' ? null : carry.callbackURL };
+  // A refused callback is never offered as the way back, nor carried on.
+  const back = code === 'INVALID_CALLBACK_URL' ? { ...carry, callbackURL: null, newUserCallbackURL: null } : carry;
   return (
     <>
       <h1>{t(redirectErrorTitle(code))}</h1>

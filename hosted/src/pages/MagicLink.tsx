@@ -7,8 +7,9 @@ import { Field, LiveRegion, Notice, Submit, useSubmit } from '../ui';
 
 /**
  * Sign-in by a mailed link (docs/passwordless.md). Without a token: ask for a link (the answer is the same for
- * every address). With the mailed link's token: one button signs in, so a mail scanner that only fetches the page
- * uses nothing up; a second factor, when the user has one, is asked next.
+ * every address), carrying where to go after and where a user the link registers goes. With the mailed link's
+ * token: one button signs in, so a mail scanner that only fetches the page uses nothing up; a second factor, when
+ * the user has one, is asked next; a user the link registered goes to `newUserCallbackURL` when there is one.
  */
 export function MagicLink({ token }: { token: string | null }) {
   return token ? <UseLink token={token} /> : <AskForLink />;
@@ -18,8 +19,13 @@ function AskForLink() {
   const { t, client, carry } = usePages();
   const [sent, setSent] = useState<string | null>(null);
   const { busy, error, onSubmit } = useSubmit(async (f) => {
+    const { callbackURL, newUserCallbackURL } = carry;
     const { error } = await call(() =>
-      client.signIn.magicLink({ email: f.email, ...(carry.callbackURL ? { callbackURL: carry.callbackURL } : {}) }),
+      client.signIn.magicLink({
+        email: f.email,
+        ...(callbackURL ? { callbackURL } : {}),
+        ...(newUserCallbackURL ? { newUserCallbackURL } : {}),
+      }),
     );
     if (error) return error.code ?? 'UNKNOWN';
     setSent(f.email);
@@ -54,9 +60,11 @@ function UseLink({ token }: { token: string }) {
     // Used, or refused for good; a link from another browser stays usable there, not here.
     if (error?.code !== 'NETWORK') forgetToken('magic-link');
     if (error) return error.code ?? 'UNKNOWN';
+    const answer = data as { twoFactorRedirect?: boolean; newUser?: boolean } | null;
     // A second factor is asked for (no session yet): its step, which then returns as the sign-in page would.
-    if ((data as { twoFactorRedirect?: boolean } | null)?.twoFactorRedirect)
-      window.location.assign(pageHref('two-factor', carry));
+    if (answer?.twoFactorRedirect) window.location.assign(pageHref('two-factor', carry));
+    // The link registered its user: where the product sends new users (the service checked it, as every callback).
+    else if (answer?.newUser && carry.newUserCallbackURL) window.location.assign(carry.newUserCallbackURL);
     else window.location.assign(carry.callbackURL ?? pageHref('sign-in', carry));
     return null;
   });

@@ -186,15 +186,21 @@ export function hostedPagesIndex(html: string, path: string): string {
   return withoutBase.replace(/<head>/i, `<head>\n    <base href="${path}/" />`);
 }
 
-function callbackOf(request: FastifyRequest): string | undefined {
-  const value = (request.query as Record<string, unknown> | undefined)?.callbackURL;
-  return typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined;
+/** The page's query values that name where the browser goes next: its callback, and a new user's (a sign-in link's). */
+const CALLBACKS = ['callbackURL', 'newUserCallbackURL'] as const;
+
+function callbacksOf(request: FastifyRequest): string[] {
+  const query = request.query as Record<string, unknown> | undefined;
+  return CALLBACKS.flatMap((name) => {
+    const value = query?.[name];
+    return typeof value === 'string' ? [value] : Array.isArray(value) ? [String(value[0])] : [];
+  });
 }
 
 /**
  * Serves the hosted sign-in pages under `hostedPages.path` (off by default): the built files, config.json from the
  * settings, and index.html for every page route (an SPA); a path that names no served file is a 404
- * (single-page-app.ts). A page asked with a `callbackURL` the API would refuse
+ * (single-page-app.ts). A page asked with a `callbackURL` (or a `newUserCallbackURL`) the API would refuse
  * (spec §5: not relative and not on a trusted origin) is never shown with it: the browser goes to the error page.
  */
 export async function registerHostedPages(app: FastifyInstance, config: Config, trusted: TrustedOrigins) {
@@ -206,9 +212,9 @@ export async function registerHostedPages(app: FastifyInstance, config: Config, 
     throw new Error(`HOSTED_PAGES_DIR: ${root} has no index.html (build the pages first: make hosted)`);
   const index = hostedPagesIndex(readFileSync(indexFile, 'utf8'), pages.path);
   const verdict = (request: FastifyRequest) => {
-    const callbackURL = callbackOf(request);
-    if (callbackURL === undefined) return 'none' as const;
-    return isSafeRedirect(callbackURL, trusted) ? ('allowed' as const) : ('refused' as const);
+    const callbacks = callbacksOf(request);
+    if (callbacks.length === 0) return 'none' as const;
+    return callbacks.every((url) => isSafeRedirect(url, trusted)) ? ('allowed' as const) : ('refused' as const);
   };
   // The pages asking for config.json: a copy on another origin says so (its fetch is cross-origin, so it carries
   // Origin); the service's own pages are on PUBLIC_URL.

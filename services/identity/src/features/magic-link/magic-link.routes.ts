@@ -55,7 +55,7 @@ export async function magicLinkRoutes(fastify: FastifyInstance, ctx: MagicLinkWe
       if (callbackURL)
         return reply.redirect(proof.newUser && newUserCallbackURL ? newUserCallbackURL : callbackURL, 302);
       const { session, user } = result.current;
-      return { token: session.token, user, session };
+      return { token: session.token, user, session, newUser: proof.newUser };
     },
   );
 }

@@ -121,7 +121,8 @@ export class MagicLinkService {
 
   /**
    * The link in the mail: the hosted sign-in page when the pages are served (one click there signs in, so a mail
-   * scanner that fetches the link spends nothing), else the API's verify route as better-auth mails it.
+   * scanner that fetches the link spends nothing; it carries where to go after, and where a user the link registers
+   * goes, and shows refusals itself), else the API's verify route as better-auth mails it.
    */
   private linkFor(token: string, input: LinkRequest): string {
     const { config } = this.d;
@@ -131,6 +132,7 @@ export class MagicLinkService {
     url.searchParams.set('token', token);
     if (pages.enabled) {
       if (input.callbackURL) url.searchParams.set('callbackURL', input.callbackURL);
+      if (input.newUserCallbackURL) url.searchParams.set('newUserCallbackURL', input.newUserCallbackURL);
     } else {
       url.searchParams.set('callbackURL', input.callbackURL || '/');
       if (input.newUserCallbackURL) url.searchParams.set('newUserCallbackURL', input.newUserCallbackURL);

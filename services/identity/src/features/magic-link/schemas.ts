@@ -43,7 +43,13 @@ export const MagicLinkVerify = {
   ),
   response: {
     200: Type.Union([
-      Type.Object({ token: Type.String(), user: UserSchema, session: SessionSchema }),
+      Type.Object({
+        token: Type.String(),
+        user: UserSchema,
+        session: SessionSchema,
+        // beside better-auth's answer: whether this link registered its user (a page then goes to newUserCallbackURL)
+        newUser: Type.Boolean(),
+      }),
       // a user with a second factor: no session yet (docs/two-factor.md), better-auth's two-factor answer
       Type.Object({ twoFactorRedirect: Type.Literal(true), twoFactorMethods: Type.Array(Type.String()) }),
     ]),

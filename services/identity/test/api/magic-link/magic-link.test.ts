@@ -202,6 +202,13 @@ describe('magic link with sign-up and any browser', () => {
   }, 60_000);
   afterAll(() => s?.close());
 
+  it('a JSON answer says whether the link registered its user (newUser), beside better-auth’s token, user, session', async () => {
+    const email = uniqueEmail('json-newcomer');
+    const { token } = await mailedLink(s, email);
+    const res = await verify(s, token, new CookieJar());
+    expect(res.json()).toMatchObject({ newUser: true, token: expect.any(String), user: { email }, session: {} });
+  });
+
   it('a link to an unknown address registers it (verified, the name given) and goes to newUserCallbackURL', async () => {
     const email = uniqueEmail('newcomer');
     const { token } = await mailedLink(s, email, { name: 'New Comer', newUserCallbackURL: '/welcome' });
@@ -213,6 +220,10 @@ describe('magic link with sign-up and any browser', () => {
       [email],
     );
     expect(user).toMatchObject({ name: 'New Comer', email_verified: true });
+    // without a callbackURL the answer says so itself (the hosted page then goes to newUserCallbackURL)
+    const again = await mailedLink(s, email);
+    const json = await verify(s, again.token, new CookieJar());
+    expect(json.json()).toMatchObject({ newUser: false, user: { id: user.id } });
     const signedUp = await s.ctx.sql.query<{ details: Record<string, unknown> }>(
       "SELECT details FROM audit_events WHERE type = 'user.signed_up' AND target_id = $1",
       [user.id],

@@ -149,6 +149,20 @@ describe('hosted pages serving', () => {
         expect([bad, await verdict(bad)]).toEqual([bad, 'refused']);
     });
 
+    it('the verdict covers a newUserCallbackURL too (a mailed sign-in link carries one): refused if either is', async () => {
+      const verdict = async (query: string) => (await fetchPath(`/auth/config.json?${query}`)).json().callback;
+      const evil = encodeURIComponent('https://evil.example/welcome');
+      const trusted = encodeURIComponent(`${TRUSTED_ORIGIN}/welcome`);
+      expect(await verdict(`newUserCallbackURL=${trusted}`)).toBe('allowed');
+      expect(await verdict(`callbackURL=%2Fhome&newUserCallbackURL=${trusted}`)).toBe('allowed');
+      expect(await verdict(`newUserCallbackURL=${evil}`)).toBe('refused');
+      expect(await verdict(`callbackURL=%2Fhome&newUserCallbackURL=${evil}`)).toBe('refused');
+      const page = await fetchPath(`/auth/magic-link?token=abc&callbackURL=%2Fhome&newUserCallbackURL=${evil}`);
+      expect([page.statusCode, page.headers.location]).toEqual([303, '/auth/error?error=INVALID_CALLBACK_URL']);
+      const fine = await fetchPath(`/auth/magic-link?token=abc&newUserCallbackURL=${trusted}`);
+      expect(fine.statusCode).toBe(200);
+    });
+
     it('a page asked with an untrusted callbackURL sends the browser to the error page, never to that URL', async () => {
       const res = await fetchPath(
         `/auth/sign-in?callbackURL=${encodeURIComponent('https://evil.example/steal')}&lang=de`,
@@ -353,7 +367,7 @@ describe('mailed links without a callback lead to the hosted pages', () => {
   let t: MailStack;
   beforeAll(async () => {
     // No session is fresh: deletion always mails its confirmation link.
-    t = await startMailStack({}, { ...ENABLED, SESSION_FRESH_AGE_SEC: '0' });
+    t = await startMailStack({}, { ...ENABLED, SESSION_FRESH_AGE_SEC: '0', MAGIC_LINK_ENABLED: 'true' });
   }, 60_000);
   afterAll(() => t?.close());
 
@@ -412,6 +426,20 @@ describe('mailed links without a callback lead to the hosted pages', () => {
     t.sink.clear();
     await post(t.app, '/request-password-reset', { email: u.email, redirectTo: `${TRUSTED_ORIGIN}/reset` });
     expect(t.linkIn(await t.mailTo(u.email)).searchParams.get('callbackURL')).toBe(`${TRUSTED_ORIGIN}/reset`);
+  });
+
+  it('a sign-in link opens the magic-link page, carrying the callbackURL and the newUserCallbackURL asked with', async () => {
+    const u = await signUp(t.app);
+    const asked = await post(t.app, '/sign-in/magic-link', {
+      email: u.email,
+      callbackURL: `${TRUSTED_ORIGIN}/home`,
+      newUserCallbackURL: '/welcome',
+    });
+    expect(asked.statusCode).toBe(200);
+    const link = t.linkIn(await t.mailTo(u.email));
+    expect(link.pathname).toBe('/auth/magic-link');
+    expect(link.searchParams.get('callbackURL')).toBe(`${TRUSTED_ORIGIN}/home`);
+    expect(link.searchParams.get('newUserCallbackURL')).toBe('/welcome');
   });
 });
 
