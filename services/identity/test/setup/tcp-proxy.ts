@@ -24,6 +24,10 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const server = createServer((client) => {
     if (down) return void client.destroy();
     const upstream = connect(targetPort, '127.0.0.1');
+    // As the engines' own clients do (pg, ioredis): a relayed chunk goes out at once, never held back by Nagle's
+    // algorithm waiting for an ACK that the other side delays (40 ms per round trip on Linux).
+    client.setNoDelay(true);
+    upstream.setNoDelay(true);
     for (const [a, b] of [
       [client, upstream],
       [upstream, client],

@@ -1,6 +1,7 @@
 import type { Config } from '../../config';
 import type { MailOutbox } from '../../mail/mail-outbox';
 import type { AuditLog, AuditSource, AuditTarget } from '../../shared/audit';
+import type { BackgroundTasks } from '../../shared/background';
 import type { Clock } from '../../shared/clock';
 import type { SignInSteps } from '../../shared/sign-in';
 import type { Sql } from '../../shared/sql';
@@ -39,6 +40,8 @@ export interface EmailOtpFeatureDeps {
   attempts: CodeBudget;
   /** Codes are mailed in the transaction that stores them, through the per-address mail cap. */
   mail: MailOutbox;
+  /** A code asked for by address is stored (and mailed) after the answer, so its time tells no account. */
+  background: BackgroundTasks;
   config: Config;
   clock: Clock;
   audit: AuditLog & { emailTarget(email: string): AuditTarget };

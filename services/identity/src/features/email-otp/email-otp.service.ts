@@ -38,12 +38,17 @@ export class EmailOtpService {
     },
   ) {}
 
-  /** Mails a code of `type` to a known address (a sign-in code to any, when codes sign up); always the same answer. */
+  /**
+   * Mails a code of `type` to a known address (a sign-in code to any, when codes sign up); always the same answer,
+   * in the same time: the request looks the address up either way, and the code (with its mail, or a code no one
+   * can know) is stored after the answer, so the work a known address costs more tells nothing.
+   */
   async send(rawEmail: string, type: CodeType, lang: string | undefined): Promise<void> {
     const email = normalizeEmail(rawEmail);
     const user = await this.d.accounts.getUserByEmail(email);
     const mailed = user !== null || (type === 'sign-in' && this.d.settings.allowSignUp);
-    await this.issue({ type, email }, mailed ? { kind: 'email-otp', to: email, user, lang } : null);
+    const mail = mailed ? ({ kind: 'email-otp', to: email, user, lang } as const) : null;
+    this.d.background.run('email-otp code', () => this.issue({ type, email }, mail));
   }
 
   /**

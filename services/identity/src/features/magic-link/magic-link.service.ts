@@ -7,6 +7,7 @@ import { type AuditSource } from '../../shared/audit';
 import { normalizeEmail } from '../../shared/email';
 import type { ProvenIdentity } from '../../shared/sign-in';
 import { type Sql } from '../../shared/sql';
+import type { UserView } from '../../shared/views';
 import type { MagicLinkFeatureDeps } from './deps';
 import type { MagicLinkRepository } from './repository';
 
@@ -36,19 +37,30 @@ export class MagicLinkService {
 
   /**
    * Mails a link to a known address, or to an unknown one when links sign up; otherwise nothing, with the same
-   * answer (the caller cannot tell which). `browser` is the asking browser's binding value.
+   * answer in the same time (the caller cannot tell which): the request looks the address up either way, and the
+   * link and its mail are made after the answer. `browser` is the asking browser's binding value.
    */
   async send(input: LinkRequest, browser: string | null, lang: string | undefined): Promise<void> {
-    const { settings } = this.d;
     const email = normalizeEmail(input.email);
     const user = await this.d.accounts.getUserByEmail(email);
+    if (user === null && !this.d.settings.allowSignUp) return;
+    this.d.background.run('magic-link mail', () => this.mailLink(email, user, input, browser, lang));
+  }
+
+  /** Stores a new link for `email` and mails it, in one transaction (through the per-address mail cap). */
+  private async mailLink(
+    email: string,
+    user: UserView | null,
+    input: LinkRequest,
+    browser: string | null,
+    lang: string | undefined,
+  ): Promise<void> {
+    const { settings } = this.d;
     const token = randomString(32);
     const now = this.now();
     const expiresAt = new Date(now.getTime() + settings.ttlSec * 1000);
     const record = { email, name: input.name ?? null, browser: settings.sameBrowser ? browser : null };
-    const mailed = user !== null || settings.allowSignUp;
     await this.d.sql.transaction(async (tx) => {
-      if (!mailed) return;
       await this.d.repo.put(token, record, expiresAt, now, tx);
       await this.d.mail.write(
         idFor('magic-link', token),
