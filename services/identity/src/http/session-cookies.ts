@@ -22,6 +22,14 @@ interface Encoded {
   sent?: boolean;
 }
 
+/** What a looked-up session's cookies need (from a session cache entry's head, without parsing its body). */
+export interface LookedUpSession {
+  token: string;
+  rememberMe: boolean;
+  /** Milliseconds since the epoch. */
+  expiresAt: number;
+}
+
 /** The cookie plugin's serializer (`app.serializeCookie`), as Fastify's path calls it through `reply.setCookie`. */
 export type SerializeCookie = (name: string, value: string, options: CookieSerializeOptions) => string;
 
@@ -171,12 +179,12 @@ export class SessionCookies {
 
   /**
    * The Set-Cookie values get-session sends a browser (its token cookie present) for a session it looked up, as
-   * `set` (renewed) or `lookupCache` (otherwise; `carried`: the request had a cache cookie) put them on a reply, serialized as the cookie plugin does: for an
-   * answer written outside Fastify (get-session's fast path). The cache cookie's value is reused for a second
-   * (`REUSE_ENCODED_MS`), and so is its serialized form.
+   * `set` (renewed) or `lookupCache` (otherwise; `carried`: the request had a cache cookie) put them on a reply,
+   * serialized as the cookie plugin does: for an answer written outside Fastify (get-session's fast path). The
+   * cache cookie's value is reused for a second (`REUSE_ENCODED_MS`), and so is its serialized form.
    */
   lookupCookies(
-    session: { token: string; rememberMe: boolean /** ms */; expiresAt: number },
+    session: LookedUpSession,
     json: string,
     now: number,
     renewed: boolean,

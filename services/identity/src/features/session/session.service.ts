@@ -88,6 +88,7 @@ function resolvedTo(entry: CacheEntry, renewed: boolean, from: Resolved['from'])
     json: entry.json,
   };
 }
+
 /**
  * Sessions per spec §4: created at sign-in, renewed past the update age (capped by the absolute lifetime),
  * deleted on expiry. PostgreSQL is the truth; Redis caches (session, user) by token hash.
