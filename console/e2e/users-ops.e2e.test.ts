@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { generate } from 'otplib';
-import type { Page } from 'playwright-core';
+import type { Page, Request, Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mailMatch } from '../../e2e/world';
 import { cancel, choose, confirmAction, shownChoice } from './dialogs';
@@ -168,12 +168,19 @@ describe('users: the ops staff daily work', () => {
     const asked: unknown[] = [];
     const answered: { sessions: { token: string }[] }[] = [];
     const watch = (r: { url(): string }) => r.url().endsWith('/admin/list-user-sessions');
-    page.on('request', (r) => {
+    const onRequest = (r: Request) => {
       if (watch(r)) asked.push(r.postDataJSON());
-    });
-    page.on('response', async (r) => {
-      if (watch(r)) answered.push(await r.json());
-    });
+    };
+    // A body the page navigated away from is gone (Chromium drops it): such an answer is not counted.
+    const onResponse = (r: Response) => {
+      if (watch(r))
+        r.json().then(
+          (body) => answered.push(body),
+          () => undefined,
+        );
+    };
+    page.on('request', onRequest);
+    page.on('response', onResponse);
 
     await openUser(ids.sam, 'sessions');
     const sessions = await sessionsOf(ids.sam);
@@ -195,6 +202,9 @@ describe('users: the ops staff daily work', () => {
     expect(await page.getByText('This session').count()).toBe(0); // none of these is the admin's
     expect(asked.length).toBeGreaterThan(0);
     for (const body of asked) expect(body).toMatchObject({ userId: ids.sam, hideTokens: true });
+    await expect.poll(() => answered.length).toBeGreaterThan(0);
+    page.off('request', onRequest);
+    page.off('response', onResponse);
     for (const body of answered) for (const s of body.sessions) expect(s.token).toBe('');
 
     // Revoke: the confirmation names the session (owner, device and browser, address, start).
