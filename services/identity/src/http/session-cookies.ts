@@ -152,13 +152,9 @@ export class SessionCookies {
     this.setCache(reply, session, json, now);
   }
 
-  /** The cache cookie for the get-session body `json` of `session`. */
+  /** The cache cookie for the get-session body `json` of `session`, always sent (a sign-in, a change of the session). */
   setCache(reply: FastifyReply, session: SessionView, json: string, now: number): void {
-    const maxAge = this.config.session.cookieCacheMaxAgeSec;
-    const encoded = maxAge > 0 ? this.encode(session.token, json, maxAge, now) : null;
-    if (!encoded) return;
-    encoded.sent = true;
-    reply.setCookie(this.dataName, encoded.cookie, this.lifetime(session, maxAge));
+    this.lookupCache(reply, session, json, now, true);
   }
 
   /**

@@ -1,6 +1,7 @@
-import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import type { EmailOtpConfig } from '../../config';
 import { randomString } from '../../crypto/random';
+import { safeEqual } from '../../crypto/safe-equal';
 import { fail } from '../../errors';
 import { mailLanguage } from '../../mail/language';
 import { idFor } from '../../mail/queue';
@@ -238,7 +239,7 @@ export class EmailOtpService {
     const given = this.hash(code, otp.trim());
     const verdict = await this.d.budget.spend(
       { email, userId: user?.id ?? null, twoFactor: user?.twoFactorEnabled ?? false },
-      async () => sameHash(given, stored.hash),
+      async () => safeEqual(given, stored.hash),
     );
     if (!verdict.right) {
       await this.recordWrong(type, email, user, verdict, signingIn ? anonymous(source) : source, signingIn);
@@ -272,27 +273,20 @@ export class EmailOtpService {
     if (signingIn)
       await audit.record(sql, { type: 'user.sign_in_failed', source: by, target: audit.emailTarget(email), details });
     if (!verdict.lockStarted) return;
-    const lock = { failures: verdict.failures, lockedUntil: verdict.lockStarted.toISOString(), ...details };
-    if (verdict.budget === 'second-factor' && user)
-      await audit.record(sql, {
-        type: 'user.two_factor_locked',
-        source: by,
-        target: userTarget(user.id),
-        details: lock,
-      });
-    else
-      await audit.record(sql, {
-        type: 'user.email_otp_locked',
-        source: by,
-        target: audit.emailTarget(email),
-        details: lock,
-      });
+    const ownLock = verdict.budget === 'second-factor' && user;
+    await audit.record(sql, {
+      type: ownLock ? 'user.two_factor_locked' : 'user.email_otp_locked',
+      source: by,
+      target: ownLock ? userTarget(user.id) : audit.emailTarget(email),
+      details: { failures: verdict.failures, lockedUntil: verdict.lockStarted.toISOString(), ...details },
+    });
   }
 
   /** The keyed hash of `digits` as the code `code`: bound to its kind, its address (and new address) and the key. */
   private hash(code: CodeOf, digits: string): string {
-    const bound = code.to === undefined ? code.email : `${code.email}\n${code.to}`;
-    return createHmac('sha256', this.d.hmacKey).update(`${code.type}\n${bound}\n${digits}`).digest('base64url');
+    return createHmac('sha256', this.d.hmacKey)
+      .update(`${code.type}\n${boundOf(code)}\n${digits}`)
+      .digest('base64url');
   }
 
   private now(): Date {
@@ -307,12 +301,9 @@ interface CodeOf {
   to?: string;
 }
 
-const keyOf = (code: CodeOf) => codeKey(code.type, code.to === undefined ? code.email : `${code.email}\n${code.to}`);
+/** The address a code is bound to: its own, and for a change of email the new one too. */
+const boundOf = (code: CodeOf) => (code.to === undefined ? code.email : `${code.email}\n${code.to}`);
+
+const keyOf = (code: CodeOf) => codeKey(code.type, boundOf(code));
 
 const anonymous = (source: AuditSource): AuditSource => ({ ...source, actor: { type: 'anonymous' } });
-
-function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
