@@ -1,0 +1,223 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Provider, { type Account, type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
+import type { OidcProviderConfig } from '../../config';
+import type { SessionWithUser } from '../../shared/views';
+import type { SigningKey } from '../jwt';
+import type { AdapterFactory } from './adapter';
+import type { ClientSource } from './clients';
+import { logoutSource, postLogoutSuccessSource, renderError } from './pages';
+
+/** The provider's endpoints under the issuer (the library's route names); better-auth's OIDC plugin paths. */
+export const ENDPOINTS = {
+  authorization: '/oauth2/authorize',
+  token: '/oauth2/token',
+  userinfo: '/oauth2/userinfo',
+  jwks: '/oauth2/jwks',
+  introspection: '/oauth2/introspect',
+  revocation: '/oauth2/revoke',
+  end_session: '/oauth2/end-session',
+  pushed_authorization_request: '/oauth2/par',
+} as const;
+
+/** The scopes every client may name beside its own, and the claims each releases. */
+export const OIDC_CLAIMS = {
+  openid: ['sub'],
+  email: ['email', 'email_verified'],
+  profile: ['name', 'picture', 'locale'],
+} as const;
+
+/** The service session a request carries, looked up only when the provider asks (its authorization endpoint). */
+export type SessionLookup = () => Promise<SessionWithUser | null>;
+
+/** What the provider's hooks need from the service. */
+export interface ProviderParts {
+  config: OidcProviderConfig & { issuer: string };
+  /** The API's base path: the provider's endpoints are under it whatever the issuer's path. */
+  basePath: string;
+  /** The provider's own session lasts as long as a service session may. */
+  sessionTtlSec: number;
+  adapter: AdapterFactory;
+  clients: ClientSource;
+  /** The account behind an id, or undefined when there is none or it may not use tokens (banned). */
+  findAccount(id: string): Promise<Account | undefined>;
+  /** Signs the provider's cookies (interaction and session ids); the first signs, the others still verify. */
+  cookieKeys: string[];
+  /** The service session of a request the route handed over (null: none), when the route recorded one. */
+  sessionOf(request: IncomingMessage): SessionLookup | undefined;
+  /** Extra work on the default grant of a first-party client (loadExistingGrant), see interactions.ts. */
+  loadExistingGrant(ctx: KoaContextWithOIDC): Promise<InstanceType<Provider['Grant']> | undefined>;
+  /** Where the browser goes for an interaction: the service's own route. */
+  interactionUrl(uid: string): string;
+  /** Logs what the provider answered `server_error` for (its own answer says nothing more). */
+  warn(message: string): void;
+}
+
+/** A provider and its request listener, built for one key set. */
+export interface BuiltProvider {
+  provider: Provider;
+  handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
+}
+
+const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+function originOf(uri: string): string | null {
+  try {
+    return new URL(uri).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Builds the library's provider over the service (docs/oidc-provider.md): its keys are the service's signing keys
+ * (`keys`, built again when they change: the keystore is fixed at construction), its storage the adapter, its
+ * clients the client source, its accounts the users, and its sign-in the service's own session:
+ *
+ * - the provider's session follows the service session of the browser: each time the provider reads its session
+ *   (authorization requests), the service session decides who is signed in and since when (`loginTs` = the
+ *   session's creation, so `max_age` counts from there). No service session: nobody is signed in at the provider
+ *   either, whatever its own cookie says; another user's: the provider's session starts over for that user.
+ * - PKCE with S256 on every authorization code request (the library knows no other method); refresh tokens rotate
+ *   at each use; only the `code` response type.
+ */
+export function buildProvider(keys: SigningKey[], parts: ProviderParts, scopes: string[]): BuiltProvider {
+  const { config } = parts;
+  const configuration: Configuration = {
+    adapter: parts.adapter,
+    clients: [],
+    jwks: { keys: keys.map((k) => ({ ...k.privateJwk })) as NonNullable<Configuration['jwks']>['keys'] },
+    findAccount: (_ctx, id) => parts.findAccount(id),
+    claims: Object.fromEntries(Object.entries(OIDC_CLAIMS).map(([scope, claims]) => [scope, [...claims]])),
+    scopes: [...new Set(['openid', 'offline_access', ...Object.keys(OIDC_CLAIMS), ...scopes])],
+    responseTypes: ['code'],
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    pkce: { required: () => true },
+    rotateRefreshToken: () => true,
+    routes: ENDPOINTS,
+    cookies: {
+      keys: parts.cookieKeys,
+      long: { signed: true, httpOnly: true, sameSite: 'lax', path: parts.basePath },
+      short: { signed: true, httpOnly: true, sameSite: 'lax' },
+      names: { session: 'oidc.session', interaction: 'oidc.interaction', resume: 'oidc.interaction_resume' },
+    },
+    interactions: { url: (_ctx, interaction) => parts.interactionUrl(interaction.uid) },
+    loadExistingGrant: (ctx) => parts.loadExistingGrant(ctx),
+    renderError: (ctx, out) => renderError(ctx, out as Record<string, string>),
+    // A browser may call the token, userinfo, introspection and revocation endpoints from a client's own origin
+    // (one of its redirect URIs'): a public client's always, a confidential client's for userinfo only.
+    clientBasedCORS: (ctx, origin, client) =>
+      origin !== 'null' &&
+      (ctx.oidc.route === 'userinfo' || client.clientAuthMethod === 'none') &&
+      (client.redirectUris ?? []).some((uri) => originOf(uri) === origin),
+    features: {
+      devInteractions: { enabled: false },
+      introspection: {
+        enabled: true,
+        // A public client introspects only its own tokens (the library's rule); a token of a user who is gone or
+        // banned is answered inactive.
+        allowedPolicy: async (ctx, client, token) => {
+          if (client.clientAuthMethod === 'none' && token.clientId !== ctx.oidc.client?.clientId) return false;
+          const accountId = (token as { accountId?: string }).accountId;
+          return !accountId || (await parts.findAccount(accountId)) !== undefined;
+        },
+      },
+      revocation: { enabled: true },
+      clientCredentials: { enabled: true },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+      pushedAuthorizationRequests: { enabled: true },
+      registration: { enabled: false },
+      deviceFlow: { enabled: false },
+    },
+    enabledJWA: {
+      // No HS algorithms: a client's secret is checked by the client source and never used as a key.
+      idTokenSigningAlgValues: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+      userinfoSigningAlgValues: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+      introspectionSigningAlgValues: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+      authorizationSigningAlgValues: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+      requestObjectSigningAlgValues: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+      clientAuthSigningAlgValues: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+    },
+    ttl: {
+      AccessToken: config.accessTokenTtlSec,
+      ClientCredentials: config.accessTokenTtlSec,
+      AuthorizationCode: config.authorizationCodeTtlSec,
+      IdToken: config.idTokenTtlSec,
+      RefreshToken: config.refreshTokenTtlSec,
+      Grant: config.grantTtlSec,
+      Interaction: config.interactionTtlSec,
+      Session: parts.sessionTtlSec,
+    },
+  };
+  const provider = new Provider(config.issuer, configuration);
+  // The route hands the provider the issuer's scheme and host and the caller's address (endpoints.ts).
+  provider.proxy = true;
+  provider.on('server_error', (_ctx: unknown, error: Error) =>
+    parts.warn(`OpenID provider server_error: ${error.message}`),
+  );
+  followServiceSession(provider, parts);
+  checkSecretsAtSource(provider, parts.clients);
+  limitClientCredentialScopes(provider, parts.clients);
+  const listener = provider.callback();
+  return { provider, handle: (request, response) => listener(request, response) as unknown as Promise<void> };
+}
+
+/** The service session decides who is signed in at the provider (see buildProvider). */
+function followServiceSession(provider: Provider, parts: ProviderParts): void {
+  const Session = provider.Session;
+  const read = Session.get.bind(Session);
+  Session.get = async (ctx) => {
+    const session = await read(ctx);
+    const lookup = parts.sessionOf(ctx.req);
+    if (!lookup) return session;
+    const signedIn = await lookup();
+    const state = session as unknown as Record<string, unknown> & { touched?: boolean };
+    if (!signedIn) {
+      if (session.accountId) {
+        session.resetIdentifier();
+        for (const key of ['accountId', 'loginTs', 'acr', 'amr', 'authorizations', 'transient']) delete state[key];
+      }
+      return session;
+    }
+    const loginTs = epoch(signedIn.session.createdAt);
+    if (session.accountId !== signedIn.user.id) {
+      if (session.accountId) {
+        session.resetIdentifier();
+        delete state.authorizations;
+      }
+      session.loginAccount({ accountId: signedIn.user.id, loginTs });
+      state.touched = true;
+    } else if (session.loginTs !== loginTs) {
+      session.loginAccount({ accountId: signedIn.user.id, loginTs });
+      state.touched = true;
+    }
+    return session;
+  };
+}
+
+/** A confidential client's secret is checked by the client source (which may hold only a hash), not compared here. */
+function checkSecretsAtSource(provider: Provider, clients: ClientSource): void {
+  const Client = provider.Client as unknown as { prototype: { clientId: string; compareClientSecret(s: string): unknown } };
+  Client.prototype.compareClientSecret = function compareClientSecret(this: { clientId: string }, actual: string) {
+    return clients.verifySecret(this.clientId, actual);
+  };
+}
+
+/**
+ * A client credentials token carries only scopes its client may ask for: the library checks the scopes it knows,
+ * and would pass any other one through.
+ */
+function limitClientCredentialScopes(provider: Provider, clients: ClientSource): void {
+  const prototype = provider.ClientCredentials.prototype as unknown as {
+    clientId: string;
+    scope?: string;
+    save(): Promise<string>;
+  };
+  const save = prototype.save;
+  prototype.save = async function saveWithinScopes(this: typeof prototype) {
+    const allowed = new Set((await clients.find(this.clientId))?.scopes ?? []);
+    const refused = (this.scope ?? '').split(' ').find((scope) => scope && !allowed.has(scope));
+    if (refused) throw new errors.InvalidScope('requested scope is not allowed', refused);
+    return save.call(this);
+  };
+}
