@@ -77,11 +77,23 @@ describe('OpenID provider settings', () => {
 
   it.each([
     ['a duplicate id', [client(), client()], /used twice/],
-    ['a confidential client without a secret', [client({ client_secret: undefined, token_endpoint_auth_method: 'client_secret_post' })], /needs a client_secret/],
+    [
+      'a confidential client without a secret',
+      [client({ client_secret: undefined, token_endpoint_auth_method: 'client_secret_post' })],
+      /needs a client_secret/,
+    ],
     ['a public client with a secret', [client({ token_endpoint_auth_method: 'none' })], /has no client_secret/],
-    ['client credentials for a public client', [client({ client_secret: undefined, grant_types: ['client_credentials'] })], /confidential/],
+    [
+      'client credentials for a public client',
+      [client({ client_secret: undefined, grant_types: ['client_credentials'] })],
+      /confidential/,
+    ],
     ['a short secret', [client({ client_secret: 'short' })], /client_secret/],
-    ['refresh tokens without codes', [client({ grant_types: ['refresh_token', 'client_credentials'] })], /refresh_token/],
+    [
+      'refresh tokens without codes',
+      [client({ grant_types: ['refresh_token', 'client_credentials'] })],
+      /refresh_token/,
+    ],
     ['codes without a redirect URI', [client({ redirect_uris: [] })], /redirect_uris/],
     ['a redirect URI with a fragment', [client({ redirect_uris: ['https://app.example.com/cb#x'] })], /fragment/],
     ['a relative redirect URI', [client({ redirect_uris: ['/cb'] })], /absolute/],

@@ -100,7 +100,9 @@ function checkRedirect(uri: string, production: boolean, bad: (why: string) => E
   if (url.username || url.password) throw bad(`redirect URI "${uri}" has credentials`);
   const loopback = LOOPBACK.test(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (loopback || !production)))
-    throw bad(`redirect URI "${uri}" must be https (http only on a loopback host${production ? '' : ' or outside production'})`);
+    throw bad(
+      `redirect URI "${uri}" must be https (http only on a loopback host${production ? '' : ' or outside production'})`,
+    );
 }
 
 function checkLogo(uri: string, production: boolean, bad: (why: string) => Error): void {

@@ -70,7 +70,9 @@ export const OidcClientSchema = Type.Object(
       { minItems: 1 },
     ),
     /** The scopes the client may ask for, space-separated (openid, email, profile, offline_access, or its own). */
-    scope: Type.Optional(Type.String({ pattern: '^[\\x21\\x23-\\x5b\\x5d-\\x7e]+( [\\x21\\x23-\\x5b\\x5d-\\x7e]+)*$' })),
+    scope: Type.Optional(
+      Type.String({ pattern: '^[\\x21\\x23-\\x5b\\x5d-\\x7e]+( [\\x21\\x23-\\x5b\\x5d-\\x7e]+)*$' }),
+    ),
     token_endpoint_auth_method: Type.Optional(
       Type.Union([Type.Literal('client_secret_basic'), Type.Literal('client_secret_post'), Type.Literal('none')]),
     ),

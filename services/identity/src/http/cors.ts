@@ -4,8 +4,11 @@ import type { TrustedOrigins } from './origins';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** A route that answers CORS itself (the OpenID provider's endpoints: per client, not per trusted origin). */
-    ownCors?: boolean;
+    /**
+     * A route that hands the request over to another listener (the OpenID provider's endpoints), which answers
+     * CORS itself (per client, not per trusted origin) and reads and checks the request's input itself.
+     */
+    handedOver?: boolean;
   }
 }
 
@@ -24,7 +27,8 @@ const PREFLIGHT_MAX_AGE_SEC = '600';
 export function registerCors(app: FastifyInstance, trusted: TrustedOrigins, basePath: string): void {
   app.addHook('onRequest', (request, reply, done) => {
     const origin = request.headers.origin;
-    if (origin === undefined || !request.url.startsWith(basePath) || request.routeOptions.config.ownCors) return done();
+    if (origin === undefined || !request.url.startsWith(basePath) || request.routeOptions.config.handedOver)
+      return done();
     reply.header('vary', 'Origin');
     const allowed = origin !== 'null' && trusted.has(origin);
     const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;

@@ -43,7 +43,9 @@ export class StaticClientSource implements ClientSource {
   private readonly clients: Map<string, { client: OAuthClient; secret: string | null }>;
 
   constructor(configured: OidcClientConfig[]) {
-    this.clients = new Map(configured.map((c) => [c.client_id, { client: toClient(c), secret: c.client_secret ?? null }]));
+    this.clients = new Map(
+      configured.map((c) => [c.client_id, { client: toClient(c), secret: c.client_secret ?? null }]),
+    );
   }
 
   async find(clientId: string): Promise<OAuthClient | undefined> {

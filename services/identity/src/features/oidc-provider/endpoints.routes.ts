@@ -29,10 +29,11 @@ const ROUTES: Array<{ url: string; methods: HTTPMethods[]; policy?: RoutePolicy 
 ];
 
 /**
- * What every hand-over route states: the provider parses its own bodies (form-urlencoded) and answers CORS per
- * client, so neither the service's JSON-only rule nor its Origin check nor its trusted-origin CORS applies.
+ * What every hand-over route states: the provider parses and checks its own input (form-urlencoded bodies) and
+ * answers CORS per client, so neither the service's JSON-only rule nor its input check, its Origin check or its
+ * trusted-origin CORS applies.
  */
-const HANDED_OVER = { skipOriginCheck: true, ownCors: true } as const;
+const HANDED_OVER = { skipOriginCheck: true, handedOver: true } as const;
 
 /** Lets every body through unread, whatever its type: the provider reads it (and limits it) itself. */
 function providerBodies(app: FastifyInstance): void {

@@ -16,7 +16,8 @@ export async function interactionRoutes(fastify: FastifyInstance, ctx: OidcProvi
 
   // A browser step that fails goes to the hosted error page, never to a JSON body.
   const errorHandler = (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    if (!(error instanceof ApiError) || error.status >= 500) request.log.error({ err: error }, 'interaction step failed');
+    if (!(error instanceof ApiError) || error.status >= 500)
+      request.log.error({ err: error }, 'interaction step failed');
     return reply.redirect(ctx.pages.error(error instanceof ApiError ? error.code : 'INTERNAL_SERVER_ERROR'), 302);
   };
 

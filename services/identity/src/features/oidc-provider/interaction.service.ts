@@ -50,12 +50,7 @@ export class InteractionService {
   ) {}
 
   /** The browser step (`GET /interaction/:uid/continue`): where the browser goes next. */
-  async continue(
-    uid: string,
-    signedIn: SignedIn | null,
-    req: IncomingMessage,
-    res: ServerResponse,
-  ): Promise<string> {
+  async continue(uid: string, signedIn: SignedIn | null, req: IncomingMessage, res: ServerResponse): Promise<string> {
     const { provider } = await this.host.current();
     const interaction = await provider.interactionDetails(req, res).catch(() => null);
     if (!interaction || interaction.uid !== uid) throw new ApiError('INTERACTION_NOT_FOUND');
@@ -146,7 +141,7 @@ export class InteractionService {
   private async consentOf(uid: string, user: UserView): Promise<{ provider: Provider; interaction: Interaction }> {
     const { provider } = await this.host.current();
     const interaction = await provider.Interaction.find(uid);
-    if (!interaction || interaction.prompt.name !== 'consent' || interaction.session?.accountId !== user.id)
+    if (interaction?.prompt.name !== 'consent' || interaction.session?.accountId !== user.id)
       throw new ApiError('INTERACTION_NOT_FOUND');
     return { provider, interaction };
   }

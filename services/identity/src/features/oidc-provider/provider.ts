@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Provider, { type Account, type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type Account, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { OidcProviderConfig } from '../../config';
 import type { SessionWithUser } from '../../shared/views';
 import type { SigningKey } from '../jwt';
@@ -93,6 +93,11 @@ export function buildProvider(keys: SigningKey[], parts: ProviderParts, scopes: 
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     pkce: { required: () => true },
     rotateRefreshToken: () => true,
+    // A client with the refresh_token grant gets refresh tokens: a first-party client always, another one when the
+    // user granted `offline_access` (which the library keeps only on a request with prompt=consent).
+    issueRefreshToken: async (_ctx, client, code) =>
+      client.grantTypeAllowed('refresh_token') &&
+      (code.scopes.has('offline_access') || (await parts.clients.find(client.clientId))?.firstParty === true),
     routes: ENDPOINTS,
     cookies: {
       keys: parts.cookieKeys,
@@ -102,7 +107,7 @@ export function buildProvider(keys: SigningKey[], parts: ProviderParts, scopes: 
     },
     interactions: { url: (_ctx, interaction) => parts.interactionUrl(interaction.uid) },
     loadExistingGrant: (ctx) => parts.loadExistingGrant(ctx),
-    renderError: (ctx, out) => renderError(ctx, out as Record<string, string>),
+    renderError: (ctx, out) => renderError(ctx, out),
     // A browser may call the token, userinfo, introspection and revocation endpoints from a client's own origin
     // (one of its redirect URIs'): a public client's always, a confidential client's for userinfo only.
     clientBasedCORS: (ctx, origin, client) =>
@@ -121,7 +126,13 @@ export function buildProvider(keys: SigningKey[], parts: ProviderParts, scopes: 
           return !accountId || (await parts.findAccount(accountId)) !== undefined;
         },
       },
-      revocation: { enabled: true },
+      revocation: {
+        enabled: true,
+        // A public client revokes only its own tokens; a confidential one is authenticated, and a token it does not
+        // own is left as it is (the library's rule for that case).
+        allowedPolicy: (ctx, client, token) =>
+          client.clientAuthMethod !== 'none' || token.clientId === ctx.oidc.client?.clientId,
+      },
       clientCredentials: { enabled: true },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
@@ -157,7 +168,6 @@ export function buildProvider(keys: SigningKey[], parts: ProviderParts, scopes: 
   );
   followServiceSession(provider, parts);
   checkSecretsAtSource(provider, parts.clients);
-  limitClientCredentialScopes(provider, parts.clients);
   const listener = provider.callback();
   return { provider, handle: (request, response) => listener(request, response) as unknown as Promise<void> };
 }
@@ -197,27 +207,10 @@ function followServiceSession(provider: Provider, parts: ProviderParts): void {
 
 /** A confidential client's secret is checked by the client source (which may hold only a hash), not compared here. */
 function checkSecretsAtSource(provider: Provider, clients: ClientSource): void {
-  const Client = provider.Client as unknown as { prototype: { clientId: string; compareClientSecret(s: string): unknown } };
+  const Client = provider.Client as unknown as {
+    prototype: { clientId: string; compareClientSecret(s: string): unknown };
+  };
   Client.prototype.compareClientSecret = function compareClientSecret(this: { clientId: string }, actual: string) {
     return clients.verifySecret(this.clientId, actual);
-  };
-}
-
-/**
- * A client credentials token carries only scopes its client may ask for: the library checks the scopes it knows,
- * and would pass any other one through.
- */
-function limitClientCredentialScopes(provider: Provider, clients: ClientSource): void {
-  const prototype = provider.ClientCredentials.prototype as unknown as {
-    clientId: string;
-    scope?: string;
-    save(): Promise<string>;
-  };
-  const save = prototype.save;
-  prototype.save = async function saveWithinScopes(this: typeof prototype) {
-    const allowed = new Set((await clients.find(this.clientId))?.scopes ?? []);
-    const refused = (this.scope ?? '').split(' ').find((scope) => scope && !allowed.has(scope));
-    if (refused) throw new errors.InvalidScope('requested scope is not allowed', refused);
-    return save.call(this);
   };
 }

@@ -11,6 +11,7 @@ import {
   MACHINE,
   type OpTest,
   startOpTest,
+  THIRD_PARTY,
 } from './helpers';
 
 /**
@@ -144,22 +145,27 @@ describe('codes', () => {
     const request = await authorizationRequest(config, REDIRECT);
     const { url } = await browse(s.app, u.jar, request.url);
     const code = url.searchParams.get('code')!;
-    const res = await call(s.app, `${ISSUER}/oauth2/token`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        authorization: `Basic ${Buffer.from(`${MACHINE.client_id}:${MACHINE.client_secret}`).toString('base64')}`,
-      },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: REDIRECT,
-        code_verifier: request.verifier,
-      }).toString(),
-    });
-    expect(res.statusCode).toBeGreaterThanOrEqual(400);
-    expect(res.statusCode).toBeLessThan(500);
-    expect(['invalid_grant', 'unauthorized_client']).toContain(res.json().error);
+    const redeem = (client: { client_id: string; client_secret: string }) =>
+      call(s.app, `${ISSUER}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: REDIRECT,
+          code_verifier: request.verifier,
+          client_id: client.client_id,
+          client_secret: client.client_secret,
+        }).toString(),
+      });
+    // another client with the grant type: the code is not its own
+    const other = await redeem(THIRD_PARTY);
+    expect(other.statusCode).toBe(400);
+    expect(other.json()).toMatchObject({ error: 'invalid_grant', error_description: 'grant request is invalid' });
+    // a client without it: refused before the code is looked at
+    const machine = await redeem(MACHINE);
+    expect(machine.statusCode).toBe(400);
+    expect(machine.json().error).toBe('invalid_request');
   });
 });
 
@@ -204,20 +210,79 @@ describe('bad input answers an OAuth error, never a 500', () => {
   const form = 'application/x-www-form-urlencoded';
   const cases: Array<[string, string, string, { headers?: Record<string, string>; body?: string }]> = [
     ['token: no body, no client', 'POST', '/oauth2/token', {}],
-    ['token: JSON', 'POST', '/oauth2/token', { headers: { 'content-type': 'application/json' }, body: '{"grant_type":"x"}' }],
+    [
+      'token: JSON',
+      'POST',
+      '/oauth2/token',
+      { headers: { 'content-type': 'application/json' }, body: '{"grant_type":"x"}' },
+    ],
     ['token: text/plain', 'POST', '/oauth2/token', { headers: { 'content-type': 'text/plain' }, body: 'hello' }],
-    ['token: unknown grant', 'POST', '/oauth2/token', { headers: { 'content-type': form, authorization: basic }, body: 'grant_type=magic' }],
-    ['token: garbage code', 'POST', '/oauth2/token', { headers: { 'content-type': form, authorization: basic }, body: `grant_type=authorization_code&code=x&redirect_uri=${encodeURIComponent(REDIRECT)}&code_verifier=${verifier}` }],
-    ['token: garbage refresh token', 'POST', '/oauth2/token', { headers: { 'content-type': form, authorization: basic }, body: 'grant_type=refresh_token&refresh_token=x' }],
-    ['token: broken Basic header', 'POST', '/oauth2/token', { headers: { 'content-type': form, authorization: 'Basic !!!' }, body: 'grant_type=client_credentials' }],
-    ['token: duplicate parameters', 'POST', '/oauth2/token', { headers: { 'content-type': form, authorization: basic }, body: 'grant_type=refresh_token&grant_type=refresh_token&refresh_token=x' }],
-    ['token: an oversized body', 'POST', '/oauth2/token', { headers: { 'content-type': form, authorization: basic }, body: `grant_type=refresh_token&refresh_token=${'x'.repeat(80_000)}` }],
-    ['token: a malformed percent-encoding', 'POST', '/oauth2/token', { headers: { 'content-type': form, authorization: basic }, body: 'grant_type=%E0%A4%A' }],
+    [
+      'token: unknown grant',
+      'POST',
+      '/oauth2/token',
+      { headers: { 'content-type': form, authorization: basic }, body: 'grant_type=magic' },
+    ],
+    [
+      'token: garbage code',
+      'POST',
+      '/oauth2/token',
+      {
+        headers: { 'content-type': form, authorization: basic },
+        body: `grant_type=authorization_code&code=x&redirect_uri=${encodeURIComponent(REDIRECT)}&code_verifier=${verifier}`,
+      },
+    ],
+    [
+      'token: garbage refresh token',
+      'POST',
+      '/oauth2/token',
+      { headers: { 'content-type': form, authorization: basic }, body: 'grant_type=refresh_token&refresh_token=x' },
+    ],
+    [
+      'token: broken Basic header',
+      'POST',
+      '/oauth2/token',
+      { headers: { 'content-type': form, authorization: 'Basic !!!' }, body: 'grant_type=client_credentials' },
+    ],
+    [
+      'token: duplicate parameters',
+      'POST',
+      '/oauth2/token',
+      {
+        headers: { 'content-type': form, authorization: basic },
+        body: 'grant_type=refresh_token&grant_type=refresh_token&refresh_token=x',
+      },
+    ],
+    [
+      'token: an oversized body',
+      'POST',
+      '/oauth2/token',
+      {
+        headers: { 'content-type': form, authorization: basic },
+        body: `grant_type=refresh_token&refresh_token=${'x'.repeat(80_000)}`,
+      },
+    ],
+    [
+      'token: a malformed percent-encoding',
+      'POST',
+      '/oauth2/token',
+      { headers: { 'content-type': form, authorization: basic }, body: 'grant_type=%E0%A4%A' },
+    ],
     ['userinfo: no token', 'GET', '/oauth2/userinfo', {}],
     ['userinfo: garbage token', 'GET', '/oauth2/userinfo', { headers: { authorization: 'Bearer garbage' } }],
     ['introspection: no client', 'POST', '/oauth2/introspect', { headers: { 'content-type': form }, body: 'token=x' }],
-    ['introspection: no token', 'POST', '/oauth2/introspect', { headers: { 'content-type': form, authorization: basic }, body: '' }],
-    ['revocation: no token', 'POST', '/oauth2/revoke', { headers: { 'content-type': form, authorization: basic }, body: '' }],
+    [
+      'introspection: no token',
+      'POST',
+      '/oauth2/introspect',
+      { headers: { 'content-type': form, authorization: basic }, body: '' },
+    ],
+    [
+      'revocation: no token',
+      'POST',
+      '/oauth2/revoke',
+      { headers: { 'content-type': form, authorization: basic }, body: '' },
+    ],
     ['par: no client', 'POST', '/oauth2/par', { headers: { 'content-type': form }, body: 'response_type=code' }],
   ];
   it.each(cases)('%s', async (_what, method, path, init) => {
@@ -230,15 +295,33 @@ describe('bad input answers an OAuth error, never a 500', () => {
 
   it.each([
     ['authorize: no parameters', '/oauth2/authorize'],
-    ['authorize: a client but nothing else', `/oauth2/authorize?client_id=${FIRST_PARTY.client_id}`],
     ['authorize: repeated parameters', `/oauth2/authorize?client_id=${FIRST_PARTY.client_id}&client_id=x`],
+    [
+      'authorize: a redirect URI that is not a URL',
+      `/oauth2/authorize?client_id=${FIRST_PARTY.client_id}&redirect_uri=%00`,
+    ],
     ['resume: no such request', '/oauth2/authorize/nothing-here'],
-    ['end-session: a garbage id_token_hint', '/oauth2/end-session?id_token_hint=garbage'],
   ])('%s: the error page', async (_what, path) => {
     const res = await call(s.app, `${ISSUER}${path}`);
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
     expect(res.statusCode).toBeLessThan(500);
     expect(res.headers.location).toBeUndefined();
     expect(res.body).toContain('This sign-in request cannot go on');
+  });
+
+  it('end-session: a garbage id_token_hint is an OAuth error, no redirect', async () => {
+    const res = await call(s.app, `${ISSUER}/oauth2/end-session?id_token_hint=garbage`);
+    expect(res.statusCode).toBe(400);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
+  it('authorize: a known client and nothing else goes back to its one registered redirect URI with the error', async () => {
+    const res = await call(s.app, `${ISSUER}/oauth2/authorize?client_id=${FIRST_PARTY.client_id}`);
+    expect(res.statusCode).toBe(303);
+    const back = new URL(res.headers.location as string);
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
+    expect(back.searchParams.get('error')).toBe('invalid_request');
+    expect(back.searchParams.get('iss')).toBe(ISSUER);
   });
 });

@@ -7,8 +7,8 @@ import {
   discover,
   FIRST_PARTY,
   ISSUER,
-  ORIGIN,
   type OpTest,
+  ORIGIN,
   startOpTest,
   THIRD_PARTY,
 } from './helpers';

@@ -55,7 +55,10 @@ export interface OpTest {
 export async function startOpTest(env: Record<string, string> = {}): Promise<OpTest> {
   const dir = mkdtempSync(join(tmpdir(), 'op-hosted-'));
   mkdirSync(join(dir, 'assets'));
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><title>Sign in</title></head><body></body></html>');
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><title>Sign in</title></head><body></body></html>',
+  );
   const t = await startTestApp(
     { oidcProvider: { enabled: true, clients: [FIRST_PARTY, THIRD_PARTY, PUBLIC_SPA, MACHINE] } },
     {
@@ -113,7 +116,7 @@ export function serviceFetch(app: FastifyInstance): oidc.CustomFetch {
     for (const [key, value] of Object.entries(res.headers))
       if (value !== undefined) for (const v of ([] as Array<string | number>).concat(value)) out.append(key, String(v));
     const empty = res.statusCode === 204 || res.statusCode === 304;
-    return new Response(empty ? null : res.rawPayload, { status: res.statusCode, headers: out });
+    return new Response(empty ? null : new Uint8Array(res.rawPayload), { status: res.statusCode, headers: out });
   };
 }
 

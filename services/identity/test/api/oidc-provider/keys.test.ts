@@ -1,16 +1,7 @@
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { signUp } from '../../setup/fixtures';
-import {
-  authorizationRequest,
-  browse,
-  call,
-  discover,
-  FIRST_PARTY,
-  ISSUER,
-  type OpTest,
-  startOpTest,
-} from './helpers';
+import { authorizationRequest, browse, call, discover, FIRST_PARTY, ISSUER, type OpTest, startOpTest } from './helpers';
 
 /**
  * The provider's keys are the service's signing keys (docs/oidc-provider.md, "Keys"): an RS256 key beside the

@@ -68,10 +68,9 @@ describe.each([
 
   it('the expiry sweep deletes expired grants and refresh tokens', async () => {
     const { u } = await signedInTokens();
-    await s.t.ctx.sql.query(
-      "UPDATE oidc_records SET expires_at = now() - interval '1 hour' WHERE user_id = $1",
-      [u.userId],
-    );
+    await s.t.ctx.sql.query("UPDATE oidc_records SET expires_at = now() - interval '1 hour' WHERE user_id = $1", [
+      u.userId,
+    ]);
     expect((await s.t.ctx.sweepExpired()).oidcRecords).toBeGreaterThanOrEqual(2);
     expect(await s.t.ctx.sql.query('SELECT id FROM oidc_records WHERE user_id = $1', [u.userId])).toEqual([]);
   });
