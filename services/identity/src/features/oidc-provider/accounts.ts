@@ -3,6 +3,7 @@ import { LANGUAGE_TAGS } from '../../mail/jobs';
 import { banInForce } from '../../shared/ban';
 import type { Clock } from '../../shared/clock';
 import type { UserView } from '../../shared/views';
+import { fromDatabase, mapped } from './unavailable';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -18,7 +19,7 @@ export function accountFinder(
 ): (id: string) => Promise<Account | undefined> {
   return async (id) => {
     if (!UUID.test(id)) return undefined;
-    const user = await getUser(id);
+    const user = await mapped(() => getUser(id), fromDatabase);
     if (!user || banInForce(user, clock.now())) return undefined;
     return {
       accountId: user.id,

@@ -3,6 +3,7 @@ import type { Clock } from '../../shared/clock';
 import type { KeyValueStore } from '../../store';
 import type { ClientSource } from './clients';
 import { DURABLE_MODELS, type DurableModel, type RecordRepository } from './repository';
+import { fromDatabase, fromStore, mapped } from './unavailable';
 
 /** Where the library keeps a record, by its model name: PostgreSQL for the durable ones, else the key-value store. */
 export type AdapterFactory = (model: string) => Adapter;
@@ -42,9 +43,17 @@ export function createAdapterFactory(parts: StorageParts): AdapterFactory {
   };
   return (model) => {
     if (model === 'Client') return clientAdapter(parts.clients);
-    if (isDurable(model)) return durableAdapter(model, parts, replayed);
-    return shortLivedAdapter(model, parts, replayed);
+    if (isDurable(model)) return failingAs(durableAdapter(model, parts, replayed), fromDatabase);
+    return failingAs(shortLivedAdapter(model, parts, replayed), (error) => fromDatabase(fromStore(error)));
   };
+}
+
+/** The adapter with its failures mapped (a store that cannot answer: 503, unavailable.ts). */
+function failingAs(adapter: Adapter, map: (error: unknown) => unknown): Adapter {
+  const wrapped = {} as Record<string, unknown>;
+  for (const [name, method] of Object.entries(adapter) as Array<[string, (...args: unknown[]) => Promise<unknown>]>)
+    wrapped[name] = (...args: unknown[]) => mapped(() => method(...args), map);
+  return wrapped as unknown as Adapter;
 }
 
 /** A second use of a code or refresh token seen at `consume` (a race): everything of its grant is revoked. */

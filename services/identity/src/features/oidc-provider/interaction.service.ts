@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { InteractionResults, KoaContextWithOIDC } from 'oidc-provider';
+import { errors, type InteractionResults, type KoaContextWithOIDC } from 'oidc-provider';
 import { ApiError } from '../../errors';
 import type { UserView } from '../../shared/views';
 import type { ClientSource } from './clients';
 import type { ProviderHost } from './host';
 import type { ConsentView } from './schemas';
+import { StorageUnavailable } from './unavailable';
 
 type Provider = Awaited<ReturnType<ProviderHost['current']>>['provider'];
 type Grant = InstanceType<Provider['Grant']>;
@@ -50,9 +51,27 @@ export class InteractionService {
   ) {}
 
   /** The browser step (`GET /interaction/:uid/continue`): where the browser goes next. */
-  async continue(uid: string, signedIn: SignedIn | null, req: IncomingMessage, res: ServerResponse): Promise<string> {
+  continue(uid: string, signedIn: SignedIn | null, req: IncomingMessage, res: ServerResponse): Promise<string> {
+    return available(() => this.next(uid, signedIn, req, res));
+  }
+
+  /** What the hosted consent page shows: the client and what it asks for (`GET /interaction/:uid`). */
+  details(uid: string, user: UserView): Promise<ConsentView> {
+    return available(() => this.view(uid, user));
+  }
+
+  /** The user's answer (`POST /interaction/:uid/consent`): where the browser goes to finish the request. */
+  consent(uid: string, user: UserView, approve: boolean): Promise<string> {
+    return available(() => this.answer(uid, user, approve));
+  }
+
+  private async next(uid: string, signedIn: SignedIn | null, req: IncomingMessage, res: ServerResponse) {
     const { provider } = await this.host.current();
-    const interaction = await provider.interactionDetails(req, res).catch(() => null);
+    // No interaction cookie, or its interaction gone: not found; anything else (a store away) is no such answer.
+    const interaction = await provider.interactionDetails(req, res).catch((error: unknown) => {
+      if (error instanceof errors.SessionNotFound) return null;
+      throw error;
+    });
     if (!interaction || interaction.uid !== uid) throw new ApiError('INTERACTION_NOT_FOUND');
     const finish = (result: InteractionResults, merge = false) =>
       provider.interactionResult(req, res, result, { mergeWithLastSubmission: merge });
@@ -79,8 +98,7 @@ export class InteractionService {
     return finish({ error: 'interaction_required', error_description: `unsupported prompt ${prompt.name}` });
   }
 
-  /** What the hosted consent page shows: the client and what it asks for (`GET /interaction/:uid`). */
-  async details(uid: string, user: UserView): Promise<ConsentView> {
+  private async view(uid: string, user: UserView): Promise<ConsentView> {
     const { interaction } = await this.consentOf(uid, user);
     const client = await this.clients.find(String(interaction.params.client_id));
     if (!client) throw new ApiError('INTERACTION_NOT_FOUND');
@@ -96,8 +114,7 @@ export class InteractionService {
     };
   }
 
-  /** The user's answer (`POST /interaction/:uid/consent`): where the browser goes to finish the request. */
-  async consent(uid: string, user: UserView, approve: boolean): Promise<string> {
+  private async answer(uid: string, user: UserView, approve: boolean): Promise<string> {
     const { provider, interaction } = await this.consentOf(uid, user);
     let result: InteractionResults;
     if (approve) {
@@ -164,5 +181,15 @@ export class InteractionService {
     for (const [resource, scopes] of Object.entries(details.missingResourceScopes ?? {}))
       grant.addResourceScope(resource, scopes);
     return grant.save();
+  }
+}
+
+/** `work`, with the stores' unavailability as the service's own 503 SERVICE_UNAVAILABLE. */
+async function available<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof StorageUnavailable) throw new ApiError('SERVICE_UNAVAILABLE');
+    throw error;
   }
 }

@@ -6,6 +6,7 @@ import type { SigningKey } from '../jwt';
 import type { AdapterFactory } from './adapter';
 import type { ClientSource } from './clients';
 import { logoutSource, postLogoutSuccessSource, renderError } from './pages';
+import { fromDatabase, mapped } from './unavailable';
 
 /** The provider's endpoints under the issuer (the library's route names); better-auth's OIDC plugin paths. */
 export const ENDPOINTS = {
@@ -163,6 +164,11 @@ export function buildProvider(keys: SigningKey[], parts: ProviderParts, scopes: 
   const provider = new Provider(config.issuer, configuration);
   // The route hands the provider the issuer's scheme and host and the caller's address (endpoints.ts).
   provider.proxy = true;
+  // A 503 (unavailable.ts) says when to try again, as the service's own 503 answers do.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 503) ctx.set('retry-after', '1');
+  });
   provider.on('server_error', (_ctx: unknown, error: Error) =>
     parts.warn(`OpenID provider server_error: ${error.message}`),
   );
@@ -180,7 +186,7 @@ function followServiceSession(provider: Provider, parts: ProviderParts): void {
     const session = await read(ctx);
     const lookup = parts.sessionOf(ctx.req);
     if (!lookup) return session;
-    const signedIn = await lookup();
+    const signedIn = await mapped(lookup, fromDatabase);
     const state = session as unknown as Record<string, unknown> & { touched?: boolean };
     if (!signedIn) {
       if (session.accountId) {

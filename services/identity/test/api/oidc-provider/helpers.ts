@@ -52,7 +52,7 @@ export interface OpTest {
 }
 
 /** The service with the provider on, the four clients above, and hosted pages served from a stand-in build. */
-export async function startOpTest(env: Record<string, string> = {}): Promise<OpTest> {
+export async function startOpTest(env: Record<string, string> = {}, logTo?: NodeJS.WritableStream): Promise<OpTest> {
   const dir = mkdtempSync(join(tmpdir(), 'op-hosted-'));
   mkdirSync(join(dir, 'assets'));
   writeFileSync(
@@ -69,6 +69,7 @@ export async function startOpTest(env: Record<string, string> = {}): Promise<OpT
       HOSTED_PAGES_DIR: dir,
       ...env,
     },
+    logTo,
   ).catch((error) => {
     rmSync(dir, { recursive: true, force: true });
     throw error;
