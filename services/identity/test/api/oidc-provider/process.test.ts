@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { type ApiProcess, spawnApi } from '../../setup/api-process';
+import { runCliWith } from '../../setup/cli-process';
 import { PUBLIC_URL } from '../../setup/app';
 import { CookieJar, PASSWORD, uniqueEmail } from '../../setup/fixtures';
 
@@ -112,4 +113,20 @@ it('serves discovery, signs a user in with the code flow and PKCE, and the id to
 
 it('starts without the library’s notices about defaults left unset', () => {
   expect(api.output()).not.toMatch(/oidc-provider (WARNING|NOTICE)/);
+});
+
+it('`cli config` masks the clients’ secrets', async () => {
+  const res = await runCliWith(
+    {
+      OIDC_PROVIDER_ENABLED: 'true',
+      OIDC_CLIENTS_FILE: join(dir, 'clients.yaml'),
+      HOSTED_PAGES_ENABLED: 'true',
+      HOSTED_PAGES_DIR: join(dir, 'pages'),
+    },
+    'config',
+  );
+  expect(res.code).toBe(0);
+  expect(res.stdout).not.toContain(SECRET);
+  const [client] = JSON.parse(res.stdout).oidcProvider.clients;
+  expect(client).toMatchObject({ client_id: 'rp', client_secret: `${SECRET.slice(0, 4)}…(${SECRET.length} chars)` });
 });
