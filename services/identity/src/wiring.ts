@@ -217,6 +217,7 @@ export function createFeatures(infra: Infrastructure): Features {
         clock,
         keys: jwt.keys,
         clients: staticClients(config),
+        sessions,
         getUser: (id) => account.accounts.getUser(id),
         warn: infra.warn,
       })

@@ -4,6 +4,7 @@ import type { Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
 import type { KeyValueStore } from '../../store';
 import type { SigningKeys } from '../jwt';
+import type { SessionService } from '../session';
 import type { ClientSource } from './clients';
 
 /** What the OpenID provider needs from outside. */
@@ -17,6 +18,8 @@ export interface OidcProviderDeps {
   keys: SigningKeys;
   /** Where the clients come from: the static configuration (`staticClients`), later the client registry. */
   clients: ClientSource;
+  /** Ends the browser's service session when it signs out at the provider (RP-initiated logout). */
+  sessions: Pick<SessionService, 'revoke'>;
   /** The user behind an account id (account feature). */
   getUser(id: string): Promise<UserView | null>;
   warn: (message: string) => void;

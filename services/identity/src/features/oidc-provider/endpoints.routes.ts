@@ -35,6 +35,9 @@ const ROUTES: Array<{ url: string; methods: HTTPMethods[]; policy?: RoutePolicy 
  */
 const HANDED_OVER = { skipOriginCheck: true, handedOver: true } as const;
 
+/** The discovery documents read no session. */
+const NO_SESSION = { session: async () => null, signOut: async () => {} };
+
 /** Lets every body through unread, whatever its type: the provider reads it (and limits it) itself. */
 function providerBodies(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
@@ -44,7 +47,10 @@ function providerBodies(app: FastifyInstance): void {
 export async function endpointRoutes(app: FastifyInstance, ctx: OidcProviderWeb): Promise<void> {
   providerBodies(app);
   const handler: RouteHandlerMethod = (request, reply) =>
-    ctx.gateway.handOver(request, reply, () => ctx.optionalSession(request));
+    ctx.gateway.handOver(request, reply, {
+      session: () => ctx.optionalSession(request),
+      signOut: () => ctx.serviceSignOut(request, reply.raw),
+    });
   for (const route of ROUTES)
     app.route({
       method: route.methods,
@@ -72,6 +78,6 @@ export async function wellKnownRoutes(app: FastifyInstance, ctx: OidcProviderWeb
       url,
       schema: { hide: true },
       config: HANDED_OVER,
-      handler: (request, reply) => ctx.gateway.handOver(request, reply, async () => null, inner),
+      handler: (request, reply) => ctx.gateway.handOver(request, reply, NO_SESSION, inner),
     });
 }

@@ -35,6 +35,7 @@ const DEADLINE_ANSWER = JSON.stringify({
  */
 export class ProviderGateway {
   private readonly sessions = new WeakMap<IncomingMessage, SessionLookup>();
+  private readonly signOuts = new WeakMap<IncomingMessage, () => Promise<void>>();
   private readonly issuer: URL;
 
   constructor(
@@ -51,14 +52,20 @@ export class ProviderGateway {
     return this.sessions.get(request);
   }
 
+  /** Ends the service session of a request handed over (RP-initiated logout, provider.ts). */
+  signOutOf(request: IncomingMessage): (() => Promise<void>) | undefined {
+    return this.signOuts.get(request);
+  }
+
   /**
    * Answers the request with the provider. `innerPath` is the provider's own path for it (the well-known
-   * documents), else the request's path under the base path. `session` looks up the caller's service session.
+   * documents), else the request's path under the base path. `service` looks up the caller's service session and
+   * ends it, when the provider asks.
    */
   async handOver(
     request: FastifyRequest,
     reply: FastifyReply,
-    session: () => Promise<SessionWithUser | null>,
+    service: { session(): Promise<SessionWithUser | null>; signOut(): Promise<void> },
     innerPath?: string,
   ): Promise<void> {
     const { handle } = await this.host.current();
@@ -70,7 +77,8 @@ export class ProviderGateway {
     (raw as IncomingMessage & { originalUrl?: string }).originalUrl = `${this.basePath}${path}${search}`;
     raw.url = `${path}${search}`;
     this.asIssuer(request);
-    this.sessions.set(raw, session);
+    this.sessions.set(raw, () => service.session());
+    this.signOuts.set(raw, () => service.signOut());
 
     const response = reply.raw;
     // The request line (written when the answer ends) names the URL as it came.

@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import { deriveKeys } from '../../crypto/keys';
+import { auditSource } from '../../http/audit-source';
 import type { FeatureRoutes } from '../../http/web';
 import { accountFinder } from './accounts';
 import { createAdapterFactory } from './adapter';
@@ -71,6 +72,7 @@ export function createOidcProviderFeature(deps: OidcProviderDeps): OidcProviderF
     findAccount: accountFinder((id) => deps.getUser(id), clock),
     cookieKeys: deriveKeys(config, 'oidc-provider-cookies').map((key) => key.toString('base64url')),
     sessionOf: (request) => gateway.sessionOf(request),
+    signOutOf: (request) => gateway.signOutOf(request),
     loadExistingGrant: (ctx) => interactions.loadExistingGrant(ctx),
     interactionUrl: (uid) => `${basePath}/interaction/${encodeURIComponent(uid)}/continue`,
     warn: deps.warn,
@@ -83,6 +85,16 @@ export function createOidcProviderFeature(deps: OidcProviderDeps): OidcProviderF
     gateway,
     interactions,
     pages,
+    // As POST /sign-out does: the session revoked (user.signed_out), its cookies cleared, here on the provider's answer.
+    async serviceSignOut(request, response) {
+      const token = shared.cookies.readToken(request);
+      if (token) await deps.sessions.revoke(token, { type: 'user.signed_out', source: auditSource(request) });
+      // Our options never say `secure: 'auto'` (session-cookies.ts decides it from PUBLIC_URL).
+      const values = shared.cookies.clearing((name, value, options) =>
+        request.server.serializeCookie(name, value, options as Parameters<typeof request.server.serializeCookie>[2]),
+      );
+      for (const value of values) response.appendHeader('set-cookie', value);
+    },
   });
   return {
     host,

@@ -45,6 +45,8 @@ export interface ProviderParts {
   cookieKeys: string[];
   /** The service session of a request the route handed over (null: none), when the route recorded one. */
   sessionOf(request: IncomingMessage): SessionLookup | undefined;
+  /** Ends the service session of a request the route handed over, when the route recorded how. */
+  signOutOf(request: IncomingMessage): (() => Promise<void>) | undefined;
   /** Extra work on the default grant of a first-party client (loadExistingGrant), see interactions.ts. */
   loadExistingGrant(ctx: KoaContextWithOIDC): Promise<InstanceType<Provider['Grant']> | undefined>;
   /** Where the browser goes for an interaction: the service's own route. */
@@ -77,7 +79,8 @@ function originOf(uri: string): string | null {
  * - the provider's session follows the service session of the browser: each time the provider reads its session
  *   (authorization requests), the service session decides who is signed in and since when (`loginTs` = the
  *   session's creation, so `max_age` counts from there). No service session: nobody is signed in at the provider
- *   either, whatever its own cookie says; another user's: the provider's session starts over for that user.
+ *   either, whatever its own cookie says; another user's: the provider's session starts over for that user. A
+ *   confirmed RP-initiated logout ends the service session with the provider's.
  * - PKCE with S256 on every authorization code request (the library knows no other method); refresh tokens rotate
  *   at each use; only the `code` response type.
  */
@@ -186,6 +189,16 @@ function followServiceSession(provider: Provider, parts: ProviderParts): void {
     const session = await read(ctx);
     const lookup = parts.sessionOf(ctx.req);
     if (!lookup) return session;
+    // RP-initiated logout, confirmed: the browser signs out of the service too, or the next request would find
+    // it signed in again (its provider session follows the service session).
+    const signOut = parts.signOutOf(ctx.req);
+    if (signOut && (ctx as { oidc?: { route?: string } }).oidc?.route === 'end_session_confirm') {
+      const destroy = session.destroy.bind(session);
+      session.destroy = async () => {
+        await mapped(signOut, fromDatabase);
+        await destroy();
+      };
+    }
     const signedIn = await mapped(lookup, fromDatabase);
     const state = session as unknown as Record<string, unknown> & { touched?: boolean };
     if (!signedIn) {

@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyRequest } from 'fastify';
 import type { Web } from '../../http/web';
 import type { ProviderGateway } from './gateway';
 import type { InteractionPages, InteractionService } from './interaction.service';
@@ -7,4 +9,6 @@ export interface OidcProviderWeb extends Web {
   gateway: ProviderGateway;
   interactions: InteractionService;
   pages: InteractionPages & { error(code: string): string };
+  /** Ends the request's service session and clears its cookies on the provider's answer (RP-initiated logout). */
+  serviceSignOut(request: FastifyRequest, response: ServerResponse): Promise<void>;
 }

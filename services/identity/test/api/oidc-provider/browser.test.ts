@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import { CookieJar, PASSWORD, post, signUp } from '../../setup/fixtures';
+import { CookieJar, PASSWORD, post, sessionOf, signUp } from '../../setup/fixtures';
 import {
   authorizationRequest,
   browse,
@@ -199,5 +199,58 @@ describe('consent for a third-party client', () => {
     );
     expect(crossSite.statusCode).toBe(403);
     expect((await call(s.app, `${ISSUER}/interaction/not-a-real-uid`, { jar: u.jar })).statusCode).toBe(404);
+  });
+});
+
+describe('RP-initiated logout', () => {
+  async function signedInWithTokens() {
+    const u = await signUp(s.app);
+    const config = await firstParty();
+    const request = await authorizationRequest(config, FIRST_PARTY.redirect_uris[0]);
+    const { url } = await browse(s.app, u.jar, request.url);
+    const tokens = await oidc.authorizationCodeGrant(config, url, {
+      pkceCodeVerifier: request.verifier,
+      expectedState: request.state,
+    });
+    const logout = oidc.buildEndSessionUrl(config, {
+      id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: FIRST_PARTY.post_logout_redirect_uris[0],
+      state: 'bye',
+    });
+    const page = await call(s.app, logout, { jar: u.jar });
+    expect(page.statusCode).toBe(200);
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.body)?.[1];
+    expect(xsrf).toBeTruthy();
+    const confirm = (fields: string) =>
+      call(s.app, `${ISSUER}/oauth2/end-session/confirm`, {
+        method: 'POST',
+        jar: u.jar,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `xsrf=${xsrf}${fields}`,
+      });
+    return { u, config, confirm };
+  }
+
+  it('confirmed, signs the browser out of the service too, and the client gets its post-logout page', async () => {
+    const { u, config, confirm } = await signedInWithTokens();
+    const res = await confirm('&logout=yes');
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(`${FIRST_PARTY.post_logout_redirect_uris[0]}?state=bye`);
+    // the session is revoked (not only its cookies cleared), as POST /sign-out does, and recorded so
+    expect(await sessionOf(s.app, { bearer: u.token })).toBeNull();
+    const events = await s.t.ctx.sql.query(
+      "SELECT type FROM audit_events WHERE target_id = $1 AND type = 'user.signed_out'",
+      [u.userId],
+    );
+    expect(events).toHaveLength(1);
+    const again = await authorizationRequest(config, FIRST_PARTY.redirect_uris[0], { prompt: 'none' });
+    expect((await browse(s.app, u.jar, again.url)).url.searchParams.get('error')).toBe('login_required');
+  });
+
+  it('not confirmed (stay signed in), the service session stays', async () => {
+    const { u, confirm } = await signedInWithTokens();
+    const res = await confirm('');
+    expect(res.statusCode).toBe(303);
+    expect((await sessionOf(s.app, { bearer: u.token }))?.user.id).toBe(u.userId);
   });
 });

@@ -16,6 +16,7 @@ export const FIRST_PARTY = {
   client_secret: 'first-app-secret-0123456789-abcdefghijklmnop',
   client_name: 'First App',
   redirect_uris: ['https://app.example.test/callback'],
+  post_logout_redirect_uris: ['https://app.example.test/signed-out'],
   grant_types: ['authorization_code', 'refresh_token'],
   first_party: true,
 } satisfies OidcClientConfig;

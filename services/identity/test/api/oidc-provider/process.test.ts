@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { type ApiProcess, spawnApi } from '../../setup/api-process';
-import { runCliWith } from '../../setup/cli-process';
 import { PUBLIC_URL } from '../../setup/app';
+import { runCliWith } from '../../setup/cli-process';
 import { CookieJar, PASSWORD, uniqueEmail } from '../../setup/fixtures';
 
 /**
