@@ -92,3 +92,45 @@ describe.each([
     },
   );
 });
+
+describe('the request deadline', () => {
+  let proxy: TcpProxy;
+  let s: OpTest;
+  beforeAll(async () => {
+    proxy = await startTcpProxy(Number(new URL(process.env.TEST_REDIS_URL!).port || 6379));
+    const url = new URL(process.env.TEST_REDIS_URL!);
+    url.host = `127.0.0.1:${proxy.port}`;
+    // shorter than Redis's own command timeout (1 s): what answers is the deadline
+    s = await startOpTest({ REDIS_URL: url.toString(), REQUEST_TIMEOUT_MS: '500' });
+  });
+  afterAll(async () => {
+    proxy?.restore();
+    await s?.close();
+    await proxy?.close();
+  });
+
+  it('holds for a request handed over to the provider: 503 at the deadline', async () => {
+    // the provider built first (its keys made and announced while Redis answers)
+    expect((await call(s.app, `${ISSUER}/oauth2/jwks`)).statusCode).toBe(200);
+    proxy.hang();
+    try {
+      const started = Date.now();
+      const res = await call(s.app, `${ISSUER}/oauth2/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${FIRST_PARTY.client_id}:${FIRST_PARTY.client_secret}`).toString('base64')}`,
+        },
+        body: 'grant_type=authorization_code&code=x&redirect_uri=https%3A%2F%2Fapp.example.test%2Fcallback&code_verifier=v',
+      });
+      const took = Date.now() - started;
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ error: 'temporarily_unavailable' });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(took).toBeGreaterThanOrEqual(450);
+      expect(took).toBeLessThan(950);
+    } finally {
+      proxy.restore();
+    }
+  });
+});
