@@ -47,7 +47,7 @@ export interface ProviderParts {
   sessionOf(request: IncomingMessage): SessionLookup | undefined;
   /** Ends the service session of a request the route handed over, when the route recorded how. */
   signOutOf(request: IncomingMessage): (() => Promise<void>) | undefined;
-  /** Extra work on the default grant of a first-party client (loadExistingGrant), see interactions.ts. */
+  /** The grant an authorization starts from, made or extended for a first-party client (interaction.service.ts). */
   loadExistingGrant(ctx: KoaContextWithOIDC): Promise<InstanceType<Provider['Grant']> | undefined>;
   /** Where the browser goes for an interaction: the service's own route. */
   interactionUrl(uid: string): string;

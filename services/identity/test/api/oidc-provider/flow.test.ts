@@ -238,6 +238,20 @@ describe('mounted in the service', () => {
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('form_post answers a page whose one inline script the Content-Security-Policy lets run (by its hash)', async () => {
+    const u = await signUp(s.app);
+    const config = await discover(s.app, FIRST_PARTY);
+    const request = await authorizationRequest(config, FIRST_PARTY.redirect_uris[0], { response_mode: 'form_post' });
+    const { res } = await browse(s.app, u.jar, request.url);
+    expect(res?.statusCode).toBe(200);
+    expect(res?.body).toContain(`action="${FIRST_PARTY.redirect_uris[0]}"`);
+    expect(res?.body).toMatch(/name="code" value="[^"]+"/);
+    const csp = String(res?.headers['content-security-policy']);
+    expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]+'/);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+  });
+
   it('keeps request ids, metrics by route, and security headers that do not break the provider', async () => {
     const res = await call(s.app, `${ISSUER}/oauth2/jwks`, { headers: { 'x-request-id': 'op-test-1' } });
     expect(res.statusCode).toBe(200);
