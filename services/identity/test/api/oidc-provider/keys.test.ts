@@ -31,10 +31,9 @@ it('publishes the service’s keys: an active RS256 key beside the configured al
   const published = (await call(s.app, `${ISSUER}/oauth2/jwks`)).json();
   const service = await s.t.ctx.features.jwt.keys.publicSet();
   expect(kids(published)).toEqual(kids(service));
-  const active = await s.t.ctx.sql.query<{ id: string; alg: string }>(
-    'SELECT id, alg FROM jwks WHERE retired_at IS NULL ORDER BY alg',
-  );
-  expect(active.map((k) => k.alg)).toEqual(expect.arrayContaining([s.t.config.jwt.alg, 'RS256']));
+  // (this instance's view: the table is shared with the other test files, whose instances may use other algorithms)
+  const active = (await s.t.ctx.features.jwt.keys.privateSet()).filter((k) => k.retiredAt === null);
+  expect(active.map((k) => k.alg).sort()).toEqual([s.t.config.jwt.alg, 'RS256'].sort());
   for (const key of published.keys) {
     expect(key.d).toBeUndefined();
     expect(key.p).toBeUndefined();
