@@ -219,6 +219,7 @@ export function createFeatures(infra: Infrastructure): Features {
         clients: staticClients(config),
         sessions,
         getUser: (id) => account.accounts.getUser(id),
+        lifecycle: infra.lifecycle,
         warn: infra.warn,
       })
     : null;

@@ -1,4 +1,5 @@
 import type { Config } from '../../config';
+import type { Lifecycle } from '../../http/drain';
 import type { Clock } from '../../shared/clock';
 import type { Sql } from '../../shared/sql';
 import type { UserView } from '../../shared/views';
@@ -22,5 +23,7 @@ export interface OidcProviderDeps {
   sessions: Pick<SessionService, 'revoke'>;
   /** The user behind an account id (account feature). */
   getUser(id: string): Promise<UserView | null>;
+  /** Whether the service drains: the provider's answers then close their connection too. */
+  lifecycle: Lifecycle;
   warn: (message: string) => void;
 }

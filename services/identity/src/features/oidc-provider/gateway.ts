@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { closeWhenDraining, type Lifecycle } from '../../http/drain';
 import type { SessionWithUser } from '../../shared/views';
 import type { ProviderHost } from './host';
 import type { SessionLookup } from './provider';
@@ -43,6 +44,7 @@ export class ProviderGateway {
     issuer: string,
     private readonly basePath: string,
     private readonly deadlineMs: number,
+    private readonly lifecycle: Lifecycle,
   ) {
     this.issuer = new URL(issuer);
   }
@@ -90,6 +92,12 @@ export class ProviderGateway {
     for (const [name, value] of Object.entries(reply.getHeaders()))
       if (value !== undefined && !REPLACED.has(name)) response.setHeader(name, value as string | string[]);
     for (const [name, value] of Object.entries(PROVIDER_HEADERS)) response.setHeader(name, value);
+    // As Fastify's answers do while the service drains (http/drain.ts), decided when the head is written.
+    const writeHead = response.writeHead;
+    response.writeHead = ((...args: Parameters<ServerResponse['writeHead']>) => {
+      closeWhenDraining(this.lifecycle, response);
+      return writeHead.apply(response, args);
+    }) as ServerResponse['writeHead'];
     const remaining = Math.max(1, (request.routeOptions.config.deadlineMs ?? this.deadlineMs) - reply.elapsedTime);
     reply.hijack();
     // Hijacked, the route has no deadline of its own any more: the answer is 503 at the deadline all the same.

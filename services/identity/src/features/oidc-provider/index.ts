@@ -78,7 +78,7 @@ export function createOidcProviderFeature(deps: OidcProviderDeps): OidcProviderF
     warn: deps.warn,
   };
   const host = new ProviderHost(deps.keys, clients, parts);
-  const gateway = new ProviderGateway(host, issuer, basePath, config.requestTimeoutMs);
+  const gateway = new ProviderGateway(host, issuer, basePath, config.requestTimeoutMs, deps.lifecycle);
   const interactions = new InteractionService(host, clients, pages);
   const web = (shared: Parameters<FeatureRoutes['routes']>[1]): OidcProviderWeb => ({
     ...shared,

@@ -252,6 +252,18 @@ describe('mounted in the service', () => {
     expect(csp).toContain("frame-ancestors 'none'");
   });
 
+  it('while the service drains, its answers close their connection as the service’s own do', async () => {
+    s.t.ctx.lifecycle.draining = true;
+    try {
+      const res = await call(s.app, `${ISSUER}/oauth2/jwks`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers.connection).toBe('close');
+    } finally {
+      s.t.ctx.lifecycle.draining = false;
+    }
+    expect((await call(s.app, `${ISSUER}/oauth2/jwks`)).headers.connection).not.toBe('close');
+  });
+
   it('keeps request ids, metrics by route, and security headers that do not break the provider', async () => {
     const res = await call(s.app, `${ISSUER}/oauth2/jwks`, { headers: { 'x-request-id': 'op-test-1' } });
     expect(res.statusCode).toBe(200);
