@@ -67,7 +67,7 @@ export class InteractionService {
 
   private async next(uid: string, signedIn: SignedIn | null, req: IncomingMessage, res: ServerResponse) {
     const { provider } = await this.host.current();
-    // No interaction cookie, or its interaction gone: not found; anything else (a store away) is no such answer.
+    // No interaction cookie, or its interaction gone: not found; any other failure (a store away) goes on up.
     const interaction = await provider.interactionDetails(req, res).catch((error: unknown) => {
       if (error instanceof errors.SessionNotFound) return null;
       throw error;
