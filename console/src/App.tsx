@@ -1,4 +1,5 @@
 import { Admin, Resource } from 'react-admin';
+import applications from './applications';
 import audit from './audit';
 import { i18nProvider } from './i18n/i18nProvider';
 import { Dashboard } from './layout/Dashboard';
@@ -30,6 +31,7 @@ export function App() {
       <Resource name="organizations" {...organizations} recordRepresentation="name" />
       <Resource name="events" {...audit} />
       <Resource name="webhooks" {...webhooks} recordRepresentation="url" />
+      <Resource name="applications" {...applications} recordRepresentation="name" />
     </Admin>
   );
 }

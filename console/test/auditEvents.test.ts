@@ -126,9 +126,10 @@ describe('labels', () => {
     expect(typeSegments('root@console-e2e.test', '@.')).toEqual(['root@', 'console-e2e.', 'test']);
   });
 
-  it('a user or organization target links to its page; other targets do not', () => {
+  it('a user, organization or OAuth client target links to its page; other targets do not', () => {
     expect(targetLink({ type: 'user', id: 'u1' })).toBe('/users/u1/show');
     expect(targetLink({ type: 'organization', id: 'o1' })).toBe('/organizations/o1/show');
+    expect(targetLink({ type: 'oauth_client', id: 'c1' })).toBe('/applications/c1/show');
     expect(targetLink({ type: 'team', id: 't1' })).toBeNull();
     expect(targetLink(null)).toBeNull();
   });

@@ -2369,6 +2369,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/create-oauth-client": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register an OAuth client (admin oauthClient:create); a confidential client's secret is shown once, in this answer */
+        post: operations["adminCreateOauthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/list-oauth-clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Registered OAuth clients, newest first, paged; never a secret (admin oauthClient:read) */
+        get: operations["adminListOauthClients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/get-oauth-client": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One OAuth client, never its secret (admin oauthClient:read) */
+        get: operations["adminGetOauthClient"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/update-oauth-client": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change an OAuth client (admin oauthClient:update): the fields given; null clears an optional one. Its type stays */
+        post: operations["adminUpdateOauthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/delete-oauth-client": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete an OAuth client (admin oauthClient:delete): its id and secrets stop working at once */
+        post: operations["adminDeleteOauthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/rotate-oauth-client-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new client secret, shown once (admin oauthClient:update); the previous one is accepted for OAUTH_CLIENT_SECRET_GRACE_SEC */
+        post: operations["adminRotateOauthClientSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/list-oauth-scopes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The scopes a client may be allowed: the standard ones and the configured API scopes (admin oauthClient:read) */
+        get: operations["adminListOauthScopes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sign-in/magic-link": {
         parameters: {
             query?: never;
@@ -2727,6 +2846,56 @@ export interface components {
         /** Message */
         Message: {
             message: string;
+        };
+        /** OAuthClient */
+        OAuthClient: {
+            clientId: string;
+            name: string;
+            logoUri: string | null;
+            description: string | null;
+            /** @description confidential: holds a secret; public: cannot (browser or native app) */
+            type: "confidential" | "public";
+            redirectUris: string[];
+            postLogoutRedirectUris: string[];
+            grantTypes: ("authorization_code" | "refresh_token" | "client_credentials" | "urn:ietf:params:oauth:grant-type:device_code")[];
+            scopes: string[];
+            /** @description none for public clients; client_secret_basic (default) or client_secret_post for confidential ones */
+            tokenEndpointAuthMethod: "client_secret_basic" | "client_secret_post" | "none";
+            /** @description Authorization requests must carry a PKCE challenge (S256) */
+            requirePkce: boolean;
+            /** @description Access tokens as signed JWTs or as opaque references */
+            accessTokenFormat: "jwt" | "opaque";
+            accessTokenTtlSec: number | null;
+            refreshTokenTtlSec: number | null;
+            idTokenTtlSec: number | null;
+            /** @description The service's own application: users are not asked for consent */
+            firstParty: boolean;
+            organizationId: string | null;
+            backchannelLogoutUri: string | null;
+            /** @description sub differs per client (pairwise) instead of the user id */
+            pairwiseSubject: boolean;
+            previousSecretExpiresAt: string | null;
+            createdBy: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** OAuthClientPage */
+        OAuthClientPage: {
+            clients: components["schemas"]["OAuthClient"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /** OAuthClientWithSecret */
+        OAuthClientWithSecret: {
+            client: components["schemas"]["OAuthClient"];
+            secret: string | null;
+        };
+        /** OAuthScopes */
+        OAuthScopes: {
+            scopes: string[];
         };
         /** OidcConsentView */
         OidcConsentView: {
@@ -8989,7 +9158,7 @@ export interface operations {
             query?: {
                 /** @description The actor: a user, API key or service credential id */
                 actorId?: string;
-                /** @description user, session, organization, member, invitation, team, api_key, signing_key, webhook_endpoint or email */
+                /** @description user, session, organization, member, invitation, team, api_key, signing_key, webhook_endpoint, email or oauth_client */
                 targetType?: string;
                 targetId?: string;
                 /** @description An event type or a prefix of types, e.g. admin. or organization.member */
@@ -9046,7 +9215,7 @@ export interface operations {
             query?: {
                 /** @description The actor: a user, API key or service credential id */
                 actorId?: string;
-                /** @description user, session, organization, member, invitation, team, api_key, signing_key, webhook_endpoint or email */
+                /** @description user, session, organization, member, invitation, team, api_key, signing_key, webhook_endpoint, email or oauth_client */
                 targetType?: string;
                 targetId?: string;
                 /** @description An event type or a prefix of types, e.g. admin. or organization.member */
@@ -9448,6 +9617,372 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookQueued"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCreateOauthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown to users on the consent page */
+                    name: string;
+                    /** @description confidential: holds a secret; public: cannot (browser or native app) */
+                    type: "confidential" | "public";
+                    logoUri?: string;
+                    description?: string;
+                    /** @description Exact redirect URIs: absolute, no fragment, https; http on a loopback address (127.0.0.1, [::1], localhost) and private-use schemes (com.example.app:/cb) for public clients only */
+                    redirectUris?: string[];
+                    /** @description Exact URIs the client may send users to after signing out (same rules) */
+                    postLogoutRedirectUris?: string[];
+                    /** @description client_credentials needs a confidential client; refresh_token needs authorization_code or device_code */
+                    grantTypes: ("authorization_code" | "refresh_token" | "client_credentials" | "urn:ietf:params:oauth:grant-type:device_code")[];
+                    /** @description Scopes the client may ask for, from admin/list-oauth-scopes */
+                    scopes: string[];
+                    /** @description none for public clients; client_secret_basic (default) or client_secret_post for confidential ones */
+                    tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none";
+                    /** @description Default true; always true for public clients */
+                    requirePkce?: boolean;
+                    /** @description Access tokens as signed JWTs or as opaque references */
+                    accessTokenFormat?: "jwt" | "opaque";
+                    /** @description Access token lifetime in seconds; null: the provider's default */
+                    accessTokenTtlSec?: number;
+                    /** @description Refresh token lifetime in seconds; null: the provider's default */
+                    refreshTokenTtlSec?: number;
+                    /** @description Id token lifetime in seconds; null: the provider's default */
+                    idTokenTtlSec?: number;
+                    /** @description Default false */
+                    firstParty?: boolean;
+                    /** @description The organization that owns the client; absent or null: the service itself */
+                    organizationId?: string;
+                    backchannelLogoutUri?: string;
+                    /** @description Default false */
+                    pairwiseSubject?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientWithSecret"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListOauthClients: {
+        parameters: {
+            query?: {
+                /** @description Part of the name, any case */
+                name?: string;
+                /** @description confidential: holds a secret; public: cannot (browser or native app) */
+                type?: "confidential" | "public";
+                /** @description The organization that owns the client; absent or null: the service itself */
+                organizationId?: string;
+                /** @description Clients per page (default 50) */
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientPage"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetOauthClient: {
+        parameters: {
+            query: {
+                /** @description The client_id */
+                clientId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        client: components["schemas"]["OAuthClient"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminUpdateOauthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The client_id */
+                    clientId: string;
+                    /** @description Shown to users on the consent page */
+                    name?: string;
+                    logoUri?: string | null;
+                    description?: string | null;
+                    /** @description Exact redirect URIs: absolute, no fragment, https; http on a loopback address (127.0.0.1, [::1], localhost) and private-use schemes (com.example.app:/cb) for public clients only */
+                    redirectUris?: string[];
+                    /** @description Exact URIs the client may send users to after signing out (same rules) */
+                    postLogoutRedirectUris?: string[];
+                    /** @description client_credentials needs a confidential client; refresh_token needs authorization_code or device_code */
+                    grantTypes?: ("authorization_code" | "refresh_token" | "client_credentials" | "urn:ietf:params:oauth:grant-type:device_code")[];
+                    /** @description Scopes the client may ask for, from admin/list-oauth-scopes */
+                    scopes?: string[];
+                    /** @description none for public clients; client_secret_basic (default) or client_secret_post for confidential ones */
+                    tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none";
+                    requirePkce?: boolean;
+                    /** @description Access tokens as signed JWTs or as opaque references */
+                    accessTokenFormat?: "jwt" | "opaque";
+                    accessTokenTtlSec?: number | null;
+                    refreshTokenTtlSec?: number | null;
+                    idTokenTtlSec?: number | null;
+                    firstParty?: boolean;
+                    organizationId?: string | null;
+                    backchannelLogoutUri?: string | null;
+                    pairwiseSubject?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        client: components["schemas"]["OAuthClient"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminDeleteOauthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The client_id */
+                    clientId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminRotateOauthClientSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The client_id */
+                    clientId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientWithSecret"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListOauthScopes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthScopes"];
                 };
             };
             /** @description Default Response */

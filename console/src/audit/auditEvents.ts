@@ -71,6 +71,10 @@ export const AUDIT_EVENT_TYPES = [
   'webhook.endpoint_deleted',
   'webhook.secret_rotated',
   'webhook.endpoint_disabled',
+  'oauth_client.created',
+  'oauth_client.updated',
+  'oauth_client.deleted',
+  'oauth_client.secret_rotated',
 ] as const;
 
 /** The type picker's choices: every prefix that groups two or more types (`admin.user`), then every type. */
@@ -165,6 +169,7 @@ export function targetLink(target: AuditEvent['target']): string | null {
   if (!target) return null;
   if (target.type === 'user') return `/users/${encodeURIComponent(target.id)}/show`;
   if (target.type === 'organization') return `/organizations/${encodeURIComponent(target.id)}/show`;
+  if (target.type === 'oauth_client') return `/applications/${encodeURIComponent(target.id)}/show`;
   return null;
 }
 

@@ -48,6 +48,14 @@ const ACTIONS: Record<string, Record<string, Permissions>> = {
     edit: { webhook: ['update'] },
     delete: { webhook: ['delete'] },
   },
+  /** The registered OAuth clients (admin/*-oauth-client*): the Applications page and its buttons. */
+  applications: {
+    list: { oauthClient: ['read'] },
+    show: { oauthClient: ['read'] },
+    create: { oauthClient: ['create'] },
+    edit: { oauthClient: ['update'] },
+    delete: { oauthClient: ['delete'] },
+  },
   organizations: {
     list: { organization: ['list'] },
     show: { organization: ['list'] },

@@ -13,6 +13,14 @@ import type {
 import { HttpError } from 'react-admin';
 import type { ApiClient } from '../api/client';
 import type { components, paths } from '../api/schema';
+import {
+  type Application,
+  type ApplicationChanges,
+  applicationsQuery,
+  type CreateApplicationBody,
+  type OAuthClient,
+  type OAuthClientWithSecret,
+} from '../applications/applicationForm';
 import type { AuditEventPage, EventsQuery } from '../audit/auditEvents';
 import { asFormErrors } from '../common/refusal';
 import type {
@@ -151,7 +159,27 @@ export interface WebhookMethods {
   redeliverWebhook(id: string, eventId: string): Promise<string>;
 }
 
-export type ConsoleDataProvider = DataProvider & AdminMethods & OrganizationMethods & WebhookMethods;
+/**
+ * The registered OAuth clients, the Applications page (admin/*-oauth-client*, docs/oauth-clients.md); the secret
+ * comes only from create and rotate, and is never put in react-admin's cache.
+ */
+export interface ApplicationMethods {
+  createApplication(body: CreateApplicationBody): Promise<OAuthClientWithSecret>;
+  updateApplication(clientId: string, changes: ApplicationChanges): Promise<Application>;
+  deleteApplication(clientId: string): Promise<void>;
+  rotateApplicationSecret(clientId: string): Promise<OAuthClientWithSecret>;
+  /** The scopes a client may be allowed (the service's standard ones and its configured API scopes). */
+  listOAuthScopes(): Promise<string[]>;
+}
+
+export type ConsoleDataProvider = DataProvider &
+  AdminMethods &
+  OrganizationMethods &
+  WebhookMethods &
+  ApplicationMethods;
+
+/** A client as a react-admin record: its client id is the record's id. */
+export const asApplication = (client: OAuthClient): Application => ({ ...client, id: client.clientId });
 
 type Ok<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends {
   responses: { 200: { content: { 'application/json': infer R } } };
@@ -283,10 +311,25 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
     },
   };
 
+  const applications = {
+    async getList(params: GetListParams) {
+      const { page = 1, perPage = 25 } = params.pagination ?? {};
+      const query = applicationsQuery(params.filter, page, perPage);
+      const data = unwrap(await client.GET('/admin/list-oauth-clients', { params: { query } }));
+      return { data: data.clients.map(asApplication), total: data.total };
+    },
+    async getOne(params: GetOneParams) {
+      const query = { clientId: String(params.id) };
+      const data = unwrap(await client.GET('/admin/get-oauth-client', { params: { query } }));
+      return { data: asApplication(data.client) };
+    },
+  };
+
   const resources: Record<string, Partial<Record<string, (params: never) => Promise<unknown>>>> = {
     users,
     organizations,
     webhooks,
+    applications,
   };
   const route =
     <P, R>(method: string) =>
@@ -453,6 +496,23 @@ export function makeDataProvider(client: ApiClient): ConsoleDataProvider {
     },
     async redeliverWebhook(id, eventId) {
       return unwrap(await client.POST('/admin/redeliver-webhook', { body: { id, eventId } })).webhookId;
+    },
+
+    async createApplication(body) {
+      return unwrap(await client.POST('/admin/create-oauth-client', { body }));
+    },
+    async updateApplication(clientId, changes) {
+      const body = { clientId, ...changes };
+      return asApplication(unwrap(await client.POST('/admin/update-oauth-client', { body })).client);
+    },
+    async deleteApplication(clientId) {
+      unwrap(await client.POST('/admin/delete-oauth-client', { body: { clientId } }));
+    },
+    async rotateApplicationSecret(clientId) {
+      return unwrap(await client.POST('/admin/rotate-oauth-client-secret', { body: { clientId } }));
+    },
+    async listOAuthScopes() {
+      return unwrap(await client.GET('/admin/list-oauth-scopes', {})).scopes;
     },
   };
 }

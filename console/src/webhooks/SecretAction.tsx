@@ -3,7 +3,7 @@ import { type ReactNode, useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { PromptDialog, type PromptDialogProps, type PromptValues } from '../common/PromptDialog';
 import { usePageRefresh } from '../common/usePageRefresh';
-import { SecretDialog, type ShownSecret } from './SecretDialog';
+import { SecretDialog, type SecretDialogProps, type ShownSecret } from './SecretDialog';
 
 export interface SecretActionProps extends Omit<PromptDialogProps, 'open' | 'onClose' | 'onConfirm' | 'after'> {
   /** i18n key of the button's label. */
@@ -13,13 +13,17 @@ export interface SecretActionProps extends Omit<PromptDialogProps, 'open' | 'onC
   onConfirm: (values: PromptValues) => Promise<ShownSecret & { id: string }>;
   /** Runs when the secret's dialog closes (the secret is forgotten then), with the endpoint's id. */
   onDone?: (id: string) => void;
+  /** The secret dialog's texts and test id (a webhook signing secret's by default). */
+  secretTexts?: SecretDialogProps['texts'];
+  secretTestId?: SecretDialogProps['testId'];
 }
 
 /**
  * A button whose dialog (create, rotate) answers a signing secret: once the dialog has closed, the secret shows in
  * its own dialog, once. It is held only until that dialog closes.
  */
-export function SecretAction({ label, icon, onConfirm, onDone, ...dialog }: SecretActionProps) {
+export function SecretAction(props: SecretActionProps) {
+  const { label, icon, onConfirm, onDone, secretTexts, secretTestId, ...dialog } = props;
   const translate = useTranslate();
   const refresh = usePageRefresh();
   const [open, setOpen] = useState(false);
@@ -53,6 +57,8 @@ export function SecretAction({ label, icon, onConfirm, onDone, ...dialog }: Secr
         }}
       />
       <SecretDialog
+        texts={secretTexts}
+        testId={secretTestId}
         shown={shown}
         onClose={() => {
           const id = shown?.id;

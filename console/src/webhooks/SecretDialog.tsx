@@ -13,18 +13,30 @@ import { useId, useRef } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 
 export interface ShownSecret {
+  /** What the secret belongs to, named in the title (the endpoint's URL, the application's name). */
   url: string;
   secret: string;
   /** After a rotation: until when the previous secret still signs. */
   previousUntil?: string | null;
 }
 
+export interface SecretDialogProps {
+  shown: ShownSecret | null;
+  onClose: () => void;
+  /** Where its texts are (`title`, `once`, `overlap`, `label`, `copy`, `copied`, `copy_failed`, `done`). */
+  texts?: string;
+  /** The secret's field, for tests. */
+  testId?: string;
+}
+
 /**
- * The signing secret, the one time the API answers it (create, rotate): read-only, with a copy button and the
- * sentence that it will not be shown again. The caller forgets it when this closes; a click beside the dialog does
- * not close it (only its button or Escape), so it is not lost by accident.
+ * A secret, the one time the API answers it (create, rotate): read-only, with a copy button and the sentence that
+ * it will not be shown again. The caller forgets it when this closes; a click beside the dialog does not close it
+ * (only its button or Escape), so it is not lost by accident. A webhook endpoint's signing secret by default; an
+ * application's client secret with its own texts.
  */
-export function SecretDialog({ shown, onClose }: { shown: ShownSecret | null; onClose: () => void }) {
+export function SecretDialog(props: SecretDialogProps) {
+  const { shown, onClose, texts = 'resources.webhooks.secret', testId = 'webhook-secret' } = props;
   const translate = useTranslate();
   const notify = useNotify();
   const titleId = useId();
@@ -41,10 +53,10 @@ export function SecretDialog({ shown, onClose }: { shown: ShownSecret | null; on
     if (!shown) return;
     try {
       await navigator.clipboard.writeText(shown.secret);
-      notify('resources.webhooks.secret.copied', { type: 'success' });
+      notify(`${texts}.copied`, { type: 'success' });
     } catch {
       input.current?.select();
-      notify('resources.webhooks.secret.copy_failed', { type: 'warning' });
+      notify(`${texts}.copy_failed`, { type: 'warning' });
     }
   };
   return (
@@ -57,13 +69,13 @@ export function SecretDialog({ shown, onClose }: { shown: ShownSecret | null; on
       slotProps={{ transition: { onEntered } }}
     >
       <DialogTitle id={titleId} sx={{ wordBreak: 'break-all' }}>
-        {translate('resources.webhooks.secret.title', { url: shown?.url ?? '' })}
+        {translate(`${texts}.title`, { url: shown?.url ?? '' })}
       </DialogTitle>
       <DialogContent>
-        <DialogContentText sx={{ fontWeight: 'bold' }}>{translate('resources.webhooks.secret.once')}</DialogContentText>
+        <DialogContentText sx={{ fontWeight: 'bold' }}>{translate(`${texts}.once`)}</DialogContentText>
         {shown?.previousUntil && (
           <DialogContentText sx={{ mt: 1 }}>
-            {translate('resources.webhooks.secret.overlap', {
+            {translate(`${texts}.overlap`, {
               date: new Date(shown.previousUntil).toLocaleString(),
             })}
           </DialogContentText>
@@ -71,18 +83,18 @@ export function SecretDialog({ shown, onClose }: { shown: ShownSecret | null; on
         <TextField
           fullWidth
           margin="normal"
-          label={translate('resources.webhooks.secret.label')}
+          label={translate(`${texts}.label`)}
           value={shown?.secret ?? ''}
           inputRef={input}
           onFocus={(e) => e.target.select()}
           slotProps={{
-            htmlInput: { readOnly: true, 'data-testid': 'webhook-secret', spellCheck: false },
+            htmlInput: { readOnly: true, 'data-testid': testId, spellCheck: false },
             input: {
               sx: { fontFamily: 'monospace' },
               endAdornment: (
                 <InputAdornment position="end">
                   <Button startIcon={<ContentCopy />} onClick={copy}>
-                    {translate('resources.webhooks.secret.copy')}
+                    {translate(`${texts}.copy`)}
                   </Button>
                 </InputAdornment>
               ),
@@ -92,7 +104,7 @@ export function SecretDialog({ shown, onClose }: { shown: ShownSecret | null; on
       </DialogContent>
       <DialogActions>
         <Button variant="contained" onClick={onClose} autoFocus ref={done}>
-          {translate('resources.webhooks.secret.done')}
+          {translate(`${texts}.done`)}
         </Button>
       </DialogActions>
     </Dialog>

@@ -147,22 +147,31 @@ export function isSessionFor(email: string): (body: string) => boolean {
 
 /**
  * Each session's token cookie with a session-cache cookie just issued for it (get-session by the token sends a new
- * one, as a browser gets it): the cache cookie lives a minute, so path (a) is measured on fresh ones.
+ * one, as a browser gets it): the cache cookie lives a minute, so path (a) is measured on fresh ones. A lookup sends
+ * a cache cookie once per cookie made, so a token looked up within the last second gets none: it is asked again
+ * after that second.
  */
 export async function freshCacheCookies(url: string, tokens: string[]): Promise<string[]> {
   return Promise.all(
     tokens.map(async (token) => {
-      const response = await fetch(url, { headers: { cookie: token } });
-      await response.text();
-      const data = response.headers
-        .getSetCookie()
-        .map((line) => line.split(';', 1)[0])
-        .find((pair) => pair.startsWith(`${DATA_COOKIE}=`));
-      if (response.status !== 200 || !data) throw new Error(`get-session sent no ${DATA_COOKIE} cookie`);
+      const data = (await cacheCookie(url, token)) ?? (await sleep(1100).then(() => cacheCookie(url, token)));
+      if (!data) throw new Error(`get-session sent no ${DATA_COOKIE} cookie`);
       return `${token}; ${data}`;
     }),
   );
 }
+
+async function cacheCookie(url: string, token: string): Promise<string | undefined> {
+  const response = await fetch(url, { headers: { cookie: token } });
+  await response.text();
+  if (response.status !== 200) throw new Error(`get-session answered ${response.status}`);
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(';', 1)[0])
+    .find((pair) => pair.startsWith(`${DATA_COOKIE}=`));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One request outside the load run: it must answer 200 with a session of `email`. */
 export async function checkSession(url: string, cookie: string, email: string): Promise<void> {

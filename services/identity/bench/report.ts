@@ -3,6 +3,8 @@ import type { Row } from './load';
 /** A row of the table with its ratio to a floor row (by name). */
 export interface ReportRow extends Row {
   ratioTo?: string;
+  /** The ratio measured in alternating rounds (paired.ts); otherwise this row's req/s over the floor row's. */
+  ratio?: number;
 }
 
 export interface Target {
@@ -26,6 +28,7 @@ function layout(cells: string[][], rightAligned: boolean[]): string[] {
 }
 
 export function ratioOf(rows: ReportRow[], row: ReportRow): number | null {
+  if (row.ratio !== undefined) return row.ratio;
   const floor = row.ratioTo ? rows.find((r) => r.name === row.ratioTo) : undefined;
   return floor && floor.rps > 0 ? row.rps / floor.rps : null;
 }

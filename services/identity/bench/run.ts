@@ -13,19 +13,20 @@ import {
   argon2Row,
   B,
   B_R,
+  benchRounds,
   C,
   C_R,
-  databaseRow,
+  databaseRows,
   deployedIdentity,
   EMPTY,
   EMPTY_R,
-  floorRows,
   identityRows,
   PG,
   PG_R,
   REDIS,
   REDIS_R,
   SIGN_IN,
+  startFloor,
 } from './scenarios';
 import { INTROSPECT, JWT_VERIFY } from './validation';
 import { hasWrk } from './wrk';
@@ -64,7 +65,7 @@ function cleanup(infra: BenchInfra): Promise<void> {
 }
 
 async function main(infra: BenchInfra): Promise<void> {
-  const durationSec = Number(process.env.BENCH_DURATION_SEC || 10);
+  const durationSec = Number(process.env.BENCH_DURATION_SEC || 5);
   if (!(durationSec > 0)) throw new Error(`BENCH_DURATION_SEC=${process.env.BENCH_DURATION_SEC}: expected seconds > 0`);
   const settings: LoadSettings = { durationSec, warmupSec: 2, connections: 64 };
   if (durationSec + settings.warmupSec >= 55)
@@ -72,7 +73,7 @@ async function main(infra: BenchInfra): Promise<void> {
   const pinned = pinSelf();
   console.log(`node ${process.version} | cpu ${cpus()[0]?.model ?? 'unknown'} x${cpus().length}`);
   console.log(
-    `duration ${durationSec} s (+${settings.warmupSec} s warm-up each) | connections ${settings.connections} | pipelining 1`,
+    `duration ${durationSec} s (+${settings.warmupSec} s warm-up each) | connections ${settings.connections} | pipelining 1 | get-session rows: ${benchRounds()} rounds alternating with their floors`,
   );
   console.log(pinned ? 'pinning: servers on core 0, load generator on core 1' : 'pinning: none (see warning)');
   console.log(
@@ -87,10 +88,11 @@ async function main(infra: BenchInfra): Promise<void> {
   const rotated = hasWrk();
   if (!rotated) console.warn('warning: wrk is not installed (apt-get install wrk): the rotated rows are skipped');
   const deployed = await deployedIdentity(infra, settings, secret, user, rotated);
-  const rows = [...(await floorRows(infra, settings, rotated, deployed.sessions))];
-  rows.push(...(await identityRows(infra, settings, user, rotated, deployed)));
+  const floor = await startFloor(infra);
+  const rows = await identityRows(infra, settings, user, rotated, deployed, floor);
   rows.push(await argon2Row(settings));
-  rows.push(...(await databaseRow(infra, settings, secret, user, deployed.sessions.tokens, rotated)));
+  rows.push(...(await databaseRows(infra, settings, secret, user, deployed.sessions.tokens, rotated, floor)));
+  await stopChild(floor.child);
   await stopChild(deployed.worker);
   const order = [EMPTY, REDIS, PG, A, B, C, EMPTY_R, REDIS_R, PG_R, A_R, B_R, C_R];
   order.push(INTROSPECT, JWT_VERIFY, ARGON2, SIGN_IN);

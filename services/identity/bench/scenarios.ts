@@ -5,6 +5,7 @@ import { seedPopulation } from './deployed';
 import * as id from './identity';
 import { type BenchInfra, countRedisKeys, setFloorKey } from './infra';
 import { type LoadSettings, measure } from './load';
+import { measurePair, type Pair } from './paired';
 import { assertNodePid, freePort, rssMb, spawnServer, stopChild, waitReady } from './proc';
 import type { ReportRow } from './report';
 import { introspectRow, jwtVerifyRow } from './validation';
@@ -30,15 +31,11 @@ export const B_R = `${B}${ROTATED}`;
 export const C_R = `${C}${ROTATED}`;
 
 /**
- * The floors, each request carrying the cookies the get-session row it is compared with sends (the floor routes
- * ignore them; the server still reads them off the wire), so both sides parse the same requests.
+ * The floor server (floor-server.ts), up for the whole run: its rows alternate with the get-session rows they are
+ * compared with (paired.ts), each request carrying the cookies that row sends (the floor routes ignore them; the
+ * server still reads them off the wire), so both sides parse the same requests.
  */
-export async function floorRows(
-  infra: BenchInfra,
-  settings: LoadSettings,
-  rotated: boolean,
-  sessions: SessionCookies,
-): Promise<ReportRow[]> {
+export async function startFloor(infra: BenchInfra) {
   const port = await freePort();
   const env = { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: infra.databaseUrl, REDIS_URL: infra.redisUrl };
   const child = spawnServer(join(__dirname, 'floor-server.js'), {
@@ -47,25 +44,44 @@ export async function floorRows(
   const base = `http://127.0.0.1:${port}`;
   await waitReady(child, `${base}/empty`, (body) => body === '{}');
   assertNodePid(child);
+  for (const path of ['/redis', '/pg']) await waitReady(child, `${base}${path}`, () => true, 5000);
+  return { child, base };
+}
+
+export type Floor = Awaited<ReturnType<typeof startFloor>>;
+
+/** A get-session row and its floor, in both load shapes (the rotated one when wrk is installed). */
+async function pairRows(
+  floor: Floor,
+  [floorName, floorPath]: readonly [string, string],
+  [name, url, pid]: readonly [string, string, number | undefined],
+  cookies: () => Promise<string[]>,
+  email: string,
+  settings: LoadSettings,
+  rotated: boolean,
+): Promise<ReportRow[]> {
+  const rounds = benchRounds();
   const rows: ReportRow[] = [];
-  for (const [name, path, cookies] of [
-    [EMPTY, '/empty', sessions.both],
-    [REDIS, '/redis', sessions.tokens],
-    [PG, '/pg', sessions.tokens],
-  ] as const) {
-    await waitReady(child, `${base}${path}`, () => true, 5000);
-    rows.push(await measure({ name, url: `${base}${path}`, cookies: [...cookies] }, settings, child.pid));
-    if (rotated)
-      rows.push(
-        await measureRotated(
-          { name: `${name}${ROTATED}`, url: `${base}${path}`, cookies: [...cookies] },
-          settings,
-          child.pid,
-        ),
-      );
+  for (const shape of rotated ? [false, true] : [false]) {
+    const suffix = shape ? ROTATED : '';
+    const pair: Pair = {
+      floor: { name: `${floorName}${suffix}`, url: `${floor.base}${floorPath}`, serverPid: floor.child.pid },
+      subject: { name: `${name}${suffix}`, url, serverPid: pid },
+      cookies,
+      email,
+      rotated: shape,
+    };
+    rows.push(...(await measurePair(pair, settings, rounds)));
   }
-  await stopChild(child);
   return rows;
+}
+
+/** BENCH_ROUNDS: how many alternating rounds each get-session row and its floor get (3). */
+export function benchRounds(): number {
+  const rounds = Number(process.env.BENCH_ROUNDS || 3);
+  if (!(Number.isInteger(rounds) && rounds > 0))
+    throw new Error(`BENCH_ROUNDS=${process.env.BENCH_ROUNDS}: expected a whole number > 0`);
+  return rounds;
 }
 
 /** The bench user's sessions as get-session is sent them: both cookies (path a), the token cookie alone (b, c). */
@@ -126,8 +142,8 @@ async function soakSignIns(server: id.Identity, user: id.Credentials, seconds: n
 }
 
 /**
- * get-session (a) and (b), introspection, JWT verification and sign-in on the deployed identity server.
- * get-session runs with one session per connection, each request naming the next one.
+ * get-session (a) and (b), each alternating with its floor, then introspection, JWT verification and sign-in on the
+ * deployed identity server.
  */
 export async function identityRows(
   infra: BenchInfra,
@@ -135,36 +151,21 @@ export async function identityRows(
   user: id.Credentials,
   rotated: boolean,
   deployed: Awaited<ReturnType<typeof deployedIdentity>>,
+  floor: Floor,
 ) {
-  const { server, serviceKey } = deployed;
+  const { server, serviceKey, sessions } = deployed;
   const url = `${server.base}/get-session`;
-  const verifyBody = id.isSessionFor(user.email);
-  // The soak and the floors took longer than the cache cookies live.
-  const sessions = { ...deployed.sessions, both: await id.freshCacheCookies(url, deployed.sessions.tokens) };
+  const pid = server.child.pid;
   const rows: ReportRow[] = [];
-  rows.push({
-    ...(await measure({ name: A, url, cookies: sessions.both, verifyBody }, settings, server.child.pid)),
-    ratioTo: EMPTY,
-  });
-  const mustContain = `"email":"${user.email}"`;
-  if (rotated)
-    rows.push({
-      ...(await measureRotated({ name: A_R, url, cookies: sessions.both, mustContain }, settings, server.child.pid)),
-      ratioTo: EMPTY_R,
-    });
+  // (a): the cache cookie lives a minute, so every round gets fresh ones
+  const fresh = () => id.freshCacheCookies(url, sessions.tokens);
+  rows.push(...(await pairRows(floor, [EMPTY, '/empty'], [A, url, pid], fresh, user.email, settings, rotated)));
   const { tokens } = sessions;
   await Promise.all(tokens.map((token) => id.checkSession(url, token, user.email))); // fills the Redis session cache
   if ((await countRedisKeys(infra, 'session:*')) < tokens.length)
     throw new Error('a session has no Redis cache entry after get-session');
-  rows.push({
-    ...(await measure({ name: B, url, cookies: tokens, verifyBody }, settings, server.child.pid)),
-    ratioTo: REDIS,
-  });
-  if (rotated)
-    rows.push({
-      ...(await measureRotated({ name: B_R, url, cookies: tokens, mustContain }, settings, server.child.pid)),
-      ratioTo: REDIS_R,
-    });
+  const same = async () => tokens;
+  rows.push(...(await pairRows(floor, [REDIS, '/redis'], [B, url, pid], same, user.email, settings, rotated)));
   // the unsigned session tokens, from `better-auth.session_token=<token>.<signature>`
   const raw = tokens.map((cookie) => decodeURIComponent(cookie.slice(cookie.indexOf('=') + 1)).split('.')[0]);
   rows.push({ ...(await introspectRow(server, settings, raw, serviceKey)), ratioTo: REDIS });
@@ -199,24 +200,22 @@ export async function argon2Row(settings: LoadSettings): Promise<ReportRow> {
   return row;
 }
 
-/** get-session (c): the sessions of identityRows on a server without the Redis session cache. */
-export async function databaseRow(
+/** get-session (c), alternating with its floor: the sessions of identityRows on a server without the Redis session cache. */
+export async function databaseRows(
   infra: BenchInfra,
   settings: LoadSettings,
   secret: string,
   user: id.Credentials,
   tokens: string[],
   rotated: boolean,
+  floor: Floor,
 ) {
   const server = await id.startIdentity(infra, secret, { SESSION_REDIS_CACHE_TTL_SEC: '0' });
   const url = `${server.base}/get-session`;
   await Promise.all(tokens.map((token) => id.checkSession(url, token, user.email)));
-  const scenario = { name: C, url, cookies: tokens, verifyBody: id.isSessionFor(user.email) };
-  const rows: ReportRow[] = [{ ...(await measure(scenario, settings, server.child.pid)), ratioTo: PG }];
-  if (rotated) {
-    const shape = { name: C_R, url, cookies: tokens, mustContain: `"email":"${user.email}"` };
-    rows.push({ ...(await measureRotated(shape, settings, server.child.pid)), ratioTo: PG_R });
-  }
+  const same = async () => tokens;
+  const subject = [C, url, server.child.pid] as const;
+  const rows = await pairRows(floor, [PG, '/pg'], subject, same, user.email, settings, rotated);
   await stopChild(server.child);
   return rows;
 }

@@ -20,6 +20,7 @@ import { createEmailOtpFeature } from './features/email-otp';
 import { createIntrospectionFeature, type IntrospectionFeature } from './features/introspection';
 import { createJwtFeature, type JwtFeature, type MemberRoleLookup, redisKeyEvents } from './features/jwt';
 import { createMagicLinkFeature } from './features/magic-link';
+import { createOAuthClientFeature, type OAuthClientFeature } from './features/oauth-client';
 import { createOidcProviderFeature, type OidcProviderFeature, staticClients } from './features/oidc-provider';
 import { createOrganizationFeature, type OrganizationFeature } from './features/organization';
 import { createPasskeyFeature, type PasskeyFeature } from './features/passkey';
@@ -87,6 +88,8 @@ export interface Features {
   apiKey: ApiKeyFeature;
   /** Webhooks on the audit events: endpoints (routes when `features.admin`), the follower and the delivery queue. */
   webhook: WebhookFeature;
+  /** The registered OAuth clients: the admin routes (when `features.admin`) and the registry the provider reads. */
+  oauthClient: OAuthClientFeature;
   /** The bot check when `captcha.provider` is set (a hook on the configured routes, no routes of its own). */
   captcha: CaptchaVerifier | null;
   /** The route tables in the order they are registered; a feature switched off has none. */
@@ -249,6 +252,7 @@ export function createFeatures(infra: Infrastructure): Features {
     log: infra.log,
     observe: infra.observeWebhook,
   });
+  const oauthClient = createOAuthClientFeature({ sql, clock, config, audit: audit.events, admin: adminAccess });
   // list-events asks the admin and organization features' permission checks: made after both.
   const auditReads = createAuditReads({
     sql,
@@ -271,6 +275,7 @@ export function createFeatures(infra: Infrastructure): Features {
     organizations,
     auditReads,
     webhook,
+    oauthClient,
     // docs/passwordless.md: a mailed one-time link, ending in the sign-in seam (off unless MAGIC_LINK_ENABLED)
     config.magicLink.enabled
       ? createMagicLinkFeature({
@@ -312,6 +317,7 @@ export function createFeatures(infra: Infrastructure): Features {
     oidcProvider,
     apiKey,
     webhook,
+    oauthClient,
     captcha: createCaptcha(config.captcha, infra.warn),
     routes: routes.filter((r): r is FeatureRoutes => r !== null),
   };

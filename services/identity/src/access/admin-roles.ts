@@ -7,7 +7,8 @@ import type { Permissions, Statements } from './model';
  * a member (organization/access.ts); `apiKey: manage` lets an operator manage every API key and set their
  * quotas and permissions; `audit: read` lets an operator read the whole audit trail (docs/audit.md); `webhook`
  * covers the webhook endpoints (docs/webhooks.md): `read` lists them and their deliveries, `update` also rotates
- * secrets, sends test messages and redelivers.
+ * secrets, sends test messages and redelivers; `oauthClient` covers the registered OAuth clients
+ * (docs/oauth-clients.md): `read` lists and reads them, `update` also rotates their secrets.
  */
 export const ADMIN_STATEMENTS = {
   user: ['create', 'list', 'set-role', 'ban', 'impersonate', 'delete', 'set-password', 'get', 'update'],
@@ -16,6 +17,7 @@ export const ADMIN_STATEMENTS = {
   apiKey: ['manage'],
   audit: ['read'],
   webhook: ['create', 'read', 'update', 'delete'],
+  oauthClient: ['create', 'read', 'update', 'delete'],
 } as const satisfies Statements;
 
 export type AdminResource = keyof typeof ADMIN_STATEMENTS;

@@ -96,6 +96,8 @@ export function defaultConfig(): Config {
       concurrency: 10,
       endpointRefreshMs: 5_000,
     },
+    // docs/oauth-clients.md: a day for the applications to take a rotated client secret; no API scopes of our own
+    oauthClients: { secretGraceSec: 86_400, apiScopes: [] },
     advanced: { disableOriginCheck: false },
     rateLimit: {
       enabled: true,

@@ -263,6 +263,18 @@ export const ENV_SETTINGS: EnvSetting[] = [
     'Each API instance reloads the enabled webhook endpoints this often (its own changes at once)',
   ),
   s(
+    'OAUTH_CLIENT_SECRET_GRACE_SEC',
+    'oauthClients.secretGraceSec',
+    'int',
+    "After a client secret's rotation, the previous secret is still accepted this long",
+  ),
+  s(
+    'OAUTH_CLIENT_API_SCOPES',
+    'oauthClients.apiScopes',
+    'csv',
+    'Comma-separated scopes of your APIs that OAuth clients may be allowed, beside openid, profile, email, offline_access, organization',
+  ),
+  s(
     'ORIGIN_CHECK_DISABLED',
     'advanced.disableOriginCheck',
     'bool',

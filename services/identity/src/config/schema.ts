@@ -278,6 +278,16 @@ export const ConfigSchema = Type.Object(
       },
       strict,
     ),
+    /** The registered OAuth clients (docs/oauth-clients.md). */
+    oauthClients: Type.Object(
+      {
+        secretGraceSec: Int(0, 'after a rotation, the previous client secret is still accepted this long'),
+        apiScopes: Type.Array(Type.String({ pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]{1,128}$' }), {
+          description: "scopes of the service's APIs clients may be allowed, beside the OpenID ones",
+        }),
+      },
+      strict,
+    ),
     advanced: Type.Object({ disableOriginCheck: Type.Boolean() }, strict),
     rateLimit: Type.Object(
       {

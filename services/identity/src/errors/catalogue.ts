@@ -235,6 +235,25 @@ export const EXTRA_ERRORS = {
   INVALID_WEBHOOK_EVENT_TYPE: e(400, 'Unknown webhook event type'),
   WEBHOOK_EVENT_NOT_FOUND: e(404, 'Event not found'),
   /**
+   * docs/oauth-clients.md: the admin `oauthClient` permission (create, read, update, delete; rotating a secret is an
+   * update); the registration rules for a client's URIs, grant types, scopes, PKCE and authentication method. The
+   * details of a refusal name the field and what is wrong with it.
+   */
+  NOT_ALLOWED_TO_CREATE_OAUTH_CLIENTS: e(403, 'You are not allowed to create OAuth clients'),
+  NOT_ALLOWED_TO_READ_OAUTH_CLIENTS: e(403, 'You are not allowed to read OAuth clients'),
+  NOT_ALLOWED_TO_UPDATE_OAUTH_CLIENTS: e(403, 'You are not allowed to update OAuth clients'),
+  NOT_ALLOWED_TO_DELETE_OAUTH_CLIENTS: e(403, 'You are not allowed to delete OAuth clients'),
+  OAUTH_CLIENT_NOT_FOUND: e(404, 'OAuth client not found'),
+  INVALID_REDIRECT_URI: e(400, 'Invalid redirect URI'),
+  INVALID_LOGO_URI: e(400, 'Invalid logo URI'),
+  INVALID_BACKCHANNEL_LOGOUT_URI: e(400, 'Invalid back-channel logout URI'),
+  REDIRECT_URI_REQUIRED: e(400, 'The authorization code grant needs at least one redirect URI'),
+  GRANT_TYPE_NOT_ALLOWED: e(400, 'Grant type not allowed for this client'),
+  UNKNOWN_SCOPE: e(400, 'Unknown scope'),
+  PUBLIC_CLIENT_REQUIRES_PKCE: e(400, 'Public clients must use PKCE'),
+  INVALID_TOKEN_ENDPOINT_AUTH_METHOD: e(400, 'Token endpoint authentication method not allowed for this client type'),
+  OAUTH_CLIENT_HAS_NO_SECRET: e(400, 'Public clients have no secret'),
+  /**
    * The second factor (docs/two-factor.md): better-auth's two-factor plugin's codes, texts and statuses, so its
    * published client's `twoFactorClient` reads them unchanged.
    */

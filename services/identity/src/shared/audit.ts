@@ -50,6 +50,7 @@ export const AUDIT_TARGET_TYPES = [
   'signing_key',
   'webhook_endpoint',
   'email',
+  'oauth_client',
 ] as const;
 
 export interface AuditTarget {
@@ -138,6 +139,10 @@ export const AUDIT_EVENT_TYPES = [
   'webhook.endpoint_deleted',
   'webhook.secret_rotated',
   'webhook.endpoint_disabled',
+  'oauth_client.created',
+  'oauth_client.updated',
+  'oauth_client.deleted',
+  'oauth_client.secret_rotated',
 ] as const;
 
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];

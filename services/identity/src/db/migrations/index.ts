@@ -24,6 +24,7 @@ import { DropTypeormMetadata1796200000100 } from './1796200000100-drop-typeorm-m
 import { PendingSignInMethod1796300000100 } from './1796300000100-pending-sign-in-method';
 import { SessionSignInMethod1796400000100 } from './1796400000100-session-sign-in-method';
 import { OidcProvider1796500000100 } from './1796500000100-oidc-provider';
+import { OauthClients1796500000200 } from './1796500000200-oauth-clients';
 
 /** Listed explicitly (a glob would also match the compiled .d.ts files). Append new ones in order. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   PendingSignInMethod1796300000100,
   SessionSignInMethod1796400000100,
   OidcProvider1796500000100,
+  OauthClients1796500000200,
 ];

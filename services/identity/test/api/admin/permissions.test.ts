@@ -14,6 +14,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const GHOST = '00000000-0000-4000-8000-000000000000';
+const GHOST_CLIENT = 'A'.repeat(24);
 type Route = [method: 'GET' | 'POST', path: string, body: (target: SignedUp) => object | undefined, code: string];
 /** Every admin route that acts, with the spec §8 (or documented extra) refusal it answers. */
 const ROUTES: Route[] = [
@@ -58,6 +59,23 @@ const ROUTES: Route[] = [
   ['GET', 'list-webhook-deliveries', () => ({ endpointId: GHOST }), 'NOT_ALLOWED_TO_READ_WEBHOOKS'],
   ['POST', 'send-test-webhook', () => ({ id: GHOST }), 'NOT_ALLOWED_TO_UPDATE_WEBHOOKS'],
   ['POST', 'redeliver-webhook', () => ({ id: GHOST, eventId: GHOST }), 'NOT_ALLOWED_TO_UPDATE_WEBHOOKS'],
+  [
+    'POST',
+    'create-oauth-client',
+    () => ({ name: 'Refused', type: 'confidential', grantTypes: ['client_credentials'], scopes: ['openid'] }),
+    'NOT_ALLOWED_TO_CREATE_OAUTH_CLIENTS',
+  ],
+  ['GET', 'list-oauth-clients', () => ({}), 'NOT_ALLOWED_TO_READ_OAUTH_CLIENTS'],
+  ['GET', 'get-oauth-client', () => ({ clientId: GHOST_CLIENT }), 'NOT_ALLOWED_TO_READ_OAUTH_CLIENTS'],
+  ['GET', 'list-oauth-scopes', () => ({}), 'NOT_ALLOWED_TO_READ_OAUTH_CLIENTS'],
+  [
+    'POST',
+    'update-oauth-client',
+    () => ({ clientId: GHOST_CLIENT, name: 'Hijacked' }),
+    'NOT_ALLOWED_TO_UPDATE_OAUTH_CLIENTS',
+  ],
+  ['POST', 'rotate-oauth-client-secret', () => ({ clientId: GHOST_CLIENT }), 'NOT_ALLOWED_TO_UPDATE_OAUTH_CLIENTS'],
+  ['POST', 'delete-oauth-client', () => ({ clientId: GHOST_CLIENT }), 'NOT_ALLOWED_TO_DELETE_OAUTH_CLIENTS'],
 ];
 
 function call(route: Route, target: SignedUp, options: { jar?: SignedUp['jar'] }) {
@@ -73,7 +91,15 @@ async function snapshot(u: SignedUp) {
   const users = await t.ctx.sql.query("SELECT count(*)::int AS n FROM users WHERE email LIKE 'refused-%'");
   // Webhook endpoints: no other test file makes any in this database (the webhook tests have databases of their own).
   const webhooks = await t.ctx.sql.query('SELECT count(*)::int AS n FROM webhook_endpoints');
-  return { user: await userRow(t, u.userId), sessions, users: users[0].n, webhooks: webhooks[0].n };
+  // OAuth clients: likewise (the OAuth client tests have databases of their own).
+  const clients = await t.ctx.sql.query('SELECT count(*)::int AS n FROM oauth_clients');
+  return {
+    user: await userRow(t, u.userId),
+    sessions,
+    users: users[0].n,
+    webhooks: webhooks[0].n,
+    clients: clients[0].n,
+  };
 }
 
 describe('admin refusals: a plain user and an impersonation session on every admin route', () => {
