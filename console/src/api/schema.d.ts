@@ -754,6 +754,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/interaction/{uid}/continue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The browser step of an authorization request (a redirect)
+         * @description Where the provider sends the browser when it needs the user: signed in, the request goes on (302 to the provider); signed out, 302 to the hosted sign-in page, which comes back here; a third-party client’s consent, 302 to the hosted consent page; a request not found, 302 to the hosted error page (`?error=INTERACTION_NOT_FOUND`). docs/oidc-provider.md.
+         */
+        get: operations["interactionByUidContinue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/interaction/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a relying party asks the signed-in user to allow (for the hosted consent page)
+         * @description The authorization request `uid` waiting for the consent of the signed-in user: the client (name, logo) and the scopes and claims it asks for. 404 INTERACTION_NOT_FOUND when there is none for this user (expired, answered, another user’s, or not at its consent step). docs/oidc-provider.md.
+         */
+        get: operations["interactionByUid"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/interaction/{uid}/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The signed-in user allows or refuses a relying party’s request
+         * @description Answers where the browser goes next (`redirectTo`): the provider, which sends it back to the client with a code (allowed) or `access_denied` (refused). docs/oidc-provider.md.
+         */
+        post: operations["interactionByUidConsent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sign-in/social": {
         parameters: {
             query?: never;
@@ -2836,6 +2896,19 @@ export interface components {
         /** OAuthScopes */
         OAuthScopes: {
             scopes: string[];
+        };
+        /** OidcConsentView */
+        OidcConsentView: {
+            uid: string;
+            client: {
+                clientId: string;
+                name: string | null;
+                logoUri: string | null;
+            };
+            /** @description the scopes the client asks for and has not been granted */
+            scopes: string[];
+            /** @description individual claims asked for beyond the scopes */
+            claims: string[];
         };
         /** Organization */
         Organization: {
@@ -4976,6 +5049,132 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: components["schemas"]["Introspection"][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    interactionByUidContinue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description redirect (Location) */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    interactionByUid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcConsentView"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    interactionByUidConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    approve: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redirectTo: string;
                     };
                 };
             };

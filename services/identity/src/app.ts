@@ -122,6 +122,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     },
     { prefix: config.basePath },
   );
+  for (const feature of ctx.features.routes)
+    if (feature.rootRoutes) await app.register((scope) => feature.rootRoutes!(scope, ctx.web));
   if (options.cookieFastPath !== false) {
     let closing = false;
     app.addHook('preClose', (done) => {

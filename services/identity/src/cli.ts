@@ -147,6 +147,10 @@ async function run(args: string[]): Promise<void> {
         serviceApiKey: mask(config.serviceApiKey),
         captcha: { ...config.captcha, secretKey: mask(config.captcha.secretKey) },
         social: { ...config.social, providers },
+        oidcProvider: {
+          ...config.oidcProvider,
+          clients: config.oidcProvider.clients.map((c) => ({ ...c, client_secret: mask(c.client_secret) })),
+        },
       };
       console.log(JSON.stringify({ ...config, ...masked }, null, 2));
       return;

@@ -84,6 +84,8 @@ export interface AppContext {
     twoFactor: number;
     passkeyChallenges: number;
     webhookDeliveries: number;
+    /** The OpenID provider's expired grants and refresh tokens (0 when it is off). */
+    oidcRecords: number;
   }>;
   close(): Promise<void>;
 }
@@ -206,6 +208,9 @@ export async function createContext(config: Config, options: ContextOptions = {}
         twoFactor: await drainBatches((batch) => features.twoFactor.sweepExpired(batch)),
         passkeyChallenges: await drainBatches((batch) => features.passkey.sweepExpired(batch)),
         webhookDeliveries: await features.webhook.deliveries.prune(),
+        oidcRecords: features.oidcProvider
+          ? await drainBatches((batch) => features.oidcProvider!.sweepExpired(batch))
+          : 0,
       }),
       close: () => closeAll(closers),
     };

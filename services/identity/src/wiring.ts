@@ -21,6 +21,7 @@ import { createIntrospectionFeature, type IntrospectionFeature } from './feature
 import { createJwtFeature, type JwtFeature, type MemberRoleLookup, redisKeyEvents } from './features/jwt';
 import { createMagicLinkFeature } from './features/magic-link';
 import { createOAuthClientFeature, type OAuthClientFeature } from './features/oauth-client';
+import { createOidcProviderFeature, type OidcProviderFeature, staticClients } from './features/oidc-provider';
 import { createOrganizationFeature, type OrganizationFeature } from './features/organization';
 import { createPasskeyFeature, type PasskeyFeature } from './features/passkey';
 import { createSessionFeature, type SessionFeature } from './features/session';
@@ -82,6 +83,8 @@ export interface Features {
   organization: OrganizationFeature;
   /** Null when `features.admin` is off. */
   admin: AdminFeature | null;
+  /** The OpenID Provider (docs/oidc-provider.md); null unless OIDC_PROVIDER_ENABLED. */
+  oidcProvider: OidcProviderFeature | null;
   apiKey: ApiKeyFeature;
   /** Webhooks on the audit events: endpoints (routes when `features.admin`), the follower and the delivery queue. */
   webhook: WebhookFeature;
@@ -204,7 +207,25 @@ export function createFeatures(infra: Infrastructure): Features {
     memberRole: memberRoleLookup(organizations),
     audit: audit.events,
     warn: infra.warn,
+    // the OpenID provider's id tokens verify with RS256 for clients that ask for no other algorithm
+    companionAlgs: config.oidcProvider.enabled ? ['RS256'] : [],
   });
+  // docs/oidc-provider.md: relying parties sign users in with the service's sessions, bans and signing keys; its
+  // clients come from the configuration (the first ClientSource)
+  const oidcProvider = config.oidcProvider.enabled
+    ? createOidcProviderFeature({
+        config,
+        sql,
+        store,
+        clock,
+        keys: jwt.keys,
+        clients: staticClients(config),
+        sessions,
+        getUser: (id) => account.accounts.getUser(id),
+        lifecycle: infra.lifecycle,
+        warn: infra.warn,
+      })
+    : null;
   const introspection = createIntrospectionFeature({ sessions, tokens: jwt.tokens });
   const apiKey = createApiKeyFeature({
     sql,
@@ -247,6 +268,7 @@ export function createFeatures(infra: Infrastructure): Features {
     passkey,
     jwt,
     introspection,
+    oidcProvider,
     social,
     admin,
     apiKey,
@@ -292,6 +314,7 @@ export function createFeatures(infra: Infrastructure): Features {
     social,
     organization,
     admin,
+    oidcProvider,
     apiKey,
     webhook,
     oauthClient,

@@ -136,6 +136,17 @@ export function defaultConfig(): Config {
     magicLink: { enabled: false, ttlSec: 300, allowSignUp: false, sameBrowser: true },
     // docs/passwordless.md: off until turned on; better-auth's 5-minute code and three tries per code
     emailOtp: { enabled: false, ttlSec: 300, allowSignUp: false, maxAttempts: 3, changeEmail: false },
+    // docs/oidc-provider.md: off until turned on; short access tokens, refresh tokens rotated at each use
+    oidcProvider: {
+      enabled: false,
+      clients: [],
+      accessTokenTtlSec: 900,
+      idTokenTtlSec: 3600,
+      authorizationCodeTtlSec: 60,
+      refreshTokenTtlSec: 2_592_000,
+      grantTtlSec: 31_536_000,
+      interactionTtlSec: 3600,
+    },
     // short-lived signed session tokens (better-auth's jwt plugin: EdDSA, 15 min).
     jwt: { alg: 'EdDSA', expiresInSec: 900, keyRefreshSec: 60, keyRotationSec: 0 },
     // Off until a provider is set. Which routes get it: those declaring `config.policy.botCheck` (better-auth's

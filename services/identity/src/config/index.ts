@@ -9,6 +9,8 @@ export type {
   EmailOtpConfig,
   JwtConfig,
   MagicLinkConfig,
+  OidcClientConfig,
+  OidcProviderConfig,
   PasskeyConfig,
   SessionConfig,
   SocialConfig,

@@ -16,6 +16,7 @@ import { parseAllowEntry } from '../shared/target-policy';
 import { DEVELOPMENT_SECRET, defaultConfig } from './defaults';
 import { ENV_SETTINGS, type EnvSetting } from './env-settings';
 import { finishHostedPages } from './hosted-pages';
+import { finishOidcProvider } from './oidc-provider';
 import { finishPasskey } from './passkey';
 import { type Config, ConfigSchema } from './schema';
 import { finishSocial } from './social';
@@ -191,6 +192,7 @@ function finish(config: Config, env: Env, publicUrlSet: boolean): Config {
   finishSocial(config, env, bad);
   finishHostedPages(config, bad);
   finishPasskey(config, bad);
+  finishOidcProvider(config, bad);
   for (const entry of config.webhook.allowedTargets)
     try {
       parseAllowEntry(entry);

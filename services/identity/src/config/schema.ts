@@ -48,6 +48,40 @@ const SocialProvider = Type.Object(
   strict,
 );
 
+/**
+ * A static client of the OpenID provider (docs/oidc-provider.md): the OAuth 2.0 dynamic client registration names
+ * (RFC 7591), plus `first_party`. From `oidcProvider.clients` or the OIDC_CLIENTS_FILE.
+ */
+export const OidcClientSchema = Type.Object(
+  {
+    client_id: Type.String({ minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' }),
+    /** Confidential clients only (at least 32 characters); a public client (`none`) has none. */
+    client_secret: Type.Optional(Type.String({ minLength: 32, maxLength: 500 })),
+    client_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    logo_uri: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+    redirect_uris: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 2000 }))),
+    post_logout_redirect_uris: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 2000 }))),
+    grant_types: Type.Array(
+      Type.Union([
+        Type.Literal('authorization_code'),
+        Type.Literal('refresh_token'),
+        Type.Literal('client_credentials'),
+      ]),
+      { minItems: 1 },
+    ),
+    /** The scopes the client may ask for, space-separated (openid, email, profile, offline_access, or its own). */
+    scope: Type.Optional(
+      Type.String({ pattern: '^[\\x21\\x23-\\x5b\\x5d-\\x7e]+( [\\x21\\x23-\\x5b\\x5d-\\x7e]+)*$' }),
+    ),
+    token_endpoint_auth_method: Type.Optional(
+      Type.Union([Type.Literal('client_secret_basic'), Type.Literal('client_secret_post'), Type.Literal('none')]),
+    ),
+    /** The service's own product: no consent is asked of its users. */
+    first_party: Type.Optional(Type.Boolean()),
+  },
+  strict,
+);
+
 export const ConfigSchema = Type.Object(
   {
     env: Type.Union([Type.Literal('production'), Type.Literal('development'), Type.Literal('test')]),
@@ -458,6 +492,24 @@ export const ConfigSchema = Type.Object(
       },
       strict,
     ),
+    /** The OpenID Provider (docs/oidc-provider.md): off unless enabled; clients from configuration. */
+    oidcProvider: Type.Object(
+      {
+        enabled: Type.Boolean({ description: 'serve OAuth 2.1 / OpenID Connect under the issuer' }),
+        /** Default PUBLIC_URL + the base path; must be on PUBLIC_URL's origin. */
+        issuer: Type.Optional(Type.String({ minLength: 1 })),
+        /** A JSON or YAML file whose `clients` are added to `clients`. */
+        clientsFile: Type.Optional(Type.String({ minLength: 1 })),
+        clients: Type.Array(OidcClientSchema),
+        accessTokenTtlSec: Int(30, 'an access token (authorization code and client credentials) expires after this'),
+        idTokenTtlSec: Int(30, 'an id token expires after this'),
+        authorizationCodeTtlSec: Int(10, 'an authorization code expires after this'),
+        refreshTokenTtlSec: Int(60, 'a refresh token expires after this (each rotation issues a new one)'),
+        grantTtlSec: Int(60, "a user's grant to a client (what refresh tokens stand on) expires after this"),
+        interactionTtlSec: Int(60, 'a sign-in or consent step in progress expires after this'),
+      },
+      strict,
+    ),
   },
   strict,
 );
@@ -474,3 +526,5 @@ export type TwoFactorConfig = Config['twoFactor'];
 export type PasskeyConfig = Config['passkey'];
 export type MagicLinkConfig = Config['magicLink'];
 export type EmailOtpConfig = Config['emailOtp'];
+export type OidcProviderConfig = Config['oidcProvider'];
+export type OidcClientConfig = Static<typeof OidcClientSchema>;

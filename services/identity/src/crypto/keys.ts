@@ -8,7 +8,8 @@ export type KeyPurpose =
   | 'audit-email'
   | 'webhook-secrets'
   | 'two-factor-secrets'
-  | 'one-time-codes';
+  | 'one-time-codes'
+  | 'oidc-provider-cookies';
 
 /** Separate keys per purpose derived from AUTH_SECRET, so one leaked signature never serves another use. */
 export function deriveKey(secret: string, purpose: KeyPurpose): Buffer {

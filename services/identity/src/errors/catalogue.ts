@@ -336,6 +336,11 @@ export const EXTRA_ERRORS = {
   CURRENT_EMAIL_OTP_REQUIRED: e(400, 'OTP is required to verify current email'),
   /** deletion "can be disabled" (better-auth answers 404 with this text). */
   ORGANIZATION_DELETION_DISABLED: e(404, 'Organization deletion is disabled'),
+  /**
+   * docs/oidc-provider.md: an authorization request's interaction that is not there for this browser or user
+   * (expired, answered, another user's, or not at the step asked for).
+   */
+  INTERACTION_NOT_FOUND: e(404, 'Authorization request not found or expired'),
 } as const;
 
 export const CATALOGUE = {

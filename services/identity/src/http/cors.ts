@@ -2,6 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors';
 import type { TrustedOrigins } from './origins';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A route that hands the request over to another listener (the OpenID provider's endpoints), which answers
+     * CORS itself (per client, not per trusted origin) and reads and checks the request's input itself.
+     */
+    handedOver?: boolean;
+  }
+}
+
 /** What a browser on a trusted origin may send across origins (the console sends JSON with its cookies). */
 const ALLOWED_METHODS = 'GET, POST';
 const ALLOWED_HEADERS = new Set(['content-type', 'authorization', 'x-request-id']);
@@ -17,7 +27,8 @@ const PREFLIGHT_MAX_AGE_SEC = '600';
 export function registerCors(app: FastifyInstance, trusted: TrustedOrigins, basePath: string): void {
   app.addHook('onRequest', (request, reply, done) => {
     const origin = request.headers.origin;
-    if (origin === undefined || !request.url.startsWith(basePath)) return done();
+    if (origin === undefined || !request.url.startsWith(basePath) || request.routeOptions.config.handedOver)
+      return done();
     reply.header('vary', 'Origin');
     const allowed = origin !== 'null' && trusted.has(origin);
     const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;

@@ -272,6 +272,15 @@ export class SessionCookies {
   }
 
   /**
+   * The `Set-Cookie` values `clear` sends, for an answer that another listener writes (a reply handed over to the
+   * OpenID provider): `serialize` is the cookie plugin's own.
+   */
+  clearing(serialize: (name: string, value: string, options: CookieSerializeOptions) => string): string[] {
+    const cleared = { ...this.base, expires: new Date(0), maxAge: 0 };
+    return [serialize(this.tokenName, '', cleared), serialize(this.dataName, '', cleared)];
+  }
+
+  /**
    * The one place that decides how long the browser keeps a session cookie. spec §4 rememberMe: false: neither
    * cookie carries Max-Age or Expires (they end with the browser session), on sign-in and on every later answer
    * that sets them again; the cache cookie's own max age still holds, signed into its value (cookie-cache.ts).

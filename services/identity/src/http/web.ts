@@ -71,4 +71,6 @@ export function createWeb(parts: WebParts): Web {
 export interface FeatureRoutes {
   readonly prefix?: string;
   routes(app: FastifyInstance, web: Web): Promise<void>;
+  /** Routes at the root of the port, outside the base path: documents a standard puts there (`/.well-known/…`). */
+  rootRoutes?(app: FastifyInstance, web: Web): Promise<void>;
 }

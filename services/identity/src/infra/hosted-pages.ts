@@ -237,14 +237,16 @@ export async function registerHostedPages(app: FastifyInstance, config: Config, 
   await app.register(
     async (scope) => {
       // "/auth" (no slash) would resolve the bundle's relative URLs against "/": send the browser to "/auth/".
-      scope.get('/', (request, reply) => {
+      // Not API operations: out of the OpenAPI document.
+      const page = { schema: { hide: true } };
+      scope.get('/', page, (request, reply) => {
         const [pathname, search] = request.url.split(/\?(.*)/s);
         return pathname === pages.path
           ? reply.redirect(`${pages.path}/${search ? `?${search}` : ''}`, 301)
           : sendIndex(request, reply);
       });
       // Public facts only (no cookie is read): any origin may read them, a CDN copy of the pages included.
-      scope.get('/config.json', (request, reply) =>
+      scope.get('/config.json', page, (request, reply) =>
         reply
           .header('cache-control', 'no-store')
           .header('access-control-allow-origin', '*')

@@ -6,7 +6,10 @@ import type { Config } from '../config';
 /** Query values and path segments that carry secrets never reach a log line. */
 export function redactUrl(url: string): string {
   return url
-    .replace(/([?&](?:token|code|state|id_token|access_token|refresh_token)=)[^&#]*/gi, '$1[redacted]')
+    .replace(
+      /([?&](?:token|code|state|id_token|access_token|refresh_token|id_token_hint|login_hint)=)[^&#]*/gi,
+      '$1[redacted]',
+    )
     .replace(/\/(reset-password|verify-email|delete-user\/callback)\/[^/?#]+/g, '/$1/[redacted]');
 }
 

@@ -53,7 +53,8 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       },
       security: [{ sessionCookie: [] }, { bearer: [] }, { apiKey: [] }],
     },
-    transform: ({ schema, url }) => ({ schema: documentedSchema(schema as Json) as never, url }),
+    // A route without a schema (the hosted pages' files) is left as it is: it is hidden from the document anyway.
+    transform: ({ schema, url }) => ({ schema: (schema ? documentedSchema(schema as Json) : schema) as never, url }),
     transformObject: (built) => {
       // A plain copy: one object shared by several operations would be written as YAML anchors and aliases.
       const document = JSON.parse(JSON.stringify((built as { openapiObject: Json }).openapiObject)) as {

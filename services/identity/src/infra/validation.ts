@@ -15,7 +15,8 @@ export interface Validation {
  * from text ("true", "10"), as URLs carry only text.
  *
  * Before either runs, one hook refuses text PostgreSQL cannot store (storable-text.ts) in the body, the query,
- * the path parameters, the cookies and the headers, so no route reaches the database with it.
+ * the path parameters, the cookies and the headers, so no route reaches the database with it (a route handed over
+ * to the OpenID provider excepted: its input is the provider's to check, and it stores records as JSON text).
  */
 export function registerValidation(app: FastifyInstance): Validation {
   const common = { allErrors: false, strict: false, useDefaults: true, removeAdditional: false } as const;
@@ -23,7 +24,10 @@ export function registerValidation(app: FastifyInstance): Validation {
   const text = new Ajv({ ...common, coerceTypes: 'array' });
   for (const ajv of [body, text]) addFormats(ajv, ['email', 'date-time', 'uri', 'uuid']);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? body : text).compile(schema));
-  app.addHook('preValidation', (request, _reply, done) => done(refuseUnstorable(request)));
+  // A route handed over to another listener (http/cors.ts) is checked by that listener, which stores nothing raw.
+  app.addHook('preValidation', (request, _reply, done) =>
+    done(request.routeOptions.config.handedOver ? undefined : refuseUnstorable(request)),
+  );
   return { compileBody: (schema) => body.compile(schema) };
 }
 

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv2020 from 'ajv/dist/2020';
@@ -147,8 +148,23 @@ describe('openapi.yaml', () => {
 describe('API reference (swagger-ui) on the running service', () => {
   let t: TestApp;
   beforeAll(async () => {
-    // as the generated document is built: with the sign-in methods that are off by default turned on
-    t = await startTestApp({}, { MAGIC_LINK_ENABLED: 'true', EMAIL_OTP_ENABLED: 'true' });
+    // as the generated document is built: with the sign-in methods that are off by default turned on, and the
+    // OpenID provider (which needs the hosted pages: a stand-in build here; their routes are not in the document)
+    const pages = mkdtempSync(path.join(tmpdir(), 'reference-pages-'));
+    writeFileSync(
+      path.join(pages, 'index.html'),
+      '<!doctype html><html><head><title>pages</title></head><body></body></html>',
+    );
+    t = await startTestApp(
+      {},
+      {
+        MAGIC_LINK_ENABLED: 'true',
+        EMAIL_OTP_ENABLED: 'true',
+        OIDC_PROVIDER_ENABLED: 'true',
+        HOSTED_PAGES_ENABLED: 'true',
+        HOSTED_PAGES_DIR: pages,
+      },
+    );
   });
   afterAll(() => t?.close());
 

@@ -23,6 +23,7 @@ import { Passkeys1796100000500 } from './1796100000500-passkeys';
 import { DropTypeormMetadata1796200000100 } from './1796200000100-drop-typeorm-metadata';
 import { PendingSignInMethod1796300000100 } from './1796300000100-pending-sign-in-method';
 import { SessionSignInMethod1796400000100 } from './1796400000100-session-sign-in-method';
+import { OidcProvider1796500000100 } from './1796500000100-oidc-provider';
 import { OauthClients1796500000200 } from './1796500000200-oauth-clients';
 
 /** Listed explicitly (a glob would also match the compiled .d.ts files). Append new ones in order. */
@@ -52,5 +53,6 @@ export const MIGRATIONS = [
   DropTypeormMetadata1796200000100,
   PendingSignInMethod1796300000100,
   SessionSignInMethod1796400000100,
+  OidcProvider1796500000100,
   OauthClients1796500000200,
 ];

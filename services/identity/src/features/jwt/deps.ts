@@ -26,4 +26,9 @@ export interface JwtDeps {
   /** A new signing key (first, rotated by hand or when due) is recorded with it, by the system. */
   audit: AuditLog;
   warn: (message: string) => void;
+  /**
+   * Algorithms that each keep an active key beside `jwt.alg`'s, published and rotated with it (RS256 for the
+   * OpenID provider's id tokens); none by default.
+   */
+  companionAlgs?: Array<Config['jwt']['alg']>;
 }

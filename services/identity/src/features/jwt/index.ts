@@ -8,7 +8,7 @@ import { SessionTokens } from './token.service';
 
 export type { JwtDeps, MemberRoleLookup } from './deps';
 export { type KeyEvents, redisKeyEvents } from './key-events';
-export type { PublicJwk, SigningKeys } from './signing-keys';
+export type { PublicJwk, SigningAlg, SigningKey, SigningKeys } from './signing-keys';
 export type { SessionClaims, SessionTokens } from './token.service';
 
 /**
@@ -33,6 +33,7 @@ export function createJwtFeature(deps: JwtDeps): JwtFeature {
     deps.events,
     deps.audit,
     deps.warn,
+    deps.companionAlgs,
   );
   const tokens = new SessionTokens(keys, deps.config, deps.clock, deps.memberRole);
   return {

@@ -45,8 +45,14 @@ export class KeyRepository {
     ]);
   }
 
-  async retireActive(tx: Sql, at: Date): Promise<void> {
-    await tx.query('UPDATE jwks SET retired_at = $1 WHERE retired_at IS NULL', [at]);
+  /** Retires the active key of `alg`. */
+  async retireActive(tx: Sql, at: Date, alg: string): Promise<void> {
+    await tx.query('UPDATE jwks SET retired_at = $1 WHERE retired_at IS NULL AND alg = $2', [at, alg]);
+  }
+
+  /** Retires every active key of an algorithm not in `algs` (the configured algorithm changed). */
+  async retireActiveExcept(tx: Sql, at: Date, algs: string[]): Promise<void> {
+    await tx.query('UPDATE jwks SET retired_at = $1 WHERE retired_at IS NULL AND alg <> ALL($2::text[])', [at, algs]);
   }
 
   /** Drops retired keys whose tokens have all expired (retired before `before`). */

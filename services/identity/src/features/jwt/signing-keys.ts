@@ -20,6 +20,8 @@ export interface SigningKey {
   alg: SigningAlg;
   /** Public JWK as published in `/jwks` (kid, alg, use). */
   publicJwk: PublicJwk;
+  /** The private JWK (kid, alg, use): for a signer that takes keys as JWKs (the OpenID provider's keystore). */
+  privateJwk: JWK & { kid: string; alg: string; use: string };
   privateKey: CryptoKey;
   publicKey: CryptoKey;
   createdAt: number;
@@ -38,6 +40,10 @@ const UNKNOWN_KID_RELOAD_MS = 5_000;
  * A retired key stays published until every token it can have signed has expired: its retirement, plus the
  * refresh interval (an instance that has not heard of the rotation still signs with it), plus the token
  * lifetime, plus clock skew. Then it is dropped from `/jwks` and deleted.
+ *
+ * There is one active key per algorithm in use: the configured one (`jwt.alg`), which signs the session tokens,
+ * and each companion algorithm the process asks for (RS256 for the OpenID provider, whose id tokens must verify
+ * with RS256 for clients that ask for no other algorithm). A rotation replaces every active key.
  */
 export class SigningKeys {
   private keys: SigningKey[] = [];
@@ -47,6 +53,10 @@ export class SigningKeys {
   private lastReload = 0;
   private timer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => Promise<void>) | null = null;
+  private fingerprint = '';
+  private changes = 0;
+  /** The algorithms that each have an active key: the configured one first. */
+  private readonly algs: SigningAlg[];
 
   constructor(
     private readonly repo: KeyRepository,
@@ -56,20 +66,44 @@ export class SigningKeys {
     private readonly events: KeyEvents | null,
     private readonly audit: AuditLog,
     private readonly onError: (message: string) => void = () => {},
-  ) {}
+    companions: SigningAlg[] = [],
+  ) {
+    this.algs = [...new Set([config.alg, ...companions])];
+  }
+
+  /** Goes up each time a reload finds another key set (a key made, retired or dropped): a cheap change check. */
+  get generation(): number {
+    return this.changes;
+  }
 
   /** How long a retired key stays published (ms). */
   get retentionMs(): number {
     return (this.config.expiresInSec + this.config.keyRefreshSec) * 1000 + SKEW_MS;
   }
 
-  /** The active key of the configured algorithm; created (first start) or rotated (due) when needed. */
-  async signingKey(): Promise<SigningKey> {
+  /**
+   * The active key of the configured algorithm (or of a companion `alg`); created (first start) or rotated (due)
+   * when needed.
+   */
+  async signingKey(alg: SigningAlg = this.config.alg): Promise<SigningKey> {
     await this.ensureLoaded();
-    const active = this.keys[0];
-    if (active && active.retiredAt === null && !this.isDue(active.alg, active.createdAt)) return active;
+    const active = this.activeOf(alg);
+    if (active && !this.isDue(active.createdAt)) return active;
     await this.ensureActive();
-    return this.keys[0];
+    const made = this.activeOf(alg);
+    if (!made) throw new Error(`no active signing key of ${alg}`);
+    return made;
+  }
+
+  /**
+   * Every published key with its private part, active keys first (each algorithm's active key, then the retired
+   * ones still published): the keystore of a signer that takes JWKs. Each algorithm has its active key first.
+   */
+  async privateSet(): Promise<SigningKey[]> {
+    await this.ensureLoaded();
+    if (this.missingOrDue()) await this.ensureActive();
+    const now = this.clock.now();
+    return this.keys.filter((k) => this.isPublished(k, now));
   }
 
   /** The key a token names; an unknown kid reloads once (another instance may have rotated). */
@@ -84,14 +118,23 @@ export class SigningKeys {
   /** The published public keys: the active one and the retired ones still within their retention. */
   async publicSet(): Promise<{ keys: PublicJwk[] }> {
     await this.ensureLoaded();
-    if (!this.keys.some((k) => k.retiredAt === null)) await this.signingKey();
+    if (this.algs.some((alg) => !this.activeOf(alg))) await this.ensureActive();
     const now = this.clock.now();
     return { keys: this.keys.filter((k) => this.isPublished(k, now)).map((k) => k.publicJwk) };
   }
 
-  /** Retires the active key and makes a new one (CLI `jwks:rotate`, or the rotation interval). Returns its kid. */
+  /**
+   * Retires the active keys and makes new ones (CLI `jwks:rotate`, or the rotation interval). Returns the kid of
+   * the configured algorithm's new key.
+   */
   async rotate(): Promise<string> {
-    const kid = await this.repo.locked((tx) => this.replaceActive(tx, 'manual'));
+    const kid = await this.repo.locked(async (tx) => {
+      const [primary, ...companions] = this.algs;
+      const made = await this.replaceActive(tx, primary, 'manual');
+      for (const alg of companions) await this.replaceActive(tx, alg, 'manual');
+      await this.repo.retireActiveExcept(tx, new Date(this.clock.now()), this.algs);
+      return made;
+    });
     await this.changed();
     return kid;
   }
@@ -104,6 +147,11 @@ export class SigningKeys {
     this.keys = keys.filter((k) => this.isPublished(k, now));
     this.decoded = new Map(this.keys.map((k) => [k.kid, k]));
     this.lastReload = now;
+    const fingerprint = this.keys.map((k) => `${k.kid}:${k.retiredAt ?? ''}`).join(',');
+    if (fingerprint !== this.fingerprint) {
+      this.fingerprint = fingerprint;
+      this.changes++;
+    }
   }
 
   /**
@@ -113,8 +161,7 @@ export class SigningKeys {
   async refresh(): Promise<void> {
     await this.repo.deleteRetiredBefore(new Date(this.clock.now() - this.retentionMs));
     await this.reload();
-    const active = this.keys[0];
-    if (!active || active.retiredAt !== null || this.isDue(active.alg, active.createdAt)) await this.ensureActive();
+    if (this.missingOrDue()) await this.ensureActive();
   }
 
   /** Starts the refresh interval and the rotation notices (API process). */
@@ -151,14 +198,23 @@ export class SigningKeys {
     return this.loaded;
   }
 
-  /** Creates the first key or replaces a due one, re-checked under the lock (another instance may have). */
+  /**
+   * Creates each algorithm's first key or replaces a due one, re-checked under the lock (another instance may have).
+   * A new key of the configured algorithm retires the active keys of algorithms no longer in use (`jwt.alg` changed).
+   */
   private ensureActive(): Promise<void> {
     this.ensuring ??= (async () => {
       const made = await this.repo.locked(async (tx) => {
-        const active = (await this.repo.list(tx)).find((r) => r.retiredAt === null);
-        if (active && !this.isDue(active.alg as SigningAlg, active.createdAt.getTime())) return false;
-        await this.replaceActive(tx, active ? 'due' : 'first');
-        return true;
+        const rows = await this.repo.list(tx);
+        let changed = false;
+        for (const alg of this.algs) {
+          const active = rows.find((r) => r.retiredAt === null && r.alg === alg);
+          if (active && !this.isDue(active.createdAt.getTime())) continue;
+          await this.replaceActive(tx, alg, active ? 'due' : 'first');
+          if (alg === this.config.alg) await this.repo.retireActiveExcept(tx, new Date(this.clock.now()), this.algs);
+          changed = true;
+        }
+        return changed;
       });
       if (made) await this.changed();
       else await this.reload();
@@ -168,17 +224,17 @@ export class SigningKeys {
     return this.ensuring;
   }
 
-  /** The new active key, the old one retired, and the `signing_key.rotated` event: one transaction. */
-  private async replaceActive(tx: Sql, reason: 'manual' | 'due' | 'first'): Promise<string> {
+  /** The algorithm's new active key, its old one retired, and the `signing_key.rotated` event: one transaction. */
+  private async replaceActive(tx: Sql, alg: SigningAlg, reason: 'manual' | 'due' | 'first'): Promise<string> {
     const now = new Date(this.clock.now());
     const id = newId();
-    const { publicKey, privateKey } = await generateKeyPair(this.config.alg, { extractable: true });
-    const publicJwk = { ...(await exportJWK(publicKey)), kid: id, alg: this.config.alg, use: 'sig' };
+    const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
+    const publicJwk = { ...(await exportJWK(publicKey)), kid: id, alg, use: 'sig' };
     const privateJwk = JSON.stringify(await exportJWK(privateKey));
-    await this.repo.retireActive(tx, now);
+    await this.repo.retireActive(tx, now, alg);
     await this.repo.insert(tx, {
       id,
-      alg: this.config.alg,
+      alg,
       publicKey: JSON.stringify(publicJwk),
       privateKey: this.sealer.seal(privateJwk, id),
       createdAt: now,
@@ -187,7 +243,7 @@ export class SigningKeys {
       type: 'signing_key.rotated',
       source: SYSTEM_SOURCE,
       target: { type: 'signing_key', id },
-      details: { alg: this.config.alg, reason },
+      details: { alg, reason },
     });
     return id;
   }
@@ -197,8 +253,19 @@ export class SigningKeys {
     await this.events?.publish().catch((e) => this.onError(`JWT key notice not sent: ${(e as Error).message}`));
   }
 
-  private isDue(alg: SigningAlg | string, createdAt: number): boolean {
-    if (alg !== this.config.alg) return true; // the configured algorithm changed: a key of the new one
+  private activeOf(alg: SigningAlg): SigningKey | undefined {
+    return this.keys.find((k) => k.retiredAt === null && k.alg === alg);
+  }
+
+  /** An algorithm in use without an active key, or whose active key is due for rotation. */
+  private missingOrDue(): boolean {
+    return this.algs.some((alg) => {
+      const active = this.activeOf(alg);
+      return !active || this.isDue(active.createdAt);
+    });
+  }
+
+  private isDue(createdAt: number): boolean {
     const rotation = this.config.keyRotationSec * 1000;
     return rotation > 0 && this.clock.now() - createdAt >= rotation;
   }
@@ -222,6 +289,7 @@ export class SigningKeys {
       kid: row.id,
       alg,
       publicJwk,
+      privateJwk: { ...privateJwk, kid: row.id, alg, use: 'sig' },
       privateKey: (await importJWK(privateJwk, alg)) as CryptoKey,
       publicKey: (await importJWK(publicJwk, alg)) as CryptoKey,
       createdAt: row.createdAt.getTime(),

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defaultConfig } from '../../../src/config/defaults';
 import * as sessionGuards from '../../../src/http/require-session';
 import { type DeclaredRoute, rateLimitRule } from '../../../src/http/route-policy';
@@ -39,6 +42,9 @@ const REFUSES_API_KEYS = [
   '/passkey/delete-passkey',
   '/email-otp/request-email-change',
   '/email-otp/change-email',
+  // the OpenID provider's consent API (docs/oidc-provider.md): a person answers
+  '/interaction/:uid',
+  '/interaction/:uid/consent',
 ];
 
 /** [windowSec, max] per client address. */
@@ -78,6 +84,12 @@ const RATE_LIMITS: Record<string, [number, number]> = {
   '/email-otp/reset-password': [60, 10],
   '/email-otp/request-email-change': [60, 5],
   '/email-otp/change-email': [60, 10],
+  // the OpenID provider (docs/oidc-provider.md): a request that starts an authorization, a client's own calls
+  '/oauth2/authorize': [60, 30],
+  '/oauth2/par': [60, 30],
+  '/oauth2/token': [60, 120],
+  '/oauth2/introspect': [60, 120],
+  '/oauth2/revoke': [60, 120],
 };
 
 const BOT_CHECKED = ['/sign-up/email', '/sign-in/email', '/request-password-reset', '/forget-password'];
@@ -85,8 +97,17 @@ const BOT_CHECKED = ['/sign-up/email', '/sign-in/email', '/request-password-rese
 let t: TestApp;
 let declared: DeclaredRoute[];
 beforeAll(async () => {
-  // every route registered: the passwordless methods too (off by default)
-  t = await startTestApp({ magicLink: { enabled: true }, emailOtp: { enabled: true } });
+  // every route registered: the passwordless methods and the OpenID provider too (off by default; the provider
+  // needs the hosted pages, here a stand-in build)
+  const pages = mkdtempSync(join(tmpdir(), 'policy-pages-'));
+  writeFileSync(
+    join(pages, 'index.html'),
+    '<!doctype html><html><head><title>pages</title></head><body></body></html>',
+  );
+  t = await startTestApp(
+    { magicLink: { enabled: true }, emailOtp: { enabled: true } },
+    { OIDC_PROVIDER_ENABLED: 'true', HOSTED_PAGES_ENABLED: 'true', HOSTED_PAGES_DIR: pages },
+  );
   declared = t.app.routePolicies.routes();
 });
 afterAll(() => t?.close());
