@@ -20,8 +20,8 @@ import { createEmailOtpFeature } from './features/email-otp';
 import { createIntrospectionFeature, type IntrospectionFeature } from './features/introspection';
 import { createJwtFeature, type JwtFeature, type MemberRoleLookup, redisKeyEvents } from './features/jwt';
 import { createMagicLinkFeature } from './features/magic-link';
-import { createOAuthClientFeature, type OAuthClientFeature } from './features/oauth-client';
-import { createOidcProviderFeature, type OidcProviderFeature, staticClients } from './features/oidc-provider';
+import { createOAuthClientFeature, knownScopes, type OAuthClientFeature } from './features/oauth-client';
+import { createOidcProviderFeature, type OidcProviderFeature, providerClients } from './features/oidc-provider';
 import { createOrganizationFeature, type OrganizationFeature } from './features/organization';
 import { createPasskeyFeature, type PasskeyFeature } from './features/passkey';
 import { createSessionFeature, type SessionFeature } from './features/session';
@@ -210,8 +210,10 @@ export function createFeatures(infra: Infrastructure): Features {
     // the OpenID provider's id tokens verify with RS256 for clients that ask for no other algorithm
     companionAlgs: config.oidcProvider.enabled ? ['RS256'] : [],
   });
+  // docs/oauth-clients.md: the applications operators register (admin routes), read by the provider
+  const oauthClient = createOAuthClientFeature({ sql, clock, config, audit: audit.events, admin: adminAccess });
   // docs/oidc-provider.md: relying parties sign users in with the service's sessions, bans and signing keys; its
-  // clients come from the configuration (the first ClientSource)
+  // clients are the configuration's, then the registry's
   const oidcProvider = config.oidcProvider.enabled
     ? createOidcProviderFeature({
         config,
@@ -219,7 +221,7 @@ export function createFeatures(infra: Infrastructure): Features {
         store,
         clock,
         keys: jwt.keys,
-        clients: staticClients(config),
+        clients: providerClients(config, oauthClient.registry, knownScopes(config.oauthClients)),
         sessions,
         getUser: (id) => account.accounts.getUser(id),
         lifecycle: infra.lifecycle,
@@ -252,7 +254,6 @@ export function createFeatures(infra: Infrastructure): Features {
     log: infra.log,
     observe: infra.observeWebhook,
   });
-  const oauthClient = createOAuthClientFeature({ sql, clock, config, audit: audit.events, admin: adminAccess });
   // list-events asks the admin and organization features' permission checks: made after both.
   const auditReads = createAuditReads({
     sql,

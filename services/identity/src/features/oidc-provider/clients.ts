@@ -62,6 +62,94 @@ export class StaticClientSource implements ClientSource {
   }
 }
 
+/**
+ * A client of the operators' registry (the oauth-client feature) as it answers it: OAuth 2.0 dynamic client
+ * registration's names (RFC 7591) and the service's `first_party`. Its other settings (per-client lifetimes, JWT
+ * access tokens, pairwise subjects, back-channel logout) are not applied by the provider yet (docs/oidc-provider.md).
+ */
+export interface RegisteredClient {
+  client_id: string;
+  client_name: string;
+  logo_uri?: string;
+  redirect_uris: string[];
+  post_logout_redirect_uris: string[];
+  grant_types: string[];
+  token_endpoint_auth_method: ClientAuthMethod;
+  scope: string;
+  first_party: boolean;
+}
+
+/** What the provider needs of the registry: a client by id, and the check of a presented secret. */
+export interface ClientRegistry {
+  find(clientId: string): Promise<RegisteredClient | undefined>;
+  verifySecret(clientId: string, presented: string): Promise<boolean>;
+}
+
+const GRANT_TYPES: readonly string[] = ['authorization_code', 'refresh_token', 'client_credentials'];
+
+/**
+ * The registered clients, read on every request that names one (no cache: a deletion, a change or a rotation
+ * applies to the next request). `scopes` is every scope a registration may name.
+ */
+export class RegisteredClientSource implements ClientSource {
+  constructor(
+    private readonly registry: ClientRegistry,
+    private readonly knownScopes: string[],
+  ) {}
+
+  async find(clientId: string): Promise<OAuthClient | undefined> {
+    const registered = await this.registry.find(clientId);
+    return registered && fromRegistration(registered);
+  }
+
+  verifySecret(clientId: string, secret: string): Promise<boolean> {
+    return this.registry.verifySecret(clientId, secret);
+  }
+
+  async scopes(): Promise<string[]> {
+    return this.knownScopes;
+  }
+}
+
+/**
+ * The configuration's clients, then the registry's: an id the configuration names is never looked up in the
+ * registry (its secret is the configuration's).
+ */
+export class ClientSources implements ClientSource {
+  constructor(
+    private readonly configured: ClientSource,
+    private readonly registered: ClientSource,
+  ) {}
+
+  async find(clientId: string): Promise<OAuthClient | undefined> {
+    return (await this.configured.find(clientId)) ?? this.registered.find(clientId);
+  }
+
+  async verifySecret(clientId: string, secret: string): Promise<boolean> {
+    const source = (await this.configured.find(clientId)) ? this.configured : this.registered;
+    return source.verifySecret(clientId, secret);
+  }
+
+  async scopes(): Promise<string[]> {
+    return [...new Set([...(await this.configured.scopes()), ...(await this.registered.scopes())])];
+  }
+}
+
+function fromRegistration(c: RegisteredClient): OAuthClient {
+  return {
+    clientId: c.client_id,
+    name: c.client_name,
+    logoUri: c.logo_uri ?? null,
+    redirectUris: c.redirect_uris,
+    postLogoutRedirectUris: c.post_logout_redirect_uris,
+    // the device grant is registered but not served yet
+    grantTypes: c.grant_types.filter((g): g is OAuthGrantType => GRANT_TYPES.includes(g)),
+    scopes: c.scope ? c.scope.split(' ') : [],
+    authMethod: c.token_endpoint_auth_method,
+    firstParty: c.first_party,
+  };
+}
+
 function toClient(c: OidcClientConfig): OAuthClient {
   return {
     clientId: c.client_id,

@@ -4,7 +4,13 @@ import { auditSource } from '../../http/audit-source';
 import type { FeatureRoutes } from '../../http/web';
 import { accountFinder } from './accounts';
 import { createAdapterFactory } from './adapter';
-import { type ClientSource, StaticClientSource } from './clients';
+import {
+  type ClientRegistry,
+  type ClientSource,
+  ClientSources,
+  RegisteredClientSource,
+  StaticClientSource,
+} from './clients';
 import type { OidcProviderDeps } from './deps';
 import { endpointRoutes, wellKnownRoutes } from './endpoints.routes';
 import { ProviderGateway } from './gateway';
@@ -15,7 +21,14 @@ import type { ProviderParts } from './provider';
 import { RecordRepository } from './repository';
 import type { OidcProviderWeb } from './web';
 
-export type { ClientAuthMethod, ClientSource, OAuthClient, OAuthGrantType } from './clients';
+export type {
+  ClientAuthMethod,
+  ClientRegistry,
+  ClientSource,
+  OAuthClient,
+  OAuthGrantType,
+  RegisteredClient,
+} from './clients';
 export type { OidcProviderDeps } from './deps';
 
 /** The library's tolerance for clocks (its default): a record is still accepted this long past its expiry. */
@@ -37,9 +50,15 @@ export interface OidcProviderFeature extends FeatureRoutes {
   sweepExpired(batch: number): Promise<number>;
 }
 
-/** The clients of the configuration: the first `ClientSource`, given to the feature by wiring.ts. */
-export function staticClients(config: Config): ClientSource {
-  return new StaticClientSource(config.oidcProvider.clients);
+/**
+ * The provider's clients, given to the feature by wiring.ts: the configuration's, then the operators' registry's
+ * (`knownScopes`: every scope a registration may name).
+ */
+export function providerClients(config: Config, registry: ClientRegistry, knownScopes: string[]): ClientSource {
+  return new ClientSources(
+    new StaticClientSource(config.oidcProvider.clients),
+    new RegisteredClientSource(registry, knownScopes),
+  );
 }
 
 export function createOidcProviderFeature(deps: OidcProviderDeps): OidcProviderFeature {
