@@ -102,7 +102,7 @@ export async function startApacheOidc(options: ApacheOidcOptions): Promise<Apach
     `OIDCScope "${options.scope ?? 'openid email profile'}"`,
     'OIDCPKCEMethod S256',
     'OIDCProviderTokenEndpointAuth client_secret_basic',
-    // plain http on loopback: the session cookie must not be Secure, or the browser drops it
+    // the module's session and state cookies as SameSite=Lax: they come back on the provider's top-level redirect
     'OIDCCookieSameSite On',
     'OIDCSessionType server-cache',
     'OIDCCacheType shm',
